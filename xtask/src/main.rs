@@ -1,0 +1,41 @@
+//! `cargo xtask`: the project's tasks, one subcommand each.
+//!
+//! * `ci` — everything CI checks: formatting, clippy (warnings are errors),
+//!   the workspace tests, the loom model tests of crates that have them, and
+//!   the test suites again with the heap in gc-stress mode.
+//! * `bench [CRATE]` — runs the criterion benchmarks of one crate (or all)
+//!   and prints their tables with ratios against each group's baseline.
+
+mod bench;
+mod ci;
+mod command;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE]>
+
+  ci             fmt check, clippy -D warnings, tests, loom tests, gc-stress tests
+  bench [CRATE]  run criterion benchmarks (CRATE: gc, json, ... or js-gc) and print tables";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci::run(),
+        Some("bench") => bench::run(args.get(1).map(String::as_str)),
+        Some("-h" | "--help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
