@@ -143,3 +143,109 @@ unsafe impl<V: Trace + 'static> Trace for EphemeronTable<V> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::EphemeronTable;
+    use crate::test_cells::{DropLog, Node, node};
+    use crate::{Gc, Heap};
+
+    #[test]
+    fn values_live_exactly_while_their_keys_do() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let table = heap.alloc(EphemeronTable::<Gc<Node>>::new());
+        let key_kept = node(&mut heap, &log, 1, vec![]);
+        let key_lost = node(&mut heap, &log, 2, vec![]);
+        let value_kept = node(&mut heap, &log, 10, vec![]);
+        let value_lost = node(&mut heap, &log, 20, vec![]);
+        table.borrow_mut(&mut heap).insert(key_kept, value_kept);
+        table.borrow_mut(&mut heap).insert(key_lost, value_lost);
+        let mut roots = vec![table.as_any(), key_kept.as_any()];
+        // SAFETY: only the table, `key_kept` and its value are used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert_eq!(log.dropped(), vec![2, 20]);
+        let table = table.borrow(&heap);
+        assert_eq!(table.len(), 1);
+        assert_eq!(table.get(key_kept), Some(&value_kept));
+        assert_eq!(value_kept.borrow(&heap).id, 10);
+    }
+
+    #[test]
+    fn chains_through_values_reach_a_fixpoint() {
+        // k0 is rooted; table[k0] = k1, table[k1] = k2, ... The whole chain
+        // lives, in as many rounds as it is long, and was inserted backwards
+        // so that one pass in table order cannot settle it.
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let table = heap.alloc(EphemeronTable::<Gc<Node>>::new());
+        let keys: Vec<Gc<Node>> = (0..50).map(|id| node(&mut heap, &log, id, vec![])).collect();
+        for pair in keys.windows(2).rev() {
+            table.borrow_mut(&mut heap).insert(pair[0], pair[1]);
+        }
+        // A second table whose only entry is keyed by the last of the chain.
+        let other = heap.alloc(EphemeronTable::<Gc<Node>>::new());
+        let tail_value = node(&mut heap, &log, 100, vec![]);
+        other.borrow_mut(&mut heap).insert(keys[49], tail_value);
+        let mut roots = vec![table.as_any(), other.as_any(), keys[0].as_any()];
+        // SAFETY: only the roots and what they reach are used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert!(log.dropped().is_empty());
+        assert_eq!(table.borrow(&heap).len(), 49);
+        assert_eq!(other.borrow(&heap).get(keys[49]), Some(&tail_value));
+
+        // Unroot k0: the whole chain dies, both tables empty out.
+        roots.truncate(2);
+        // SAFETY: only the two tables are used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert_eq!(log.dropped().len(), 51);
+        assert!(table.borrow(&heap).is_empty() && other.borrow(&heap).is_empty());
+    }
+
+    #[test]
+    fn a_value_referring_to_its_own_key_does_not_keep_it_alive() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let table = heap.alloc(EphemeronTable::<Gc<Node>>::new());
+        let key = node(&mut heap, &log, 1, vec![]);
+        let value = node(&mut heap, &log, 2, vec![key]);
+        table.borrow_mut(&mut heap).insert(key, value);
+        let mut roots = vec![table];
+        // SAFETY: only the table is used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert_eq!(log.dropped(), vec![1, 2]);
+        assert!(table.borrow(&heap).is_empty());
+    }
+
+    #[test]
+    fn a_dead_table_keeps_nothing_alive() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let table = heap.alloc(EphemeronTable::<Gc<Node>>::new());
+        let key = node(&mut heap, &log, 1, vec![]);
+        let value = node(&mut heap, &log, 2, vec![]);
+        table.borrow_mut(&mut heap).insert(key, value);
+        let mut roots = vec![key];
+        // SAFETY: only `key` is used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert_eq!(log.dropped(), vec![2]);
+    }
+
+    #[test]
+    fn map_operations() {
+        let mut heap = Heap::new();
+        let a = heap.alloc(1_u32);
+        let b = heap.alloc(2_u32);
+        let mut table = EphemeronTable::new();
+        assert!(table.is_empty());
+        assert_eq!(table.insert(a, "a"), None);
+        assert_eq!(table.insert(a, "A"), Some("a"));
+        table.insert(b, "b");
+        *table.get_mut(b).unwrap() = "B";
+        assert!(table.contains_key(a));
+        assert_eq!(table.iter().count(), 2);
+        assert_eq!(table.remove(a), Some("A"));
+        assert_eq!(table.get(b), Some(&"B"));
+        assert_eq!(table.len(), 1);
+    }
+}

@@ -162,3 +162,119 @@ unsafe impl<H: Trace + 'static> Trace for FinalizationTable<H> {
         tracer.finalization_tables.push((tracer.current_cell(), NonNull::from(table)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FinalizationTable;
+    use crate::test_cells::{DropLog, Node, node};
+    use crate::{Gc, Heap};
+
+    fn drain(heap: &mut Heap, table: Gc<FinalizationTable<u32>>) -> Vec<u32> {
+        std::iter::from_fn(|| table.borrow_mut(heap).pop_pending()).collect()
+    }
+
+    #[test]
+    fn held_values_of_dead_targets_are_delivered_exactly_once() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let registry = heap.alloc(FinalizationTable::<u32>::new());
+        let kept = node(&mut heap, &log, 1, vec![]);
+        let lost_a = node(&mut heap, &log, 2, vec![]);
+        let lost_b = node(&mut heap, &log, 3, vec![]);
+        for (target, held) in [(kept, 100), (lost_a, 200), (lost_b, 300)] {
+            registry.borrow_mut(&mut heap).register(target, held, None);
+        }
+        let mut roots = vec![registry.as_any(), kept.as_any()];
+        // SAFETY: only the registry and `kept` are used afterwards.
+        let report = unsafe { heap.collect(&mut roots) };
+        assert_eq!(report.finalization_ready, vec![registry.as_any()]);
+        assert!(registry.borrow(&heap).has_pending());
+        assert_eq!(drain(&mut heap, registry), vec![200, 300]);
+        assert_eq!(registry.borrow(&heap).len(), 1);
+
+        // SAFETY: as above.
+        let report = unsafe { heap.collect(&mut roots) };
+        assert!(report.finalization_ready.is_empty());
+        assert!(drain(&mut heap, registry).is_empty());
+    }
+
+    #[test]
+    fn held_values_stay_alive_until_delivered() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let registry = heap.alloc(FinalizationTable::<Gc<Node>>::new());
+        let target = node(&mut heap, &log, 1, vec![]);
+        let held = node(&mut heap, &log, 2, vec![]);
+        registry.borrow_mut(&mut heap).register(target, held, None);
+        let mut roots = vec![registry];
+        // SAFETY: only the registry is used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert_eq!(log.dropped(), vec![1]);
+        // SAFETY: as above; the pending held value is kept by the registry.
+        unsafe { heap.collect(&mut roots) };
+        assert_eq!(log.dropped(), vec![1]);
+        let delivered = registry.borrow_mut(&mut heap).pop_pending().unwrap();
+        assert_eq!(delivered.borrow(&heap).id, 2);
+        // SAFETY: only the registry is used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert_eq!(log.dropped(), vec![1, 2]);
+    }
+
+    #[test]
+    fn unregister_removes_live_and_pending_registrations() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let registry = heap.alloc(FinalizationTable::<u32>::new());
+        let token = node(&mut heap, &log, 9, vec![]);
+        let target_a = node(&mut heap, &log, 1, vec![]);
+        let target_b = node(&mut heap, &log, 2, vec![]);
+        registry.borrow_mut(&mut heap).register(target_a, 1, Some(token.as_any()));
+        registry.borrow_mut(&mut heap).register(target_b, 2, Some(token.as_any()));
+        let mut roots = vec![registry.as_any(), token.as_any(), target_a.as_any()];
+        // SAFETY: only the roots are used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert!(registry.borrow(&heap).has_pending());
+        assert!(registry.borrow_mut(&mut heap).unregister(token.as_any()));
+        assert!(!registry.borrow(&heap).has_pending());
+        assert!(registry.borrow(&heap).is_empty());
+        assert!(!registry.borrow_mut(&mut heap).unregister(token.as_any()));
+    }
+
+    #[test]
+    fn dead_tokens_are_forgotten() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let registry = heap.alloc(FinalizationTable::<u32>::new());
+        let token = node(&mut heap, &log, 9, vec![]);
+        let target = node(&mut heap, &log, 1, vec![]);
+        registry.borrow_mut(&mut heap).register(target, 1, Some(token.as_any()));
+        let mut roots = vec![registry.as_any(), target.as_any()];
+        // SAFETY: only the registry and target are used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert_eq!(log.dropped(), vec![9]);
+        // A new cell may reuse the token's address; it must not unregister.
+        let mut hits = 0;
+        for id in 0..64 {
+            let newcomer = node(&mut heap, &log, 100 + id, vec![]);
+            if registry.borrow_mut(&mut heap).unregister(newcomer.as_any()) {
+                hits += 1;
+            }
+        }
+        assert_eq!(hits, 0);
+        assert_eq!(registry.borrow(&heap).len(), 1);
+    }
+
+    #[test]
+    fn a_dead_registry_delivers_nothing() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let registry = heap.alloc(FinalizationTable::<Gc<Node>>::new());
+        let target = node(&mut heap, &log, 1, vec![]);
+        let held = node(&mut heap, &log, 2, vec![]);
+        registry.borrow_mut(&mut heap).register(target, held, None);
+        // SAFETY: nothing is used afterwards.
+        let report = unsafe { heap.collect(&mut ()) };
+        assert!(report.finalization_ready.is_empty());
+        assert_eq!(log.dropped(), vec![1, 2]);
+    }
+}

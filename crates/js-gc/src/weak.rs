@@ -76,3 +76,72 @@ unsafe impl<T: Trace + 'static> Trace for Weak<T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Weak;
+    use crate::test_cells::{DropLog, Node, node};
+    use crate::{Gc, Heap, Trace, Tracer};
+
+    /// A cell holding weak references, as a `WeakRef` object does.
+    struct WeakHolder {
+        targets: Vec<Weak<Node>>,
+    }
+
+    // SAFETY: the weak references are its only heap pointers.
+    unsafe impl Trace for WeakHolder {
+        fn trace(&self, tracer: &mut Tracer) {
+            for weak in &self.targets {
+                weak.trace(tracer);
+            }
+        }
+    }
+
+    #[test]
+    fn weak_references_are_cleared_when_their_target_dies() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let kept = node(&mut heap, &log, 1, vec![]);
+        let lost = node(&mut heap, &log, 2, vec![]);
+        let holder = heap.alloc(WeakHolder { targets: vec![Weak::new(kept), Weak::new(lost), Weak::empty()] });
+        let root = heap.root(holder);
+        let mut roots = vec![kept];
+        // SAFETY: only `kept` and the holder are used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        let targets = &root.get().borrow(&heap).targets;
+        assert_eq!(targets[0].upgrade(), Some(kept));
+        assert!(targets[1].is_empty() && targets[1].upgrade().is_none());
+        assert!(targets[2].is_empty());
+        assert_eq!(log.dropped(), vec![2]);
+    }
+
+    #[test]
+    fn a_weak_reference_does_not_keep_its_target_alive() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let target = node(&mut heap, &log, 7, vec![]);
+        // The weak reference sits in the roots themselves.
+        let mut roots = vec![Weak::new(target)];
+        // SAFETY: nothing but the weak reference is used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert!(roots[0].upgrade().is_none());
+        assert_eq!(log.dropped(), vec![7]);
+    }
+
+    #[test]
+    fn weak_and_strong_to_the_same_target() {
+        let mut heap = Heap::new();
+        let log = DropLog::default();
+        let target = node(&mut heap, &log, 1, vec![]);
+        let holder = heap.alloc(WeakHolder { targets: vec![Weak::new(target)] });
+        let mut roots: Vec<Gc<WeakHolder>> = vec![holder];
+        let strong = heap.root(target);
+        // SAFETY: the holder and the rooted target are used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert_eq!(holder.borrow(&heap).targets[0].upgrade(), Some(strong.get()));
+        drop(strong);
+        // SAFETY: only the holder is used afterwards.
+        unsafe { heap.collect(&mut roots) };
+        assert!(holder.borrow(&heap).targets[0].upgrade().is_none());
+    }
+}
