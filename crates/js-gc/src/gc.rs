@@ -103,6 +103,24 @@ impl<T: Trace + 'static> Gc<T> {
     pub fn ptr_eq(a: Self, b: Self) -> bool {
         a.ptr == b.ptr
     }
+
+    /// The cell's address, for embedders that pack pointers into tagged
+    /// words (NaN-boxed values). Cells are at least 8-byte aligned, so the
+    /// low three bits are zero.
+    #[inline]
+    pub fn into_raw(self) -> NonNull<()> {
+        self.ptr.cast()
+    }
+
+    /// Rebuilds a pointer from [`Gc::into_raw`].
+    ///
+    /// # Safety
+    /// `raw` must come from `Gc::<T>::into_raw` of a cell that has not been
+    /// collected since.
+    #[inline]
+    pub unsafe fn from_raw(raw: NonNull<()>) -> Self {
+        Self::from_box(raw.cast())
+    }
 }
 
 impl<T> PartialEq for Gc<T> {
@@ -193,6 +211,22 @@ impl GcAny {
     /// The cell's address, for hashing and debugging.
     pub fn addr(self) -> usize {
         self.ptr.as_ptr() as usize
+    }
+
+    /// The cell's address, as [`Gc::into_raw`] gives it.
+    #[inline]
+    pub fn into_raw(self) -> NonNull<()> {
+        self.ptr.cast()
+    }
+
+    /// Rebuilds an erased pointer from [`Gc::into_raw`] of any type.
+    ///
+    /// # Safety
+    /// `raw` must come from `Gc::into_raw` of a cell that has not been
+    /// collected since.
+    #[inline]
+    pub unsafe fn from_raw(raw: NonNull<()>) -> Self {
+        Self { ptr: raw.cast() }
     }
 }
 

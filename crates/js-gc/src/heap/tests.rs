@@ -21,6 +21,21 @@ fn alloc_borrow_and_mutate() {
 }
 
 #[test]
+fn raw_pointers_round_trip_and_are_aligned() {
+    let mut heap = Heap::new();
+    let a = heap.alloc(7_u32);
+    let raw = a.into_raw();
+    assert_eq!(raw.as_ptr() as usize % 8, 0);
+    // SAFETY: `raw` came from `a`, which is live.
+    let back: Gc<u32> = unsafe { Gc::from_raw(raw) };
+    assert_eq!(back, a);
+    // SAFETY: as above.
+    let any = unsafe { GcAny::from_raw(raw) };
+    assert_eq!(any, a.as_any());
+    assert_eq!(*back.borrow(&heap), 7);
+}
+
+#[test]
 fn collect_frees_exactly_the_unreachable_and_drops_them() {
     let mut heap = Heap::new();
     let log = DropLog::default();

@@ -1,0 +1,76 @@
+//! `jsvm FILE [ARGS]`: runs a script. Options: `--gc-stress` (collect at
+//! every safepoint), `--expose-internals` (adds `$vm`).
+
+use std::process::ExitCode;
+
+use js_vm::{Exception, Vm, VmOptions};
+
+/// The engine runs on its own thread with a large stack; every recursive
+/// path in the engine is bounded well below it.
+const STACK_SIZE: usize = 512 * 1024 * 1024;
+
+struct Args {
+    file: String,
+    options: VmOptions,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut options = VmOptions::default();
+    let mut file = None;
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--gc-stress" => options.heap.stress = true,
+            "--expose-internals" => options.expose_internals = true,
+            "-h" | "--help" => return Err(String::new()),
+            flag if flag.starts_with("--") && file.is_none() => return Err(format!("unknown option {flag}")),
+            _ if file.is_none() => file = Some(arg),
+            _ => {}
+        }
+    }
+    let file = file.ok_or_else(|| "missing FILE".to_owned())?;
+    Ok(Args { file, options })
+}
+
+fn run(args: Args) -> ExitCode {
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("jsvm: cannot read {}: {e}", args.file);
+            return ExitCode::from(2);
+        }
+    };
+    let mut vm = Vm::with_options(args.options);
+    match vm.eval_script(&args.file, &text) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(Exception::Throw(value)) => {
+            let report = vm.describe_uncaught(value);
+            eprintln!("{report}");
+            ExitCode::FAILURE
+        }
+        Err(Exception::Terminated) => {
+            eprintln!("jsvm: execution terminated");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("jsvm: {message}");
+            }
+            eprintln!("usage: jsvm [--gc-stress] [--expose-internals] FILE [ARGS]");
+            return ExitCode::from(2);
+        }
+    };
+    let handle = std::thread::Builder::new().name("jsvm".to_owned()).stack_size(STACK_SIZE).spawn(move || run(args));
+    match handle.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => code,
+        _ => {
+            eprintln!("jsvm: the engine thread failed");
+            ExitCode::from(70)
+        }
+    }
+}

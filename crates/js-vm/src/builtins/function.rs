@@ -1,0 +1,331 @@
+//! Function objects: closure creation, `arguments`, classes, and the
+//! Function constructor and prototype (§20.2).
+
+use std::rc::Rc;
+
+use js_gc::Gc;
+
+use super::{constructor, method, native_function, symbol_method};
+use crate::abstract_ops::{is_callable, to_string};
+use crate::bytecode::{Code, CodeKind, Source};
+use crate::environment::DeclarativeEnvironment;
+use crate::function::{BoundFunction, Closure, Function, NativeFunction};
+use crate::interpreter::{CallInfo, call_function, is_constructor};
+use crate::object::internal_methods::{define_builtin, get, length_of_array_like, ordinary_has_instance};
+use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::string::JsString;
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+fn return_undefined(_vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+    Ok(Value::UNDEFINED)
+}
+
+/// %Function.prototype%'s own behaviour: accepts anything, returns
+/// `undefined`.
+pub(crate) fn empty_function() -> Function {
+    Function::Native(NativeFunction { call: return_undefined, constructor: false, data: Value::UNDEFINED })
+}
+
+/// OrdinaryFunctionCreate + MakeConstructor for compiled code.
+pub(crate) fn make_closure(
+    vm: &mut Vm,
+    code: Gc<Code>,
+    env: Option<Gc<DeclarativeEnvironment>>,
+    this_value: Value,
+    new_target: Value,
+) -> Gc<JsObject> {
+    let proto = vm.realm.intrinsics.function_prototype;
+    let c = code.borrow(&vm.heap);
+    let (kind, length, name) = (c.kind, c.length, c.name);
+    let closure = Closure { code, env, this_value, new_target, home_object: None, fields: None };
+    let f = vm.new_object_of_kind(Some(proto), ObjectKind::Function(Function::Closure(closure)));
+    let length_key = PropertyKey::String(vm.names.length);
+    define_builtin(vm, f, length_key, Value::number(f64::from(length)), Attributes::CONFIGURABLE_ONLY);
+    let name_key = PropertyKey::String(vm.names.name);
+    define_builtin(vm, f, name_key, Value::string(name), Attributes::CONFIGURABLE_ONLY);
+    if kind == CodeKind::Normal {
+        let prototype = vm.new_plain_object();
+        let ctor_key = PropertyKey::String(vm.names.constructor);
+        define_builtin(vm, prototype, ctor_key, Value::object(f), Attributes::METHOD);
+        let proto_key = PropertyKey::String(vm.names.prototype);
+        define_builtin(vm, f, proto_key, Value::object(prototype), Attributes::from_bits(Attributes::WRITABLE));
+    }
+    f
+}
+
+/// SetFunctionName (§10.2.9) for a function whose name comes from a
+/// computed key or accessor.
+pub(crate) fn set_function_name(vm: &mut Vm, f: Gc<JsObject>, key: PropertyKey, prefix: Option<&str>) {
+    let base = match key {
+        PropertyKey::Symbol(s) => match s.borrow(&vm.heap).description {
+            Some(d) => format!("[{}]", d.borrow(&vm.heap).flat().to_rust_string()),
+            None => String::new(),
+        },
+        other => crate::object::internal_methods::key_to_display(vm, other),
+    };
+    let name = match prefix {
+        Some(p) => format!("{p} {base}"),
+        None => base,
+    };
+    let value = vm.string(&name);
+    let name_key = PropertyKey::String(vm.names.name);
+    define_builtin(vm, f, name_key, value, Attributes::CONFIGURABLE_ONLY);
+}
+
+/// CreateUnmappedArgumentsObject (§10.4.4.6) for the running frame.
+pub(crate) fn create_arguments_object(vm: &mut Vm, strict: bool) -> Gc<JsObject> {
+    let _ = strict;
+    let values = frame_arguments(vm);
+    let proto = vm.realm.intrinsics.object_prototype;
+    let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Arguments);
+    let length_key = PropertyKey::String(vm.names.length);
+    define_builtin(vm, obj, length_key, Value::number(values.len() as f64), Attributes::METHOD);
+    for (i, v) in values.iter().enumerate() {
+        obj.borrow_mut(&mut vm.heap).write_element(i as u32, *v);
+    }
+    let iterator = PropertyKey::Symbol(vm.symbols.iterator);
+    let values_fn = vm.realm.intrinsics.array_values;
+    define_builtin(vm, obj, iterator, Value::object(values_fn), Attributes::METHOD);
+    let callee_key = PropertyKey::String(vm.names.callee);
+    let thrower = Value::object(vm.realm.intrinsics.throw_type_error);
+    let desc = crate::object::PropertyDescriptor {
+        get: Some(thrower),
+        set: Some(thrower),
+        enumerable: Some(false),
+        configurable: Some(false),
+        ..Default::default()
+    };
+    let _ = crate::object::internal_methods::define_own_property(vm, obj, callee_key, desc);
+    obj
+}
+
+/// The arguments the running frame was called with.
+fn frame_arguments(vm: &Vm) -> Vec<Value> {
+    let Some(frame) = vm.frames.last() else { return Vec::new() };
+    let params = usize::from(frame.code.borrow(&vm.heap).param_count);
+    let argc = frame.argc as usize;
+    let mut values: Vec<Value> = (0..argc.min(params)).map(|i| vm.stack[frame.base + 1 + i]).collect();
+    values.extend_from_slice(&frame.extra_args);
+    values
+}
+
+/// The rest parameter's array: arguments from index `from`.
+pub(crate) fn create_rest_array(vm: &mut Vm, from: usize) -> Gc<JsObject> {
+    let values = frame_arguments(vm);
+    let rest = values.get(from..).unwrap_or(&[]).to_vec();
+    super::array::array_create(vm, &rest)
+}
+
+/// ClassDefinitionEvaluation's object creation: the constructor from
+/// `functions[index]` and its prototype object.
+pub(crate) fn create_class(
+    vm: &mut Vm,
+    code: Gc<Code>,
+    index: u32,
+    heritage: Value,
+) -> JsResult<(Gc<JsObject>, Gc<JsObject>)> {
+    let (proto_parent, ctor_parent) = if heritage.is_hole() {
+        (Some(vm.realm.intrinsics.object_prototype), vm.realm.intrinsics.function_prototype)
+    } else if heritage.is_null() {
+        (None, vm.realm.intrinsics.function_prototype)
+    } else {
+        let Some(parent) = heritage.as_object().filter(|o| is_constructor(vm, *o)) else {
+            return Err(vm.type_error("Class extends value is not a constructor or null"));
+        };
+        let key = PropertyKey::String(vm.names.prototype);
+        let p = get(vm, parent, key, heritage)?;
+        let proto_parent = if p.is_null() {
+            None
+        } else {
+            match p.as_object() {
+                Some(o) => Some(o),
+                None => return Err(vm.type_error("Class extends value does not have valid prototype property")),
+            }
+        };
+        (proto_parent, parent)
+    };
+    let child = code.borrow(&vm.heap).functions[index as usize];
+    let env = vm.frames.last().and_then(|f| f.env);
+    let prototype = vm.new_object(proto_parent);
+    let ctor = make_closure(vm, child, env, Value::UNDEFINED, Value::UNDEFINED);
+    ctor.borrow_mut(&mut vm.heap).proto = Some(ctor_parent);
+    if let ObjectKind::Function(Function::Closure(c)) = &mut ctor.borrow_mut(&mut vm.heap).kind {
+        c.home_object = Some(prototype);
+    }
+    let proto_key = PropertyKey::String(vm.names.prototype);
+    define_builtin(vm, ctor, proto_key, Value::object(prototype), Attributes::NONE);
+    let ctor_key = PropertyKey::String(vm.names.constructor);
+    define_builtin(vm, prototype, ctor_key, Value::object(ctor), Attributes::METHOD);
+    Ok((ctor, prototype))
+}
+
+fn this_function(vm: &mut Vm, info: &CallInfo, what: &str) -> JsResult<Gc<JsObject>> {
+    match info.this.as_object() {
+        Some(o) if o.borrow(&vm.heap).is_callable() => Ok(o),
+        _ => Err(vm.type_error(&format!("Function.prototype.{what} called on a non-function"))),
+    }
+}
+
+/// `Function.prototype.call`.
+fn call(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let f = this_function(vm, info, "call")?;
+    let this = info.arg(vm, 0);
+    let args: Vec<Value> = info.args(vm).into_iter().skip(1).collect();
+    call_function(vm, f, this, &args)
+}
+
+/// CreateListFromArrayLike (§7.3.18).
+pub(crate) fn list_from_array_like(vm: &mut Vm, v: Value) -> JsResult<Vec<Value>> {
+    if v.is_nullish() {
+        return Ok(Vec::new());
+    }
+    let Some(o) = v.as_object() else {
+        return Err(vm.type_error("CreateListFromArrayLike called on non-object"));
+    };
+    let len = length_of_array_like(vm, o)?;
+    let mut list = Vec::with_capacity((len as usize).min(1 << 16));
+    for i in 0..len as u64 {
+        let key = index_key(vm, i);
+        list.push(get(vm, o, key, v)?);
+    }
+    Ok(list)
+}
+
+/// The property key for an integer index (strings above the array-index
+/// range).
+pub(crate) fn index_key(vm: &mut Vm, i: u64) -> PropertyKey {
+    match u32::try_from(i) {
+        Ok(i) if i != u32::MAX => PropertyKey::Index(i),
+        _ => vm.key(&i.to_string()),
+    }
+}
+
+/// `Function.prototype.apply`.
+fn apply(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let f = this_function(vm, info, "apply")?;
+    let this = info.arg(vm, 0);
+    let arg_array = info.arg(vm, 1);
+    let args = if arg_array.is_nullish() { Vec::new() } else { list_from_array_like(vm, arg_array)? };
+    call_function(vm, f, this, &args)
+}
+
+/// `Function.prototype.bind` (§20.2.3.2).
+fn bind(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let target = this_function(vm, info, "bind")?;
+    let this = info.arg(vm, 0);
+    let args: Box<[Value]> = info.args(vm).into_iter().skip(1).collect();
+    let bound_count = args.len() as f64;
+    let proto = target.borrow(&vm.heap).proto;
+    let kind = ObjectKind::Function(Function::Bound(BoundFunction { target, this, args }));
+    let f = vm.new_object_of_kind(proto, kind);
+    vm.keep_alive(Value::object(f));
+    let length_key = PropertyKey::String(vm.names.length);
+    let mut length = 0.0;
+    if crate::object::internal_methods::get_own_property(vm, target, length_key).is_some() {
+        let l = get(vm, target, length_key, Value::object(target))?;
+        if let Some(n) = l.as_number() {
+            length = if n == f64::INFINITY {
+                f64::INFINITY
+            } else if n == f64::NEG_INFINITY {
+                0.0
+            } else {
+                (crate::abstract_ops::to_integer_or_infinity(n) - bound_count).max(0.0)
+            };
+        }
+    }
+    define_builtin(vm, f, length_key, Value::number(length), Attributes::CONFIGURABLE_ONLY);
+    let name_key = PropertyKey::String(vm.names.name);
+    let name = get(vm, target, name_key, Value::object(target))?;
+    let name = match name.as_string() {
+        Some(s) => s,
+        None => vm.atoms.intern_str(&mut vm.heap, ""),
+    };
+    let prefix = vm.heap.alloc(JsString::from_str("bound "));
+    let full = JsString::concat(&mut vm.heap, prefix, name);
+    define_builtin(vm, f, name_key, Value::string(full), Attributes::CONFIGURABLE_ONLY);
+    Ok(Value::object(f))
+}
+
+/// `Function.prototype.toString`: the source text of compiled functions,
+/// `function name() { [native code] }` otherwise.
+fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let f = this_function(vm, info, "toString")?;
+    let text = match f.borrow(&vm.heap).as_function() {
+        Some(Function::Closure(c)) => {
+            let code = c.code.borrow(&vm.heap);
+            let (start, end) = code.span;
+            code.source.text.get(start as usize..end as usize).unwrap_or_default().to_owned()
+        }
+        _ => {
+            let key = PropertyKey::String(vm.names.name);
+            let name = get(vm, f, key, Value::object(f))?;
+            let name = match name.as_string() {
+                Some(s) => crate::interpreter::string_text(vm, s),
+                None => String::new(),
+            };
+            format!("function {name}() {{ [native code] }}")
+        }
+    };
+    Ok(vm.string(&text))
+}
+
+/// `Function.prototype[Symbol.hasInstance]`.
+fn has_instance(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    Ok(Value::boolean(ordinary_has_instance(vm, info.this, v)?))
+}
+
+/// `Function(...params, body)`: compiles source text as a sloppy function.
+fn function_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let args = info.args(vm);
+    let mut params = Vec::new();
+    for &a in args.iter().take(args.len().saturating_sub(1)) {
+        let s = to_string(vm, a)?;
+        params.push(crate::interpreter::string_text(vm, s));
+    }
+    let body = match args.last() {
+        Some(&b) => {
+            let s = to_string(vm, b)?;
+            crate::interpreter::string_text(vm, s)
+        }
+        None => String::new(),
+    };
+    let text = format!("(function anonymous({}\n) {{\n{body}\n}})", params.join(","));
+    let source = Rc::new(Source::new("<anonymous>", text));
+    let code = match crate::compiler::compile_script(vm, &source) {
+        Ok(code) => code,
+        Err(e) => return Err(vm.compile_error(&e)),
+    };
+    let result = crate::interpreter::run_script(vm, code)?;
+    if !is_callable(vm, result) {
+        return Err(vm.syntax_error("Function body did not produce a function"));
+    }
+    Ok(result)
+}
+
+/// %ThrowTypeError%.
+fn throw_type_error(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+    Err(vm.type_error("'caller', 'callee', and 'arguments' properties may not be accessed on strict mode functions or the arguments objects for calls to them"))
+}
+
+/// Installs Function and Function.prototype.
+pub(crate) fn install(vm: &mut Vm) {
+    let proto = vm.realm.intrinsics.function_prototype;
+    let length_key = PropertyKey::String(vm.names.length);
+    define_builtin(vm, proto, length_key, Value::number(0.0), Attributes::CONFIGURABLE_ONLY);
+    let name_key = PropertyKey::String(vm.names.name);
+    let empty = vm.string("");
+    define_builtin(vm, proto, name_key, empty, Attributes::CONFIGURABLE_ONLY);
+    let ctor = constructor(vm, "Function", 1, function_ctor, proto);
+    vm.realm.intrinsics.function_constructor = ctor;
+    method(vm, proto, "call", 1, call);
+    method(vm, proto, "apply", 2, apply);
+    method(vm, proto, "bind", 1, bind);
+    method(vm, proto, "toString", 0, to_string_method);
+    let has_instance_symbol = vm.symbols.has_instance;
+    symbol_method(vm, proto, has_instance_symbol, "[Symbol.hasInstance]", 1, has_instance, Attributes::NONE);
+    let thrower = native_function(vm, "", 0, throw_type_error, false);
+    thrower.borrow_mut(&mut vm.heap).extensible = false;
+    vm.realm.intrinsics.throw_type_error = thrower;
+}

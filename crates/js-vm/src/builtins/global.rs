@@ -1,0 +1,293 @@
+//! The global object's value and function properties (§19.1, §19.2).
+
+use super::{method, value_property};
+use crate::abstract_ops::{string_to_number, to_number, to_string};
+use crate::interpreter::CallInfo;
+use crate::object::internal_methods::{define_own_property, get_own_property};
+use crate::object::{Attributes, PropertyDescriptor};
+use crate::string::{JsStr, JsString, StringBuilder};
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+/// CreateGlobalVarBinding: a script-level `var` or function becomes a
+/// property of the global object (undefined, non-configurable) unless it
+/// exists.
+pub(crate) fn declare_global_var(vm: &mut Vm, name: &str) {
+    let key = vm.key(name);
+    let global = vm.realm.global;
+    if get_own_property(vm, global, key).is_none() {
+        let desc = PropertyDescriptor::data(
+            Value::UNDEFINED,
+            Attributes::from_bits(Attributes::WRITABLE | Attributes::ENUMERABLE),
+        );
+        let _ = define_own_property(vm, global, key, desc);
+    }
+}
+
+fn is_nan(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    Ok(Value::boolean(to_number(vm, v)?.is_nan()))
+}
+
+fn is_finite(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    Ok(Value::boolean(to_number(vm, v)?.is_finite()))
+}
+
+fn is_ws(u: u16) -> bool {
+    matches!(u, 0x09..=0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF)
+}
+
+fn parse_float(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    let s = to_string(vm, v)?;
+    let s = JsString::flatten(&mut vm.heap, s);
+    let units: Vec<u16> = s.borrow(&vm.heap).flat().units().skip_while(|&u| is_ws(u)).collect();
+    // The longest prefix that is a StrDecimalLiteral.
+    let text: String = units.iter().take_while(|&&u| u < 0x80).map(|&u| char::from(u as u8)).collect();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    if i < bytes.len() && (bytes[i] == b'+' || bytes[i] == b'-') {
+        i += 1;
+    }
+    if text[i..].starts_with("Infinity") {
+        let sign = if bytes.first() == Some(&b'-') { -1.0 } else { 1.0 };
+        return Ok(Value::number(sign * f64::INFINITY));
+    }
+    let digits_start = i;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    let mut any = i > digits_start;
+    if i < bytes.len() && bytes[i] == b'.' {
+        let j = i + 1;
+        let mut k = j;
+        while k < bytes.len() && bytes[k].is_ascii_digit() {
+            k += 1;
+        }
+        if k > j || any {
+            any = any || k > j;
+            i = k;
+        }
+    }
+    if !any {
+        return Ok(Value::number(f64::NAN));
+    }
+    if i < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
+        let mut k = i + 1;
+        if k < bytes.len() && (bytes[k] == b'+' || bytes[k] == b'-') {
+            k += 1;
+        }
+        let exp_start = k;
+        while k < bytes.len() && bytes[k].is_ascii_digit() {
+            k += 1;
+        }
+        if k > exp_start {
+            i = k;
+        }
+    }
+    let n = string_to_number(JsStr::Latin1(&bytes[..i]));
+    Ok(Value::number(n))
+}
+
+fn parse_int(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    let s = to_string(vm, v)?;
+    let s = JsString::flatten(&mut vm.heap, s);
+    let units: Vec<u16> = s.borrow(&vm.heap).flat().units().skip_while(|&u| is_ws(u)).collect();
+    let mut i = 0;
+    let mut sign = 1.0;
+    if let Some(&c) = units.first() {
+        if c == u16::from(b'-') {
+            sign = -1.0;
+        }
+        if c == u16::from(b'-') || c == u16::from(b'+') {
+            i = 1;
+        }
+    }
+    let radix_arg = info.arg(vm, 1);
+    let mut radix = crate::abstract_ops::to_int32(to_number(vm, radix_arg)?);
+    let mut strip_prefix = true;
+    if radix != 0 {
+        if !(2..=36).contains(&radix) {
+            return Ok(Value::number(f64::NAN));
+        }
+        if radix != 16 {
+            strip_prefix = false;
+        }
+    } else {
+        radix = 10;
+    }
+    if strip_prefix
+        && units.len() >= i + 2
+        && units[i] == u16::from(b'0')
+        && (units[i + 1] == u16::from(b'x') || units[i + 1] == u16::from(b'X'))
+    {
+        i += 2;
+        radix = 16;
+    }
+    let radix = radix as u32;
+    let mut n = 0.0f64;
+    let start = i;
+    while i < units.len() {
+        let Some(d) = char::from_u32(u32::from(units[i])).and_then(|c| c.to_digit(radix)) else { break };
+        n = n * f64::from(radix) + f64::from(d);
+        i += 1;
+    }
+    if i == start {
+        return Ok(Value::number(f64::NAN));
+    }
+    if radix == 10 && i - start > 15 {
+        // Re-parse decimal digits exactly (long numbers round differently).
+        let digits: String = units[start..i].iter().map(|&u| char::from(u as u8)).collect();
+        n = digits.parse::<f64>().unwrap_or(n);
+    }
+    Ok(Value::number(sign * n))
+}
+
+const URI_RESERVED: &str = ";/?:@&=+$,";
+const URI_UNESCAPED_EXTRA: &str = "-_.!~*'()";
+
+fn encode(vm: &mut Vm, info: &CallInfo, extra_unescaped: &str) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    let s = to_string(vm, v)?;
+    let s = JsString::flatten(&mut vm.heap, s);
+    let units: Vec<u16> = s.borrow(&vm.heap).flat().units().collect();
+    let mut out = String::new();
+    let mut k = 0;
+    while k < units.len() {
+        let c = units[k];
+        if c < 0x80 {
+            let ch = char::from(c as u8);
+            if ch.is_ascii_alphanumeric() || URI_UNESCAPED_EXTRA.contains(ch) || extra_unescaped.contains(ch) {
+                out.push(ch);
+                k += 1;
+                continue;
+            }
+        }
+        let cp = if (0xDC00..0xE000).contains(&c) {
+            return Err(vm.throw_error(super::error::ErrorKind::Uri, "URI malformed"));
+        } else if (0xD800..0xDC00).contains(&c) {
+            let Some(&next) = units.get(k + 1).filter(|&&n| (0xDC00..0xE000).contains(&n)) else {
+                return Err(vm.throw_error(super::error::ErrorKind::Uri, "URI malformed"));
+            };
+            k += 1;
+            0x10000 + ((u32::from(c) - 0xD800) << 10) + (u32::from(next) - 0xDC00)
+        } else {
+            u32::from(c)
+        };
+        let mut buf = [0u8; 4];
+        let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
+        for b in ch.encode_utf8(&mut buf).bytes() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+        k += 1;
+    }
+    Ok(vm.string(&out))
+}
+
+fn encode_uri(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    encode(vm, info, &format!("{URI_RESERVED}#"))
+}
+
+fn encode_uri_component(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    encode(vm, info, "")
+}
+
+fn hex_value(u: u16) -> Option<u8> {
+    char::from_u32(u32::from(u)).and_then(|c| c.to_digit(16)).map(|d| d as u8)
+}
+
+fn decode(vm: &mut Vm, info: &CallInfo, reserved: &str) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    let s = to_string(vm, v)?;
+    let s = JsString::flatten(&mut vm.heap, s);
+    let units: Vec<u16> = s.borrow(&vm.heap).flat().units().collect();
+    let malformed = |vm: &mut Vm| vm.throw_error(super::error::ErrorKind::Uri, "URI malformed");
+    let mut b = StringBuilder::new();
+    let mut k = 0;
+    let byte_at = |k: usize| -> Option<u8> {
+        if units.get(k) != Some(&u16::from(b'%')) {
+            return None;
+        }
+        Some(hex_value(*units.get(k + 1)?)? * 16 + hex_value(*units.get(k + 2)?)?)
+    };
+    while k < units.len() {
+        if units[k] != u16::from(b'%') {
+            b.push(units[k]);
+            k += 1;
+            continue;
+        }
+        let Some(first) = byte_at(k) else { return Err(malformed(vm)) };
+        if first < 0x80 {
+            let ch = char::from(first);
+            if reserved.contains(ch) {
+                for &u in &units[k..k + 3] {
+                    b.push(u);
+                }
+            } else {
+                b.push(u16::from(first));
+            }
+            k += 3;
+            continue;
+        }
+        let n = match first {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => return Err(malformed(vm)),
+        };
+        let mut bytes = vec![first];
+        for i in 1..n {
+            match byte_at(k + 3 * i) {
+                Some(byte) if byte & 0xC0 == 0x80 => bytes.push(byte),
+                _ => return Err(malformed(vm)),
+            }
+        }
+        let Ok(text) = std::str::from_utf8(&bytes) else { return Err(malformed(vm)) };
+        for c in text.chars() {
+            b.push_char(c);
+        }
+        k += 3 * n;
+    }
+    Ok(Value::string(b.finish(&mut vm.heap)))
+}
+
+fn decode_uri(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    decode(vm, info, &format!("{URI_RESERVED}#"))
+}
+
+fn decode_uri_component(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    decode(vm, info, "")
+}
+
+/// Installs the global value and function properties.
+pub(crate) fn install(vm: &mut Vm) {
+    let global = vm.realm.global;
+    value_property(vm, global, "globalThis", Value::object(global), Attributes::METHOD);
+    value_property(vm, global, "NaN", Value::number(f64::NAN), Attributes::NONE);
+    value_property(vm, global, "Infinity", Value::number(f64::INFINITY), Attributes::NONE);
+    value_property(vm, global, "undefined", Value::UNDEFINED, Attributes::NONE);
+    let functions: [(&str, u32, crate::function::NativeFn); 8] = [
+        ("isNaN", 1, is_nan),
+        ("isFinite", 1, is_finite),
+        ("parseFloat", 1, parse_float),
+        ("parseInt", 2, parse_int),
+        ("encodeURI", 1, encode_uri),
+        ("encodeURIComponent", 1, encode_uri_component),
+        ("decodeURI", 1, decode_uri),
+        ("decodeURIComponent", 1, decode_uri_component),
+    ];
+    for (name, length, f) in functions {
+        let function = method(vm, global, name, length, f);
+        if name == "parseFloat" || name == "parseInt" {
+            // Number.parseFloat/parseInt are the same function objects.
+            let number_key = vm.key("Number");
+            if let Ok(number) = crate::object::internal_methods::get(vm, global, number_key, Value::object(global)) {
+                if let Some(n) = number.as_object() {
+                    value_property(vm, n, name, Value::object(function), Attributes::METHOD);
+                }
+            }
+        }
+    }
+}

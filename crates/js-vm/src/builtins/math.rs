@@ -1,0 +1,218 @@
+//! The Math object (§21.3).
+
+use super::{method, value_property};
+use crate::abstract_ops::{to_number, to_uint32};
+use crate::interpreter::CallInfo;
+use crate::object::{Attributes, PropertyKey};
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+fn number_arg(vm: &mut Vm, info: &CallInfo, i: usize) -> JsResult<f64> {
+    let v = info.arg(vm, i);
+    to_number(vm, v)
+}
+
+macro_rules! unary_math {
+    ($($name:ident => $f:expr,)*) => {
+        $(
+            fn $name(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+                let x = number_arg(vm, info, 0)?;
+                let f: fn(f64) -> f64 = $f;
+                Ok(Value::number(f(x)))
+            }
+        )*
+    };
+}
+
+unary_math! {
+    abs => f64::abs,
+    acos => f64::acos,
+    acosh => f64::acosh,
+    asin => f64::asin,
+    asinh => |x| if x == 0.0 { x } else { x.asinh() },
+    atan => f64::atan,
+    atanh => f64::atanh,
+    cbrt => f64::cbrt,
+    ceil => f64::ceil,
+    cos => f64::cos,
+    cosh => f64::cosh,
+    exp => f64::exp,
+    expm1 => f64::exp_m1,
+    floor => f64::floor,
+    fround => |x| f64::from(x as f32),
+    log => f64::ln,
+    log1p => f64::ln_1p,
+    log10 => f64::log10,
+    log2 => f64::log2,
+    sign => |x| if x.is_nan() || x == 0.0 { x } else { x.signum() },
+    sin => f64::sin,
+    sinh => f64::sinh,
+    sqrt => f64::sqrt,
+    tan => f64::tan,
+    tanh => f64::tanh,
+    trunc => f64::trunc,
+    round => |x| {
+        if !x.is_finite() || x == 0.0 {
+            return x;
+        }
+        if x > 0.0 && x < 0.5 {
+            return 0.0;
+        }
+        if x < 0.0 && x >= -0.5 {
+            return -0.0;
+        }
+        (x + 0.5).floor()
+    },
+}
+
+fn clz32(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = number_arg(vm, info, 0)?;
+    Ok(Value::number(f64::from(to_uint32(x).leading_zeros())))
+}
+
+fn imul(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let a = to_uint32(number_arg(vm, info, 0)?);
+    let b = to_uint32(number_arg(vm, info, 1)?);
+    Ok(Value::number(f64::from(a.wrapping_mul(b) as i32)))
+}
+
+fn atan2(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let y = number_arg(vm, info, 0)?;
+    let x = number_arg(vm, info, 1)?;
+    Ok(Value::number(y.atan2(x)))
+}
+
+fn pow(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = number_arg(vm, info, 0)?;
+    let y = number_arg(vm, info, 1)?;
+    Ok(Value::number(crate::interpreter::js_pow(x, y)))
+}
+
+fn max(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let mut values = Vec::with_capacity(info.argc);
+    for i in 0..info.argc {
+        values.push(number_arg(vm, info, i)?);
+    }
+    let mut best = f64::NEG_INFINITY;
+    for x in values {
+        if x.is_nan() {
+            return Ok(Value::number(f64::NAN));
+        }
+        if x > best || (x == 0.0 && best == 0.0 && best.is_sign_negative()) {
+            best = x;
+        }
+    }
+    Ok(Value::number(best))
+}
+
+fn min(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let mut values = Vec::with_capacity(info.argc);
+    for i in 0..info.argc {
+        values.push(number_arg(vm, info, i)?);
+    }
+    let mut best = f64::INFINITY;
+    for x in values {
+        if x.is_nan() {
+            return Ok(Value::number(f64::NAN));
+        }
+        if x < best || (x == 0.0 && best == 0.0 && x.is_sign_negative()) {
+            best = x;
+        }
+    }
+    Ok(Value::number(best))
+}
+
+fn hypot(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let mut values = Vec::with_capacity(info.argc);
+    for i in 0..info.argc {
+        values.push(number_arg(vm, info, i)?);
+    }
+    if values.iter().any(|x| x.is_infinite()) {
+        return Ok(Value::number(f64::INFINITY));
+    }
+    if values.iter().any(|x| x.is_nan()) {
+        return Ok(Value::number(f64::NAN));
+    }
+    let largest = values.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    if largest == 0.0 {
+        return Ok(Value::number(0.0));
+    }
+    let sum: f64 = values.iter().map(|x| (x / largest) * (x / largest)).sum();
+    Ok(Value::number(sum.sqrt() * largest))
+}
+
+/// `Math.random`: xorshift128+ seeded per VM.
+fn random(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+    let [mut s1, s0] = vm.random_state;
+    vm.random_state[0] = s0;
+    s1 ^= s1 << 23;
+    s1 ^= s1 >> 17;
+    s1 ^= s0;
+    s1 ^= s0 >> 26;
+    vm.random_state[1] = s1;
+    let bits = (s0.wrapping_add(s1) >> 12) | 0x3FF0_0000_0000_0000;
+    Ok(Value::number(f64::from_bits(bits) - 1.0))
+}
+
+/// Installs Math.
+pub(crate) fn install(vm: &mut Vm) {
+    let math = vm.new_plain_object();
+    let global = vm.realm.global;
+    value_property(vm, global, "Math", Value::object(math), Attributes::METHOD);
+    let constants = [
+        ("E", std::f64::consts::E),
+        ("LN10", std::f64::consts::LN_10),
+        ("LN2", std::f64::consts::LN_2),
+        ("LOG10E", std::f64::consts::LOG10_E),
+        ("LOG2E", std::f64::consts::LOG2_E),
+        ("PI", std::f64::consts::PI),
+        ("SQRT1_2", std::f64::consts::FRAC_1_SQRT_2),
+        ("SQRT2", std::f64::consts::SQRT_2),
+    ];
+    for (name, value) in constants {
+        value_property(vm, math, name, Value::number(value), Attributes::NONE);
+    }
+    let functions: [(&str, u32, crate::function::NativeFn); 35] = [
+        ("abs", 1, abs),
+        ("acos", 1, acos),
+        ("acosh", 1, acosh),
+        ("asin", 1, asin),
+        ("asinh", 1, asinh),
+        ("atan", 1, atan),
+        ("atanh", 1, atanh),
+        ("atan2", 2, atan2),
+        ("cbrt", 1, cbrt),
+        ("ceil", 1, ceil),
+        ("clz32", 1, clz32),
+        ("cos", 1, cos),
+        ("cosh", 1, cosh),
+        ("exp", 1, exp),
+        ("expm1", 1, expm1),
+        ("floor", 1, floor),
+        ("fround", 1, fround),
+        ("hypot", 2, hypot),
+        ("imul", 2, imul),
+        ("log", 1, log),
+        ("log1p", 1, log1p),
+        ("log10", 1, log10),
+        ("log2", 1, log2),
+        ("max", 2, max),
+        ("min", 2, min),
+        ("pow", 2, pow),
+        ("random", 0, random),
+        ("round", 1, round),
+        ("sign", 1, sign),
+        ("sin", 1, sin),
+        ("sinh", 1, sinh),
+        ("sqrt", 1, sqrt),
+        ("tan", 1, tan),
+        ("tanh", 1, tanh),
+        ("trunc", 1, trunc),
+    ];
+    for (name, length, f) in functions {
+        method(vm, math, name, length, f);
+    }
+    let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
+    let tag_value = vm.string("Math");
+    crate::object::internal_methods::define_builtin(vm, math, tag, tag_value, Attributes::CONFIGURABLE_ONLY);
+}

@@ -1,0 +1,118 @@
+//! The standard built-in objects (ECMA-262 §19–§28), one module per
+//! constructor or namespace, installed into a realm by [`install`].
+
+pub mod array;
+pub mod boolean;
+pub mod error;
+pub mod function;
+pub mod global;
+pub mod iteration;
+pub mod math;
+pub mod number;
+pub mod object;
+pub mod reflect;
+pub mod string;
+pub mod symbol;
+
+use js_gc::Gc;
+
+use crate::function::{Function, NativeFn, NativeFunction};
+use crate::object::internal_methods::define_builtin;
+use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::value::Value;
+use crate::vm::Vm;
+
+/// Installs every builtin into the VM's realm.
+pub(crate) fn install(vm: &mut Vm) {
+    function::install(vm);
+    object::install(vm);
+    error::install(vm);
+    array::install(vm);
+    iteration::install(vm);
+    string::install(vm);
+    number::install(vm);
+    boolean::install(vm);
+    symbol::install(vm);
+    math::install(vm);
+    reflect::install(vm);
+    global::install(vm);
+    crate::host::install(vm);
+}
+
+/// A new native function object with `name` and `length`.
+pub fn native_function(vm: &mut Vm, name: &str, length: u32, f: NativeFn, constructor: bool) -> Gc<JsObject> {
+    let proto = vm.realm.intrinsics.function_prototype;
+    let kind = ObjectKind::Function(Function::Native(NativeFunction { call: f, constructor, data: Value::UNDEFINED }));
+    let obj = vm.new_object_of_kind(Some(proto), kind);
+    let length_key = PropertyKey::String(vm.names.length);
+    define_builtin(vm, obj, length_key, Value::number(f64::from(length)), Attributes::CONFIGURABLE_ONLY);
+    let name_key = PropertyKey::String(vm.names.name);
+    let name_value = vm.string(name);
+    define_builtin(vm, obj, name_key, name_value, Attributes::CONFIGURABLE_ONLY);
+    obj
+}
+
+/// Defines a builtin method `name` on `obj`.
+pub fn method(vm: &mut Vm, obj: Gc<JsObject>, name: &str, length: u32, f: NativeFn) -> Gc<JsObject> {
+    let function = native_function(vm, name, length, f, false);
+    let key = vm.key(name);
+    define_builtin(vm, obj, key, Value::object(function), Attributes::METHOD);
+    function
+}
+
+/// Defines a builtin method keyed by a well-known symbol; its name is
+/// `[description]`.
+pub fn symbol_method(
+    vm: &mut Vm,
+    obj: Gc<JsObject>,
+    symbol: Gc<crate::symbol::Symbol>,
+    name: &str,
+    length: u32,
+    f: NativeFn,
+    attrs: Attributes,
+) -> Gc<JsObject> {
+    let function = native_function(vm, name, length, f, false);
+    define_builtin(vm, obj, PropertyKey::Symbol(symbol), Value::object(function), attrs);
+    function
+}
+
+/// Defines a data property `name` on `obj`.
+pub fn value_property(vm: &mut Vm, obj: Gc<JsObject>, name: &str, value: Value, attrs: Attributes) {
+    let key = vm.key(name);
+    define_builtin(vm, obj, key, value, attrs);
+}
+
+/// Defines an accessor property with a native getter (and optional
+/// setter).
+pub fn accessor_property(
+    vm: &mut Vm,
+    obj: Gc<JsObject>,
+    key: PropertyKey,
+    name: &str,
+    get: Option<NativeFn>,
+    set: Option<NativeFn>,
+) {
+    let getter = get.map(|f| Value::object(native_function(vm, &format!("get {name}"), 0, f, false)));
+    let setter = set.map(|f| Value::object(native_function(vm, &format!("set {name}"), 1, f, false)));
+    let desc = crate::object::PropertyDescriptor {
+        get: Some(getter.unwrap_or_default()),
+        set: Some(setter.unwrap_or_default()),
+        enumerable: Some(false),
+        configurable: Some(true),
+        ..Default::default()
+    };
+    let _ = crate::object::internal_methods::define_own_property(vm, obj, key, desc);
+}
+
+/// Makes a constructor: links `prototype` and `constructor` and puts it
+/// on the global object.
+pub fn constructor(vm: &mut Vm, name: &str, length: u32, f: NativeFn, prototype: Gc<JsObject>) -> Gc<JsObject> {
+    let ctor = native_function(vm, name, length, f, true);
+    let proto_key = PropertyKey::String(vm.names.prototype);
+    define_builtin(vm, ctor, proto_key, Value::object(prototype), Attributes::NONE);
+    let ctor_key = PropertyKey::String(vm.names.constructor);
+    define_builtin(vm, prototype, ctor_key, Value::object(ctor), Attributes::METHOD);
+    let global = vm.realm.global;
+    value_property(vm, global, name, Value::object(ctor), Attributes::METHOD);
+    ctor
+}

@@ -1,0 +1,215 @@
+//! Number and Number.prototype (§21.1).
+
+use super::{constructor, method, value_property};
+use crate::abstract_ops::{number_to_string, to_integer_or_infinity, to_number, to_numeric};
+use crate::interpreter::{CallInfo, prototype_from_constructor};
+use crate::object::{Attributes, ObjectKind};
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+fn number_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let n = if info.argc == 0 {
+        0.0
+    } else {
+        let v = info.arg(vm, 0);
+        to_numeric(vm, v)?
+    };
+    let Some(nt) = info.new_target else { return Ok(Value::number(n)) };
+    let proto = prototype_from_constructor(vm, nt)?;
+    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::Number(n))))
+}
+
+fn this_number(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<f64> {
+    if let Some(n) = info.this.as_number() {
+        return Ok(n);
+    }
+    if let Some(o) = info.this.as_object() {
+        if let ObjectKind::Number(n) = o.borrow(&vm.heap).kind {
+            return Ok(n);
+        }
+    }
+    Err(vm.type_error(&format!("Number.prototype.{name} requires that 'this' be a Number")))
+}
+
+/// Number::toString(x, radix) for radix 2..=36 other than 10.
+pub fn number_to_radix_string(x: f64, radix: u32) -> String {
+    if x.is_nan() {
+        return "NaN".to_owned();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity".to_owned() } else { "-Infinity".to_owned() };
+    }
+    let negative = x < 0.0;
+    let x = x.abs();
+    let mut int = x.trunc();
+    let mut frac = x - int;
+    let mut digits = Vec::new();
+    if int == 0.0 {
+        digits.push(b'0');
+    }
+    while int >= 1.0 {
+        let d = (int % f64::from(radix)) as u32;
+        digits.push(char::from_digit(d, radix).map_or(b'0', |c| c as u8));
+        int = (int / f64::from(radix)).trunc();
+    }
+    digits.reverse();
+    let mut out = String::from_utf8(digits).unwrap_or_default();
+    if frac > 0.0 {
+        out.push('.');
+        // Enough digits to round-trip a double in any radix.
+        let mut count = 0;
+        while frac > 0.0 && count < 52 {
+            frac *= f64::from(radix);
+            let d = frac.trunc() as u32;
+            out.push(char::from_digit(d, radix).unwrap_or('0'));
+            frac -= f64::from(d);
+            count += 1;
+        }
+    }
+    if negative { format!("-{out}") } else { out }
+}
+
+fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = this_number(vm, info, "toString")?;
+    let radix_arg = info.arg(vm, 0);
+    let radix = if radix_arg.is_undefined() { 10.0 } else { to_integer_or_infinity(to_number(vm, radix_arg)?) };
+    if !(2.0..=36.0).contains(&radix) {
+        return Err(vm.range_error("toString() radix must be between 2 and 36"));
+    }
+    let text = if radix == 10.0 { number_to_string(x) } else { number_to_radix_string(x, radix as u32) };
+    Ok(vm.string(&text))
+}
+
+fn value_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    Ok(Value::number(this_number(vm, info, "valueOf")?))
+}
+
+fn to_fixed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = this_number(vm, info, "toFixed")?;
+    let digits_arg = info.arg(vm, 0);
+    let f = to_integer_or_infinity(to_number(vm, digits_arg)?);
+    if !(0.0..=100.0).contains(&f) {
+        return Err(vm.range_error("toFixed() digits argument must be between 0 and 100"));
+    }
+    if !x.is_finite() || x.abs() >= 1e21 {
+        return Ok(vm.string(&number_to_string(x)));
+    }
+    let text = format!("{:.*}", f as usize, x);
+    let text = if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
+        text[1..].to_owned()
+    } else {
+        text
+    };
+    Ok(vm.string(&text))
+}
+
+fn to_precision(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = this_number(vm, info, "toPrecision")?;
+    let p_arg = info.arg(vm, 0);
+    if p_arg.is_undefined() {
+        return Ok(vm.string(&number_to_string(x)));
+    }
+    let p = to_integer_or_infinity(to_number(vm, p_arg)?);
+    if !x.is_finite() {
+        return Ok(vm.string(&number_to_string(x)));
+    }
+    if !(1.0..=100.0).contains(&p) {
+        return Err(vm.range_error("toPrecision() argument must be between 1 and 100"));
+    }
+    let p = p as usize;
+    if x == 0.0 {
+        let text = if p == 1 { "0".to_owned() } else { format!("0.{}", "0".repeat(p - 1)) };
+        return Ok(vm.string(&text));
+    }
+    let exp_form = format!("{:.*e}", p - 1, x.abs());
+    let (mantissa, exp) = exp_form.split_once('e').unwrap_or((&exp_form, "0"));
+    let e: i32 = exp.parse().unwrap_or(0);
+    let sign = if x < 0.0 { "-" } else { "" };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let text = if e < -6 || e >= p as i32 {
+        let rest = &digits[1..];
+        let m = if rest.is_empty() { digits[..1].to_owned() } else { format!("{}.{}", &digits[..1], rest) };
+        format!("{sign}{m}e{}{}", if e >= 0 { "+" } else { "-" }, e.abs())
+    } else if e >= 0 {
+        let int_len = e as usize + 1;
+        if int_len >= digits.len() {
+            format!("{sign}{digits}")
+        } else {
+            format!("{sign}{}.{}", &digits[..int_len], &digits[int_len..])
+        }
+    } else {
+        format!("{sign}0.{}{}", "0".repeat((-e - 1) as usize), digits)
+    };
+    Ok(vm.string(&text))
+}
+
+fn to_exponential(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = this_number(vm, info, "toExponential")?;
+    let f_arg = info.arg(vm, 0);
+    let f = to_integer_or_infinity(to_number(vm, f_arg)?);
+    if !x.is_finite() {
+        return Ok(vm.string(&number_to_string(x)));
+    }
+    if !(0.0..=100.0).contains(&f) {
+        return Err(vm.range_error("toExponential() argument must be between 0 and 100"));
+    }
+    let text = if f_arg.is_undefined() {
+        // As many digits as needed to represent the value uniquely.
+        let shortest = format!("{x:e}");
+        shortest
+    } else {
+        format!("{:.*e}", f as usize, x)
+    };
+    let (m, e) = text.split_once('e').unwrap_or((&text, "0"));
+    let e: i32 = e.parse().unwrap_or(0);
+    Ok(vm.string(&format!("{m}e{}{}", if e >= 0 { "+" } else { "-" }, e.abs())))
+}
+
+fn is_finite(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    Ok(Value::boolean(info.arg(vm, 0).as_number().is_some_and(f64::is_finite)))
+}
+
+fn is_nan(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    Ok(Value::boolean(info.arg(vm, 0).as_number().is_some_and(f64::is_nan)))
+}
+
+fn is_integer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    Ok(Value::boolean(info.arg(vm, 0).as_number().is_some_and(|n| n.is_finite() && n.trunc() == n)))
+}
+
+fn is_safe_integer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let ok = info
+        .arg(vm, 0)
+        .as_number()
+        .is_some_and(|n| n.is_finite() && n.trunc() == n && n.abs() <= 9_007_199_254_740_991.0);
+    Ok(Value::boolean(ok))
+}
+
+/// Installs Number and Number.prototype.
+pub(crate) fn install(vm: &mut Vm) {
+    let proto = vm.realm.intrinsics.number_prototype;
+    let ctor = constructor(vm, "Number", 1, number_ctor, proto);
+    let constants = [
+        ("MAX_SAFE_INTEGER", 9_007_199_254_740_991.0),
+        ("MIN_SAFE_INTEGER", -9_007_199_254_740_991.0),
+        ("MAX_VALUE", f64::MAX),
+        ("MIN_VALUE", 5e-324),
+        ("EPSILON", f64::EPSILON),
+        ("POSITIVE_INFINITY", f64::INFINITY),
+        ("NEGATIVE_INFINITY", f64::NEG_INFINITY),
+        ("NaN", f64::NAN),
+    ];
+    for (name, value) in constants {
+        value_property(vm, ctor, name, Value::number(value), Attributes::NONE);
+    }
+    method(vm, ctor, "isFinite", 1, is_finite);
+    method(vm, ctor, "isNaN", 1, is_nan);
+    method(vm, ctor, "isInteger", 1, is_integer);
+    method(vm, ctor, "isSafeInteger", 1, is_safe_integer);
+    method(vm, proto, "toString", 1, to_string_method);
+    method(vm, proto, "toLocaleString", 0, to_string_method);
+    method(vm, proto, "valueOf", 0, value_of);
+    method(vm, proto, "toFixed", 1, to_fixed);
+    method(vm, proto, "toPrecision", 1, to_precision);
+    method(vm, proto, "toExponential", 1, to_exponential);
+}

@@ -1,0 +1,600 @@
+//! Object and Object.prototype (§20.1).
+
+use js_gc::Gc;
+
+use super::{accessor_property, constructor, method};
+use crate::abstract_ops::{is_callable, same_value, to_boolean, to_object, to_property_key};
+use crate::interpreter::{CallInfo, prototype_from_constructor};
+use crate::object::internal_methods::{
+    create_data_property_or_throw, define_own_property, get, get_own_property, own_property_keys, prevent_extensions,
+    set, set_prototype_of,
+};
+use crate::object::{JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+/// CopyDataProperties (§7.3.25): own enumerable properties of `source`
+/// into `target`, skipping `excluded`.
+pub fn copy_data_properties(
+    vm: &mut Vm,
+    target: Gc<JsObject>,
+    source: Value,
+    excluded: &[PropertyKey],
+) -> JsResult<()> {
+    if source.is_nullish() {
+        return Ok(());
+    }
+    let from = to_object(vm, source)?;
+    vm.keep_alive(Value::object(from));
+    for key in own_property_keys(vm, from) {
+        if excluded.contains(&key) {
+            continue;
+        }
+        if let Some(desc) = get_own_property(vm, from, key) {
+            if desc.enumerable == Some(true) {
+                let v = get(vm, from, key, Value::object(from))?;
+                create_data_property_or_throw(vm, target, key, v)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A property key as a value (`Object.keys`, `Reflect.ownKeys`).
+pub fn key_to_value(vm: &mut Vm, key: PropertyKey) -> Value {
+    match key {
+        PropertyKey::String(s) => Value::string(s),
+        PropertyKey::Symbol(s) => Value::symbol(s),
+        PropertyKey::Index(i) => vm.string(&i.to_string()),
+    }
+}
+
+/// ToPropertyDescriptor (§6.2.6.5).
+pub fn to_property_descriptor(vm: &mut Vm, v: Value) -> JsResult<PropertyDescriptor> {
+    let Some(o) = v.as_object() else {
+        return Err(vm.type_error("Property description must be an object"));
+    };
+    let mut desc = PropertyDescriptor::default();
+    let fields =
+        [vm.names.enumerable, vm.names.configurable, vm.names.value, vm.names.writable, vm.names.get, vm.names.set];
+    for (i, name) in fields.into_iter().enumerate() {
+        let key = PropertyKey::String(name);
+        if !crate::object::internal_methods::has_property(vm, o, key)? {
+            continue;
+        }
+        let field = get(vm, o, key, v)?;
+        match i {
+            0 => desc.enumerable = Some(to_boolean(vm, field)),
+            1 => desc.configurable = Some(to_boolean(vm, field)),
+            2 => desc.value = Some(field),
+            3 => desc.writable = Some(to_boolean(vm, field)),
+            4 | 5 => {
+                if !field.is_undefined() && !is_callable(vm, field) {
+                    let which = if i == 4 { "Getter" } else { "Setter" };
+                    return Err(vm.type_error(&format!("{which} must be a function")));
+                }
+                if i == 4 {
+                    desc.get = Some(field);
+                } else {
+                    desc.set = Some(field);
+                }
+            }
+            _ => {}
+        }
+    }
+    if desc.is_accessor() && desc.is_data() {
+        return Err(vm.type_error(
+            "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute",
+        ));
+    }
+    Ok(desc)
+}
+
+/// FromPropertyDescriptor (§6.2.6.4).
+pub fn from_property_descriptor(vm: &mut Vm, desc: Option<PropertyDescriptor>) -> JsResult<Value> {
+    let Some(desc) = desc else { return Ok(Value::UNDEFINED) };
+    let obj = vm.new_plain_object();
+    let pairs = [
+        (vm.names.value, desc.value),
+        (vm.names.writable, desc.writable.map(Value::boolean)),
+        (vm.names.get, desc.get),
+        (vm.names.set, desc.set),
+        (vm.names.enumerable, desc.enumerable.map(Value::boolean)),
+        (vm.names.configurable, desc.configurable.map(Value::boolean)),
+    ];
+    for (name, value) in pairs {
+        if let Some(v) = value {
+            create_data_property_or_throw(vm, obj, PropertyKey::String(name), v)?;
+        }
+    }
+    Ok(Value::object(obj))
+}
+
+fn object_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    if let Some(nt) = info.new_target {
+        if nt != info.callee {
+            let proto = prototype_from_constructor(vm, nt)?;
+            return Ok(Value::object(vm.new_object(Some(proto))));
+        }
+    }
+    let v = info.arg(vm, 0);
+    if v.is_nullish() {
+        return Ok(Value::object(vm.new_plain_object()));
+    }
+    Ok(Value::object(to_object(vm, v)?))
+}
+
+fn arg_object(vm: &mut Vm, info: &CallInfo, i: usize) -> JsResult<Gc<JsObject>> {
+    let v = info.arg(vm, i);
+    to_object(vm, v)
+}
+
+/// Which parts of own enumerable string-keyed properties to list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EnumerableOwn {
+    Keys,
+    Values,
+    Entries,
+}
+
+fn enumerable_own(vm: &mut Vm, o: Gc<JsObject>, kind: EnumerableOwn) -> JsResult<Vec<Value>> {
+    let mut out = Vec::new();
+    for key in own_property_keys(vm, o) {
+        if key.is_symbol() {
+            continue;
+        }
+        let Some(desc) = get_own_property(vm, o, key) else { continue };
+        if desc.enumerable != Some(true) {
+            continue;
+        }
+        let key_value = key_to_value(vm, key);
+        match kind {
+            EnumerableOwn::Keys => out.push(key_value),
+            EnumerableOwn::Values => out.push(get(vm, o, key, Value::object(o))?),
+            EnumerableOwn::Entries => {
+                let v = get(vm, o, key, Value::object(o))?;
+                let pair = super::array::array_create(vm, &[key_value, v]);
+                out.push(Value::object(pair));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn keys(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = arg_object(vm, info, 0)?;
+    let list = enumerable_own(vm, o, EnumerableOwn::Keys)?;
+    Ok(Value::object(super::array::array_create(vm, &list)))
+}
+
+fn values(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = arg_object(vm, info, 0)?;
+    let list = enumerable_own(vm, o, EnumerableOwn::Values)?;
+    Ok(Value::object(super::array::array_create(vm, &list)))
+}
+
+fn entries(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = arg_object(vm, info, 0)?;
+    let list = enumerable_own(vm, o, EnumerableOwn::Entries)?;
+    Ok(Value::object(super::array::array_create(vm, &list)))
+}
+
+fn assign(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let target = arg_object(vm, info, 0)?;
+    for i in 1..info.argc {
+        let source = info.arg(vm, i);
+        if source.is_nullish() {
+            continue;
+        }
+        let from = to_object(vm, source)?;
+        for key in own_property_keys(vm, from) {
+            if get_own_property(vm, from, key).is_some_and(|d| d.enumerable == Some(true)) {
+                let v = get(vm, from, key, Value::object(from))?;
+                if !set(vm, target, key, v, Value::object(target))? {
+                    return Err(vm.type_error("Cannot assign to read only property"));
+                }
+            }
+        }
+    }
+    Ok(Value::object(target))
+}
+
+fn create(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let proto = info.arg(vm, 0);
+    let proto = if proto.is_null() {
+        None
+    } else {
+        match proto.as_object() {
+            Some(p) => Some(p),
+            None => return Err(vm.type_error("Object prototype may only be an Object or null")),
+        }
+    };
+    let obj = vm.new_object(proto);
+    let props = info.arg(vm, 1);
+    if !props.is_undefined() {
+        define_properties(vm, obj, props)?;
+    }
+    Ok(Value::object(obj))
+}
+
+fn define_properties(vm: &mut Vm, obj: Gc<JsObject>, props: Value) -> JsResult<()> {
+    vm.keep_alive(Value::object(obj));
+    let from = to_object(vm, props)?;
+    let mut descriptors = Vec::new();
+    for key in own_property_keys(vm, from) {
+        if get_own_property(vm, from, key).is_some_and(|d| d.enumerable == Some(true)) {
+            let d = get(vm, from, key, Value::object(from))?;
+            descriptors.push((key, to_property_descriptor(vm, d)?));
+        }
+    }
+    for (key, desc) in descriptors {
+        if !define_own_property(vm, obj, key, desc)? {
+            let k = crate::object::internal_methods::key_to_display(vm, key);
+            return Err(vm.type_error(&format!("Cannot redefine property: {k}")));
+        }
+    }
+    Ok(())
+}
+
+fn define_property(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let target = info.arg(vm, 0);
+    let Some(o) = target.as_object() else {
+        return Err(vm.type_error("Object.defineProperty called on non-object"));
+    };
+    let key_value = info.arg(vm, 1);
+    let key = to_property_key(vm, key_value)?;
+    let attributes = info.arg(vm, 2);
+    let desc = to_property_descriptor(vm, attributes)?;
+    if !define_own_property(vm, o, key, desc)? {
+        let k = crate::object::internal_methods::key_to_display(vm, key);
+        return Err(vm.type_error(&format!("Cannot redefine property: {k}")));
+    }
+    Ok(target)
+}
+
+fn define_properties_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let target = info.arg(vm, 0);
+    let Some(o) = target.as_object() else {
+        return Err(vm.type_error("Object.defineProperties called on non-object"));
+    };
+    let props = info.arg(vm, 1);
+    define_properties(vm, o, props)?;
+    Ok(target)
+}
+
+fn get_own_property_descriptor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = arg_object(vm, info, 0)?;
+    let key_value = info.arg(vm, 1);
+    let key = to_property_key(vm, key_value)?;
+    let desc = get_own_property(vm, o, key);
+    from_property_descriptor(vm, desc)
+}
+
+fn get_own_property_descriptors(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = arg_object(vm, info, 0)?;
+    let result = vm.new_plain_object();
+    vm.keep_alive(Value::object(result));
+    for key in own_property_keys(vm, o) {
+        let desc = get_own_property(vm, o, key);
+        let d = from_property_descriptor(vm, desc)?;
+        if !d.is_undefined() {
+            create_data_property_or_throw(vm, result, key, d)?;
+        }
+    }
+    Ok(Value::object(result))
+}
+
+fn get_own_property_names(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = arg_object(vm, info, 0)?;
+    let mut list = Vec::new();
+    for key in own_property_keys(vm, o) {
+        if !key.is_symbol() {
+            list.push(key_to_value(vm, key));
+        }
+    }
+    Ok(Value::object(super::array::array_create(vm, &list)))
+}
+
+fn get_own_property_symbols(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = arg_object(vm, info, 0)?;
+    let list: Vec<Value> = own_property_keys(vm, o)
+        .into_iter()
+        .filter_map(|k| match k {
+            PropertyKey::Symbol(s) => Some(Value::symbol(s)),
+            _ => None,
+        })
+        .collect();
+    Ok(Value::object(super::array::array_create(vm, &list)))
+}
+
+fn get_prototype_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = arg_object(vm, info, 0)?;
+    Ok(o.borrow(&vm.heap).proto.map_or(Value::NULL, Value::object))
+}
+
+fn set_prototype_of_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let target = info.arg(vm, 0);
+    if target.is_nullish() {
+        return Err(vm.type_error("Object.setPrototypeOf called on null or undefined"));
+    }
+    let proto = info.arg(vm, 1);
+    let proto = if proto.is_null() {
+        None
+    } else {
+        match proto.as_object() {
+            Some(p) => Some(p),
+            None => return Err(vm.type_error("Object prototype may only be an Object or null")),
+        }
+    };
+    if let Some(o) = target.as_object() {
+        if !set_prototype_of(vm, o, proto) {
+            return Err(vm.type_error("Cyclic __proto__ value or object not extensible"));
+        }
+    }
+    Ok(target)
+}
+
+/// SetIntegrityLevel (§7.3.16): `frozen` or sealed.
+fn set_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<()> {
+    prevent_extensions(vm, o);
+    for key in own_property_keys(vm, o) {
+        let Some(current) = get_own_property(vm, o, key) else { continue };
+        let mut desc = PropertyDescriptor { configurable: Some(false), ..PropertyDescriptor::default() };
+        if frozen && !current.is_accessor() {
+            desc.writable = Some(false);
+        }
+        define_own_property(vm, o, key, desc)?;
+    }
+    Ok(())
+}
+
+/// TestIntegrityLevel (§7.3.17).
+fn test_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> bool {
+    if o.borrow(&vm.heap).extensible {
+        return false;
+    }
+    for key in own_property_keys(vm, o) {
+        let Some(d) = get_own_property(vm, o, key) else { continue };
+        if d.configurable == Some(true) || (frozen && d.is_data() && d.writable == Some(true)) {
+            return false;
+        }
+    }
+    true
+}
+
+fn freeze(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    if let Some(o) = v.as_object() {
+        set_integrity_level(vm, o, true)?;
+    }
+    Ok(v)
+}
+
+fn seal(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    if let Some(o) = v.as_object() {
+        set_integrity_level(vm, o, false)?;
+    }
+    Ok(v)
+}
+
+fn is_frozen(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    Ok(Value::boolean(v.as_object().is_none_or(|o| test_integrity_level(vm, o, true))))
+}
+
+fn is_sealed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    Ok(Value::boolean(v.as_object().is_none_or(|o| test_integrity_level(vm, o, false))))
+}
+
+fn prevent_extensions_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    if let Some(o) = v.as_object() {
+        prevent_extensions(vm, o);
+    }
+    Ok(v)
+}
+
+fn is_extensible(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    Ok(Value::boolean(v.as_object().is_some_and(|o| o.borrow(&vm.heap).extensible)))
+}
+
+fn is(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let (a, b) = (info.arg(vm, 0), info.arg(vm, 1));
+    Ok(Value::boolean(same_value(vm, a, b)))
+}
+
+fn has_own(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = arg_object(vm, info, 0)?;
+    let key_value = info.arg(vm, 1);
+    let key = to_property_key(vm, key_value)?;
+    Ok(Value::boolean(get_own_property(vm, o, key).is_some()))
+}
+
+fn from_entries(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let iterable = info.arg(vm, 0);
+    if iterable.is_nullish() {
+        return Err(vm.type_error("Object.fromEntries requires an iterable"));
+    }
+    let obj = vm.new_plain_object();
+    vm.keep_alive(Value::object(obj));
+    let entries = super::iteration::iterate_to_vec(vm, iterable)?;
+    for entry in entries {
+        let Some(e) = entry.as_object() else {
+            return Err(vm.type_error("Iterator value is not an entry object"));
+        };
+        let k = get(vm, e, PropertyKey::Index(0), entry)?;
+        let v = get(vm, e, PropertyKey::Index(1), entry)?;
+        let key = to_property_key(vm, k)?;
+        create_data_property_or_throw(vm, obj, key, v)?;
+    }
+    Ok(Value::object(obj))
+}
+
+fn group_by(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let items = info.arg(vm, 0);
+    let callback = info.arg(vm, 1);
+    if !is_callable(vm, callback) {
+        return Err(vm.type_error("callback is not a function"));
+    }
+    let values = super::iteration::iterate_to_vec(vm, items)?;
+    let result = vm.new_object(None);
+    vm.keep_alive(Value::object(result));
+    for (i, v) in values.into_iter().enumerate() {
+        let k = crate::object::internal_methods::call(vm, callback, Value::UNDEFINED, &[v, Value::number(i as f64)])?;
+        let key = to_property_key(vm, k)?;
+        let existing = get(vm, result, key, Value::object(result))?;
+        let group = match existing.as_object() {
+            Some(g) => g,
+            None => {
+                let g = super::array::array_create(vm, &[]);
+                create_data_property_or_throw(vm, result, key, Value::object(g))?;
+                g
+            }
+        };
+        super::array::push_element(vm, group, v);
+    }
+    Ok(Value::object(result))
+}
+
+// ----- Object.prototype -----
+
+fn has_own_property(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let key_value = info.arg(vm, 0);
+    let key = to_property_key(vm, key_value)?;
+    let o = to_object(vm, info.this)?;
+    Ok(Value::boolean(get_own_property(vm, o, key).is_some()))
+}
+
+fn is_prototype_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    let Some(mut current) = v.as_object() else { return Ok(Value::FALSE) };
+    let o = to_object(vm, info.this)?;
+    while let Some(p) = current.borrow(&vm.heap).proto {
+        if p == o {
+            return Ok(Value::TRUE);
+        }
+        current = p;
+    }
+    Ok(Value::FALSE)
+}
+
+fn property_is_enumerable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let key_value = info.arg(vm, 0);
+    let key = to_property_key(vm, key_value)?;
+    let o = to_object(vm, info.this)?;
+    Ok(Value::boolean(get_own_property(vm, o, key).is_some_and(|d| d.enumerable == Some(true))))
+}
+
+/// `Object.prototype.toString` (§20.1.3.6).
+pub fn object_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let this = info.this;
+    if this.is_undefined() {
+        return Ok(vm.string("[object Undefined]"));
+    }
+    if this.is_null() {
+        return Ok(vm.string("[object Null]"));
+    }
+    let o = to_object(vm, this)?;
+    let builtin_tag = match &o.borrow(&vm.heap).kind {
+        ObjectKind::Array { .. } => "Array",
+        ObjectKind::Arguments => "Arguments",
+        ObjectKind::Function(_) => "Function",
+        ObjectKind::Error => "Error",
+        ObjectKind::Boolean(_) => "Boolean",
+        ObjectKind::Number(_) => "Number",
+        ObjectKind::String(_) => "String",
+        _ => "Object",
+    };
+    let tag_key = PropertyKey::Symbol(vm.symbols.to_string_tag);
+    let tag = get(vm, o, tag_key, Value::object(o))?;
+    let tag_text = match tag.as_string() {
+        Some(s) => crate::interpreter::string_text(vm, s),
+        None => builtin_tag.to_owned(),
+    };
+    Ok(vm.string(&format!("[object {tag_text}]")))
+}
+
+fn to_locale_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let key = PropertyKey::String(vm.names.to_string);
+    let f = crate::object::internal_methods::get_value(vm, info.this, key)?;
+    crate::object::internal_methods::call(vm, f, info.this, &[])
+}
+
+fn value_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    Ok(Value::object(to_object(vm, info.this)?))
+}
+
+fn proto_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = to_object(vm, info.this)?;
+    Ok(o.borrow(&vm.heap).proto.map_or(Value::NULL, Value::object))
+}
+
+fn proto_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    if info.this.is_nullish() {
+        return Err(vm.type_error("Object.prototype.__proto__ called on null or undefined"));
+    }
+    let proto = info.arg(vm, 0);
+    let Some(o) = info.this.as_object() else { return Ok(Value::UNDEFINED) };
+    let p = if proto.is_null() {
+        None
+    } else if let Some(p) = proto.as_object() {
+        Some(p)
+    } else {
+        return Ok(Value::UNDEFINED);
+    };
+    if !set_prototype_of(vm, o, p) {
+        return Err(vm.type_error("Cyclic __proto__ value"));
+    }
+    Ok(Value::UNDEFINED)
+}
+
+/// Installs Object and Object.prototype.
+pub(crate) fn install(vm: &mut Vm) {
+    let proto = vm.realm.intrinsics.object_prototype;
+    let ctor = constructor(vm, "Object", 1, object_ctor, proto);
+    vm.realm.intrinsics.object_constructor = ctor;
+    let statics: [(&str, u32, crate::function::NativeFn); 23] = [
+        ("keys", 1, keys),
+        ("values", 1, values),
+        ("entries", 1, entries),
+        ("assign", 2, assign),
+        ("create", 2, create),
+        ("defineProperty", 3, define_property),
+        ("defineProperties", 2, define_properties_fn),
+        ("getOwnPropertyDescriptor", 2, get_own_property_descriptor),
+        ("getOwnPropertyDescriptors", 1, get_own_property_descriptors),
+        ("getOwnPropertyNames", 1, get_own_property_names),
+        ("getOwnPropertySymbols", 1, get_own_property_symbols),
+        ("getPrototypeOf", 1, get_prototype_of),
+        ("setPrototypeOf", 2, set_prototype_of_fn),
+        ("freeze", 1, freeze),
+        ("seal", 1, seal),
+        ("isFrozen", 1, is_frozen),
+        ("isSealed", 1, is_sealed),
+        ("preventExtensions", 1, prevent_extensions_fn),
+        ("isExtensible", 1, is_extensible),
+        ("is", 2, is),
+        ("hasOwn", 2, has_own),
+        ("fromEntries", 1, from_entries),
+        ("groupBy", 2, group_by),
+    ];
+    for (name, length, f) in statics {
+        method(vm, ctor, name, length, f);
+    }
+    let methods: [(&str, u32, crate::function::NativeFn); 6] = [
+        ("hasOwnProperty", 1, has_own_property),
+        ("isPrototypeOf", 1, is_prototype_of),
+        ("propertyIsEnumerable", 1, property_is_enumerable),
+        ("toString", 0, object_to_string),
+        ("toLocaleString", 0, to_locale_string),
+        ("valueOf", 0, value_of),
+    ];
+    for (name, length, f) in methods {
+        method(vm, proto, name, length, f);
+    }
+    let key = vm.key("__proto__");
+    accessor_property(vm, proto, key, "__proto__", Some(proto_getter), Some(proto_setter));
+}

@@ -1,0 +1,705 @@
+//! String and String.prototype (§22.1), except the RegExp-based methods.
+
+use js_gc::Gc;
+
+use super::iteration::create_string_iterator;
+use super::{constructor, method, symbol_method, value_property};
+use crate::abstract_ops::{to_integer_or_infinity, to_number, to_string, to_uint32};
+use crate::interpreter::{CallInfo, prototype_from_constructor};
+use crate::object::internal_methods::{call, get_method};
+use crate::object::{Attributes, ObjectKind, PropertyKey};
+use crate::string::{JsStr, JsString, StringBuilder};
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+/// RequireObjectCoercible(this) then ToString, flattened.
+fn this_string(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Gc<JsString>> {
+    if info.this.is_nullish() {
+        return Err(vm.type_error(&format!("String.prototype.{name} called on null or undefined")));
+    }
+    let s = to_string(vm, info.this)?;
+    vm.keep_alive(Value::string(s));
+    Ok(JsString::flatten(&mut vm.heap, s))
+}
+
+fn arg_string(vm: &mut Vm, info: &CallInfo, i: usize) -> JsResult<Gc<JsString>> {
+    let v = info.arg(vm, i);
+    let s = to_string(vm, v)?;
+    vm.keep_alive(Value::string(s));
+    Ok(JsString::flatten(&mut vm.heap, s))
+}
+
+fn units(vm: &Vm, s: Gc<JsString>) -> Vec<u16> {
+    s.borrow(&vm.heap).flat().units().collect()
+}
+
+fn from_units(vm: &mut Vm, units: &[u16]) -> Value {
+    Value::string(vm.heap.alloc(JsString::from_utf16(units)))
+}
+
+fn string_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = if info.argc == 0 {
+        vm.atoms.intern_str(&mut vm.heap, "")
+    } else {
+        let v = info.arg(vm, 0);
+        if info.new_target.is_none() {
+            if let Some(sym) = v.as_symbol() {
+                let d = sym.borrow(&vm.heap).description.map(|d| d.borrow(&vm.heap).flat().to_rust_string());
+                return Ok(vm.string(&format!("Symbol({})", d.unwrap_or_default())));
+            }
+        }
+        to_string(vm, v)?
+    };
+    let Some(nt) = info.new_target else { return Ok(Value::string(s)) };
+    let proto = prototype_from_constructor(vm, nt)?;
+    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::String(s))))
+}
+
+fn from_char_code(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let mut out = Vec::with_capacity(info.argc);
+    for i in 0..info.argc {
+        let v = info.arg(vm, i);
+        out.push(to_uint32(to_number(vm, v)?) as u16);
+    }
+    Ok(from_units(vm, &out))
+}
+
+fn from_code_point(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let mut b = StringBuilder::new();
+    for i in 0..info.argc {
+        let v = info.arg(vm, i);
+        let n = to_number(vm, v)?;
+        if n.fract() != 0.0 || !(0.0..=1_114_111.0).contains(&n) {
+            return Err(vm.range_error(&format!("Invalid code point {}", crate::abstract_ops::number_to_string(n))));
+        }
+        let cp = n as u32;
+        if cp > 0xFFFF {
+            let c = cp - 0x10000;
+            b.push(0xD800 + (c >> 10) as u16);
+            b.push(0xDC00 + (c & 0x3FF) as u16);
+        } else {
+            b.push(cp as u16);
+        }
+    }
+    Ok(Value::string(b.finish(&mut vm.heap)))
+}
+
+fn raw(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let cooked = info.arg(vm, 0);
+    let cooked = crate::abstract_ops::to_object(vm, cooked)?;
+    let raw_key = vm.key("raw");
+    let raw = crate::object::internal_methods::get(vm, cooked, raw_key, Value::object(cooked))?;
+    let raw = crate::abstract_ops::to_object(vm, raw)?;
+    let len = crate::object::internal_methods::length_of_array_like(vm, raw)?;
+    let mut b = StringBuilder::new();
+    let mut i = 0.0;
+    while i < len {
+        let key = super::function::index_key(vm, i as u64);
+        let seg = crate::object::internal_methods::get(vm, raw, key, Value::object(raw))?;
+        let seg = to_string(vm, seg)?;
+        let seg = JsString::flatten(&mut vm.heap, seg);
+        b.push_str(seg.borrow(&vm.heap).flat());
+        if i + 1.0 < len && (i as usize + 1) < info.argc {
+            let sub = info.arg(vm, i as usize + 1);
+            let sub = to_string(vm, sub)?;
+            let sub = JsString::flatten(&mut vm.heap, sub);
+            b.push_str(sub.borrow(&vm.heap).flat());
+        }
+        i += 1.0;
+    }
+    Ok(Value::string(b.finish(&mut vm.heap)))
+}
+
+fn this_string_value(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Value> {
+    if info.this.is_string() {
+        return Ok(info.this);
+    }
+    if let Some(o) = info.this.as_object() {
+        if let ObjectKind::String(s) = o.borrow(&vm.heap).kind {
+            return Ok(Value::string(s));
+        }
+    }
+    Err(vm.type_error(&format!("String.prototype.{name} requires that 'this' be a String")))
+}
+
+fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    this_string_value(vm, info, "toString")
+}
+
+fn value_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    this_string_value(vm, info, "valueOf")
+}
+
+fn position_arg(vm: &mut Vm, info: &CallInfo, i: usize) -> JsResult<f64> {
+    let v = info.arg(vm, i);
+    Ok(to_integer_or_infinity(to_number(vm, v)?))
+}
+
+fn char_at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "charAt")?;
+    let pos = position_arg(vm, info, 0)?;
+    let flat = s.borrow(&vm.heap).flat();
+    if pos < 0.0 || pos >= flat.len() as f64 {
+        return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
+    }
+    let unit = flat.at(pos as usize);
+    Ok(from_units(vm, &[unit]))
+}
+
+fn char_code_at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "charCodeAt")?;
+    let pos = position_arg(vm, info, 0)?;
+    let flat = s.borrow(&vm.heap).flat();
+    if pos < 0.0 || pos >= flat.len() as f64 {
+        return Ok(Value::number(f64::NAN));
+    }
+    Ok(Value::number(f64::from(flat.at(pos as usize))))
+}
+
+fn code_point_at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "codePointAt")?;
+    let pos = position_arg(vm, info, 0)?;
+    let flat = s.borrow(&vm.heap).flat();
+    if pos < 0.0 || pos >= flat.len() as f64 {
+        return Ok(Value::UNDEFINED);
+    }
+    let i = pos as usize;
+    let first = flat.at(i);
+    if (0xD800..0xDC00).contains(&first) && i + 1 < flat.len() {
+        let second = flat.at(i + 1);
+        if (0xDC00..0xE000).contains(&second) {
+            let cp = 0x10000 + ((u32::from(first) - 0xD800) << 10) + (u32::from(second) - 0xDC00);
+            return Ok(Value::number(f64::from(cp)));
+        }
+    }
+    Ok(Value::number(f64::from(first)))
+}
+
+fn at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "at")?;
+    let rel = position_arg(vm, info, 0)?;
+    let len = s.borrow(&vm.heap).len() as f64;
+    let k = if rel >= 0.0 { rel } else { len + rel };
+    if k < 0.0 || k >= len {
+        return Ok(Value::UNDEFINED);
+    }
+    let unit = s.borrow(&vm.heap).flat().at(k as usize);
+    Ok(from_units(vm, &[unit]))
+}
+
+fn find_units(haystack: &[u16], needle: &[u16], from: usize) -> Option<usize> {
+    if needle.is_empty() {
+        return (from <= haystack.len()).then_some(from);
+    }
+    if needle.len() > haystack.len() {
+        return None;
+    }
+    (from..=haystack.len() - needle.len()).find(|&i| &haystack[i..i + needle.len()] == needle)
+}
+
+fn index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "indexOf")?;
+    let search = arg_string(vm, info, 0)?;
+    let pos = position_arg(vm, info, 1)?;
+    let (h, n) = (units(vm, s), units(vm, search));
+    let start = pos.clamp(0.0, h.len() as f64) as usize;
+    Ok(Value::number(find_units(&h, &n, start).map_or(-1.0, |i| i as f64)))
+}
+
+fn last_index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "lastIndexOf")?;
+    let search = arg_string(vm, info, 0)?;
+    let pos_arg = info.arg(vm, 1);
+    let num_pos = to_number(vm, pos_arg)?;
+    let (h, n) = (units(vm, s), units(vm, search));
+    let pos = if num_pos.is_nan() { f64::INFINITY } else { to_integer_or_infinity(num_pos) };
+    let start = pos.clamp(0.0, h.len() as f64) as usize;
+    if n.len() > h.len() {
+        return Ok(Value::number(-1.0));
+    }
+    let max_start = start.min(h.len() - n.len());
+    let found = (0..=max_start).rev().find(|&i| h[i..i + n.len()] == n[..]);
+    Ok(Value::number(found.map_or(-1.0, |i| i as f64)))
+}
+
+fn is_regexp_arg(vm: &mut Vm, v: Value) -> JsResult<bool> {
+    let Some(o) = v.as_object() else { return Ok(false) };
+    let key = PropertyKey::Symbol(vm.symbols.match_);
+    let m = crate::object::internal_methods::get(vm, o, key, v)?;
+    Ok(!m.is_undefined() && crate::abstract_ops::to_boolean(vm, m))
+}
+
+fn includes(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "includes")?;
+    let arg = info.arg(vm, 0);
+    if is_regexp_arg(vm, arg)? {
+        return Err(vm.type_error("First argument to String.prototype.includes must not be a regular expression"));
+    }
+    let search = arg_string(vm, info, 0)?;
+    let pos = position_arg(vm, info, 1)?;
+    let (h, n) = (units(vm, s), units(vm, search));
+    let start = pos.clamp(0.0, h.len() as f64) as usize;
+    Ok(Value::boolean(find_units(&h, &n, start).is_some()))
+}
+
+fn starts_with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "startsWith")?;
+    let arg = info.arg(vm, 0);
+    if is_regexp_arg(vm, arg)? {
+        return Err(vm.type_error("First argument to String.prototype.startsWith must not be a regular expression"));
+    }
+    let search = arg_string(vm, info, 0)?;
+    let pos = position_arg(vm, info, 1)?;
+    let (h, n) = (units(vm, s), units(vm, search));
+    let start = pos.clamp(0.0, h.len() as f64) as usize;
+    Ok(Value::boolean(h.len() >= start + n.len() && h[start..start + n.len()] == n[..]))
+}
+
+fn ends_with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "endsWith")?;
+    let arg = info.arg(vm, 0);
+    if is_regexp_arg(vm, arg)? {
+        return Err(vm.type_error("First argument to String.prototype.endsWith must not be a regular expression"));
+    }
+    let search = arg_string(vm, info, 0)?;
+    let (h, n) = (units(vm, s), units(vm, search));
+    let end_arg = info.arg(vm, 1);
+    let end = if end_arg.is_undefined() {
+        h.len()
+    } else {
+        to_integer_or_infinity(to_number(vm, end_arg)?).clamp(0.0, h.len() as f64) as usize
+    };
+    Ok(Value::boolean(end >= n.len() && h[end - n.len()..end] == n[..]))
+}
+
+fn slice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "slice")?;
+    let len = s.borrow(&vm.heap).len() as f64;
+    let start = position_arg(vm, info, 0)?;
+    let end_arg = info.arg(vm, 1);
+    let end = if end_arg.is_undefined() { len } else { to_integer_or_infinity(to_number(vm, end_arg)?) };
+    let from = if start < 0.0 { (len + start).max(0.0) } else { start.min(len) };
+    let to = if end < 0.0 { (len + end).max(0.0) } else { end.min(len) };
+    if from >= to {
+        return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
+    }
+    let u = units(vm, s);
+    Ok(from_units(vm, &u[from as usize..to as usize]))
+}
+
+fn substring(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "substring")?;
+    let len = s.borrow(&vm.heap).len() as f64;
+    let start = position_arg(vm, info, 0)?.clamp(0.0, len);
+    let end_arg = info.arg(vm, 1);
+    let end =
+        if end_arg.is_undefined() { len } else { to_integer_or_infinity(to_number(vm, end_arg)?).clamp(0.0, len) };
+    let (from, to) = (start.min(end), start.max(end));
+    let u = units(vm, s);
+    Ok(from_units(vm, &u[from as usize..to as usize]))
+}
+
+fn substr(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "substr")?;
+    let len = s.borrow(&vm.heap).len() as f64;
+    let start = position_arg(vm, info, 0)?;
+    let start = if start < 0.0 { (len + start).max(0.0) } else { start.min(len) };
+    let length_arg = info.arg(vm, 1);
+    let count = if length_arg.is_undefined() { len } else { to_integer_or_infinity(to_number(vm, length_arg)?) };
+    let end = (start + count).min(len);
+    if start >= end {
+        return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
+    }
+    let u = units(vm, s);
+    Ok(from_units(vm, &u[start as usize..end as usize]))
+}
+
+fn convert_case(vm: &mut Vm, info: &CallInfo, upper: bool) -> JsResult<Value> {
+    let s = this_string(vm, info, if upper { "toUpperCase" } else { "toLowerCase" })?;
+    let flat = s.borrow(&vm.heap).flat();
+    if let JsStr::Latin1(bytes) = flat {
+        if bytes.is_ascii() {
+            let converted: Vec<u8> = if upper { bytes.to_ascii_uppercase() } else { bytes.to_ascii_lowercase() };
+            return Ok(Value::string(vm.heap.alloc(JsString::from_latin1(converted))));
+        }
+    }
+    let text = string_with_lone_surrogates(flat);
+    let mut b = StringBuilder::new();
+    for piece in text {
+        match piece {
+            Ok(c) => {
+                if upper {
+                    for u in c.to_uppercase() {
+                        b.push_char(u);
+                    }
+                } else if c == 'Σ' {
+                    b.push_char('σ');
+                } else {
+                    for l in c.to_lowercase() {
+                        b.push_char(l);
+                    }
+                }
+            }
+            Err(unit) => b.push(unit),
+        }
+    }
+    Ok(Value::string(b.finish(&mut vm.heap)))
+}
+
+/// Code points, with lone surrogates kept as `Err(unit)`.
+fn string_with_lone_surrogates(s: JsStr<'_>) -> Vec<Result<char, u16>> {
+    let u: Vec<u16> = s.units().collect();
+    char::decode_utf16(u.iter().copied()).map(|r| r.map_err(|e| e.unpaired_surrogate())).collect()
+}
+
+fn to_upper_case(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    convert_case(vm, info, true)
+}
+
+fn to_lower_case(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    convert_case(vm, info, false)
+}
+
+fn is_trim_whitespace(u: u16) -> bool {
+    matches!(u, 0x09..=0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF)
+}
+
+fn trim_impl(vm: &mut Vm, info: &CallInfo, start: bool, end: bool, name: &str) -> JsResult<Value> {
+    let s = this_string(vm, info, name)?;
+    let u = units(vm, s);
+    let mut a = 0;
+    let mut b = u.len();
+    if start {
+        while a < b && is_trim_whitespace(u[a]) {
+            a += 1;
+        }
+    }
+    if end {
+        while b > a && is_trim_whitespace(u[b - 1]) {
+            b -= 1;
+        }
+    }
+    Ok(from_units(vm, &u[a..b]))
+}
+
+fn trim(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    trim_impl(vm, info, true, true, "trim")
+}
+fn trim_start(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    trim_impl(vm, info, true, false, "trimStart")
+}
+fn trim_end(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    trim_impl(vm, info, false, true, "trimEnd")
+}
+
+fn pad(vm: &mut Vm, info: &CallInfo, at_start: bool) -> JsResult<Value> {
+    let s = this_string(vm, info, if at_start { "padStart" } else { "padEnd" })?;
+    let max_arg = info.arg(vm, 0);
+    let max = crate::abstract_ops::to_length(vm, max_arg)?;
+    let len = s.borrow(&vm.heap).len() as f64;
+    if max <= len {
+        return Ok(Value::string(s));
+    }
+    let fill_arg = info.arg(vm, 1);
+    let filler: Vec<u16> = if fill_arg.is_undefined() {
+        vec![0x20]
+    } else {
+        let f = to_string(vm, fill_arg)?;
+        let f = JsString::flatten(&mut vm.heap, f);
+        units(vm, f)
+    };
+    if filler.is_empty() {
+        return Ok(Value::string(s));
+    }
+    if max > f64::from(1u32 << 29) {
+        return Err(vm.range_error("Invalid string length"));
+    }
+    let fill_len = (max - len) as usize;
+    let padding: Vec<u16> = filler.iter().copied().cycle().take(fill_len).collect();
+    let own = units(vm, s);
+    let mut out = Vec::with_capacity(max as usize);
+    if at_start {
+        out.extend_from_slice(&padding);
+        out.extend_from_slice(&own);
+    } else {
+        out.extend_from_slice(&own);
+        out.extend_from_slice(&padding);
+    }
+    Ok(from_units(vm, &out))
+}
+
+fn pad_start(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    pad(vm, info, true)
+}
+fn pad_end(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    pad(vm, info, false)
+}
+
+fn repeat(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "repeat")?;
+    let count_arg = info.arg(vm, 0);
+    let n = to_integer_or_infinity(to_number(vm, count_arg)?);
+    if n < 0.0 || n == f64::INFINITY {
+        return Err(vm.range_error(&format!("Invalid count value: {}", crate::abstract_ops::number_to_string(n))));
+    }
+    let len = s.borrow(&vm.heap).len();
+    if n == 0.0 || len == 0 {
+        return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
+    }
+    if (len as f64) * n > f64::from(1u32 << 29) {
+        return Err(vm.range_error("Invalid string length"));
+    }
+    let mut b = StringBuilder::with_capacity(len * n as usize);
+    for _ in 0..n as usize {
+        b.push_str(s.borrow(&vm.heap).flat());
+    }
+    Ok(Value::string(b.finish(&mut vm.heap)))
+}
+
+fn concat(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let mut s = this_string(vm, info, "concat")?;
+    for i in 0..info.argc {
+        let next = arg_string(vm, info, i)?;
+        s = JsString::concat(&mut vm.heap, s, next);
+        vm.keep_alive(Value::string(s));
+    }
+    Ok(Value::string(s))
+}
+
+fn split(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    if info.this.is_nullish() {
+        return Err(vm.type_error("String.prototype.split called on null or undefined"));
+    }
+    let separator = info.arg(vm, 0);
+    let limit = info.arg(vm, 1);
+    if !separator.is_nullish() {
+        let key = PropertyKey::Symbol(vm.symbols.split);
+        if let Some(splitter) = get_method(vm, separator, key)? {
+            return call(vm, splitter, separator, &[info.this, limit]);
+        }
+    }
+    let s = this_string(vm, info, "split")?;
+    let lim = if limit.is_undefined() { u32::MAX } else { to_uint32(to_number(vm, limit)?) };
+    let sep = to_string(vm, separator)?;
+    let sep = JsString::flatten(&mut vm.heap, sep);
+    if lim == 0 {
+        return Ok(Value::object(super::array::array_create(vm, &[])));
+    }
+    if separator.is_undefined() {
+        return Ok(Value::object(super::array::array_create(vm, &[Value::string(s)])));
+    }
+    let (h, n) = (units(vm, s), units(vm, sep));
+    let mut parts = Vec::new();
+    if n.is_empty() {
+        for &u in h.iter().take(lim as usize) {
+            parts.push(from_units(vm, &[u]));
+        }
+        return Ok(Value::object(super::array::array_create(vm, &parts)));
+    }
+    if h.is_empty() {
+        return Ok(Value::object(super::array::array_create(vm, &[Value::string(s)])));
+    }
+    let mut start = 0;
+    while let Some(i) = find_units(&h, &n, start) {
+        parts.push(from_units(vm, &h[start..i]));
+        vm.keep_alive(*parts.last().unwrap_or(&Value::UNDEFINED));
+        if parts.len() as u32 >= lim {
+            return Ok(Value::object(super::array::array_create(vm, &parts)));
+        }
+        start = i + n.len();
+    }
+    parts.push(from_units(vm, &h[start..]));
+    Ok(Value::object(super::array::array_create(vm, &parts)))
+}
+
+/// GetSubstitution (§22.1.3.19.1) without named captures.
+fn substitution(matched: &[u16], position: usize, string: &[u16], replacement: &[u16]) -> Vec<u16> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < replacement.len() {
+        let c = replacement[i];
+        if c == u16::from(b'$') && i + 1 < replacement.len() {
+            let next = replacement[i + 1];
+            match next {
+                x if x == u16::from(b'$') => {
+                    out.push(x);
+                    i += 2;
+                    continue;
+                }
+                x if x == u16::from(b'&') => {
+                    out.extend_from_slice(matched);
+                    i += 2;
+                    continue;
+                }
+                x if x == u16::from(b'`') => {
+                    out.extend_from_slice(&string[..position]);
+                    i += 2;
+                    continue;
+                }
+                x if x == u16::from(b'\'') => {
+                    let end = (position + matched.len()).min(string.len());
+                    out.extend_from_slice(&string[end..]);
+                    i += 2;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+fn replace_impl(vm: &mut Vm, info: &CallInfo, all: bool) -> JsResult<Value> {
+    let name = if all { "replaceAll" } else { "replace" };
+    if info.this.is_nullish() {
+        return Err(vm.type_error(&format!("String.prototype.{name} called on null or undefined")));
+    }
+    let search_value = info.arg(vm, 0);
+    let replace_value = info.arg(vm, 1);
+    if !search_value.is_nullish() {
+        let key = PropertyKey::Symbol(vm.symbols.replace);
+        if let Some(replacer) = get_method(vm, search_value, key)? {
+            return call(vm, replacer, search_value, &[info.this, replace_value]);
+        }
+    }
+    let s = this_string(vm, info, name)?;
+    let search = to_string(vm, search_value)?;
+    let search = JsString::flatten(&mut vm.heap, search);
+    vm.keep_alive(Value::string(search));
+    let functional = crate::abstract_ops::is_callable(vm, replace_value);
+    let replacement = if functional {
+        Vec::new()
+    } else {
+        let r = to_string(vm, replace_value)?;
+        let r = JsString::flatten(&mut vm.heap, r);
+        units(vm, r)
+    };
+    let (h, n) = (units(vm, s), units(vm, search));
+    let mut positions = Vec::new();
+    let mut from = 0;
+    while let Some(p) = find_units(&h, &n, from) {
+        positions.push(p);
+        if !all {
+            break;
+        }
+        from = p + n.len().max(1);
+        if from > h.len() {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    let mut end_of_last = 0;
+    for p in positions {
+        out.extend_from_slice(&h[end_of_last..p]);
+        if functional {
+            let r = call(
+                vm,
+                replace_value,
+                Value::UNDEFINED,
+                &[Value::string(search), Value::number(p as f64), Value::string(s)],
+            )?;
+            let r = to_string(vm, r)?;
+            let r = JsString::flatten(&mut vm.heap, r);
+            out.extend(r.borrow(&vm.heap).flat().units());
+        } else {
+            out.extend(substitution(&n, p, &h, &replacement));
+        }
+        end_of_last = p + n.len();
+    }
+    out.extend_from_slice(&h[end_of_last.min(h.len())..]);
+    Ok(from_units(vm, &out))
+}
+
+fn replace(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    replace_impl(vm, info, false)
+}
+fn replace_all(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    replace_impl(vm, info, true)
+}
+
+fn locale_compare(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "localeCompare")?;
+    let other = arg_string(vm, info, 0)?;
+    let ord = JsString::cmp_units(s.borrow(&vm.heap).flat(), other.borrow(&vm.heap).flat());
+    Ok(Value::number(match ord {
+        std::cmp::Ordering::Less => -1.0,
+        std::cmp::Ordering::Equal => 0.0,
+        std::cmp::Ordering::Greater => 1.0,
+    }))
+}
+
+fn is_well_formed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "isWellFormed")?;
+    let ok = string_with_lone_surrogates(s.borrow(&vm.heap).flat()).iter().all(Result::is_ok);
+    Ok(Value::boolean(ok))
+}
+
+fn to_well_formed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "toWellFormed")?;
+    let mut b = StringBuilder::new();
+    for piece in string_with_lone_surrogates(s.borrow(&vm.heap).flat()) {
+        b.push_char(piece.unwrap_or('\u{FFFD}'));
+    }
+    Ok(Value::string(b.finish(&mut vm.heap)))
+}
+
+fn iterator(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "[Symbol.iterator]")?;
+    Ok(create_string_iterator(vm, s))
+}
+
+/// Installs String and String.prototype.
+pub(crate) fn install(vm: &mut Vm) {
+    let proto = vm.realm.intrinsics.string_prototype;
+    let ctor = constructor(vm, "String", 1, string_ctor, proto);
+    method(vm, ctor, "fromCharCode", 1, from_char_code);
+    method(vm, ctor, "fromCodePoint", 1, from_code_point);
+    method(vm, ctor, "raw", 1, raw);
+    let methods: [(&str, u32, crate::function::NativeFn); 31] = [
+        ("toString", 0, to_string_method),
+        ("valueOf", 0, value_of),
+        ("charAt", 1, char_at),
+        ("charCodeAt", 1, char_code_at),
+        ("codePointAt", 1, code_point_at),
+        ("at", 1, at),
+        ("indexOf", 1, index_of),
+        ("lastIndexOf", 1, last_index_of),
+        ("includes", 1, includes),
+        ("startsWith", 1, starts_with),
+        ("endsWith", 1, ends_with),
+        ("slice", 2, slice),
+        ("substring", 2, substring),
+        ("substr", 2, substr),
+        ("toUpperCase", 0, to_upper_case),
+        ("toLowerCase", 0, to_lower_case),
+        ("toLocaleUpperCase", 0, to_upper_case),
+        ("toLocaleLowerCase", 0, to_lower_case),
+        ("trim", 0, trim),
+        ("trimStart", 0, trim_start),
+        ("trimEnd", 0, trim_end),
+        ("padStart", 1, pad_start),
+        ("padEnd", 1, pad_end),
+        ("repeat", 1, repeat),
+        ("concat", 1, concat),
+        ("split", 2, split),
+        ("replace", 2, replace),
+        ("replaceAll", 2, replace_all),
+        ("localeCompare", 1, locale_compare),
+        ("isWellFormed", 0, is_well_formed),
+        ("toWellFormed", 0, to_well_formed),
+    ];
+    for (name, length, f) in methods {
+        let function = method(vm, proto, name, length, f);
+        // Annex B: trimLeft/trimRight are the same function objects.
+        let alias = match name {
+            "trimStart" => "trimLeft",
+            "trimEnd" => "trimRight",
+            _ => continue,
+        };
+        value_property(vm, proto, alias, Value::object(function), Attributes::METHOD);
+    }
+    let iterator_symbol = vm.symbols.iterator;
+    symbol_method(vm, proto, iterator_symbol, "[Symbol.iterator]", 0, iterator, Attributes::METHOD);
+}

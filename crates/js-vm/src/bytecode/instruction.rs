@@ -1,0 +1,260 @@
+//! The register machine's instruction set.
+//!
+//! Operands name registers of the current frame (`Reg`), indices into the
+//! code's constant pool (`name`, `index`: property-key atoms, strings,
+//! numbers), inline-cache slots (`ic`) and absolute jump targets.
+
+/// A register of the current frame. Register 0 holds `this`; the parameters
+/// follow.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Reg(pub u16);
+
+/// An index into the code's constant pool.
+pub type ConstIndex = u32;
+
+/// An absolute instruction index.
+pub type Target = u32;
+
+/// An index into the code's inline caches.
+pub type IcIndex = u32;
+
+/// One instruction. Operands follow one naming scheme, described in the
+/// module docs and on each variant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(
+    missing_docs,
+    reason = "operands (dst, src, lhs, rhs, obj, key, target…) are named uniformly; each variant documents its meaning"
+)]
+pub enum Instruction {
+    /// `dst = undefined`
+    LoadUndefined { dst: Reg },
+    /// `dst = null`
+    LoadNull { dst: Reg },
+    /// `dst = value`
+    LoadBool { dst: Reg, value: bool },
+    /// `dst = <TDZ marker>`
+    LoadHole { dst: Reg },
+    /// `dst = value` for small integers.
+    LoadInt { dst: Reg, value: i32 },
+    /// `dst = constants[index]`
+    LoadConst { dst: Reg, index: ConstIndex },
+    /// `dst = src`
+    Move { dst: Reg, src: Reg },
+
+    /// Enters a scope whose captured bindings need a new environment.
+    PushEnv { slots: u32 },
+    /// Leaves the innermost environment.
+    PopEnv,
+    /// Replaces the innermost environment by a copy (a fresh per-iteration
+    /// environment for `let` loop variables).
+    CopyEnv,
+    /// `dst = <current environment>`, to restore after an exception.
+    SaveEnv { dst: Reg },
+    /// Makes the environment in `src` current.
+    RestoreEnv { src: Reg },
+    /// Reads a captured binding `depth` environments out.
+    GetEnv { dst: Reg, depth: u16, slot: u32 },
+    /// Reads a captured binding, throwing a ReferenceError in its TDZ.
+    GetEnvChecked { dst: Reg, depth: u16, slot: u32, name: ConstIndex },
+    /// Writes a captured binding.
+    SetEnv { src: Reg, depth: u16, slot: u32 },
+    /// Writes a captured binding, throwing a ReferenceError in its TDZ.
+    SetEnvChecked { src: Reg, depth: u16, slot: u32, name: ConstIndex },
+    /// Throws a ReferenceError if `src` holds the TDZ marker.
+    CheckTdz { src: Reg, name: ConstIndex },
+
+    /// Reads a global binding (lexical declarations first, then the global
+    /// object); ReferenceError if missing.
+    GetGlobal { dst: Reg, name: ConstIndex, ic: IcIndex },
+    /// `typeof name` for a global: `undefined` when missing.
+    TypeofGlobal { dst: Reg, name: ConstIndex },
+    /// Writes a global binding; in strict code a missing one is a
+    /// ReferenceError.
+    SetGlobal { src: Reg, name: ConstIndex, strict: bool },
+    /// Initialises a top-level `let`/`const`/`class` binding.
+    InitGlobalLexical { src: Reg, name: ConstIndex },
+    /// `delete name` for an unqualified global name.
+    DeleteGlobal { dst: Reg, name: ConstIndex },
+
+    /// `dst = obj.name`
+    GetNamed { dst: Reg, obj: Reg, name: ConstIndex, ic: IcIndex },
+    /// `obj.name = src`
+    SetNamed { obj: Reg, name: ConstIndex, src: Reg, ic: IcIndex, strict: bool },
+    /// `dst = obj[key]`
+    GetIndexed { dst: Reg, obj: Reg, key: Reg },
+    /// `obj[key] = src`
+    SetIndexed { obj: Reg, key: Reg, src: Reg, strict: bool },
+    /// `dst = super.name` / `super[key]` with the home object's prototype.
+    GetSuper { dst: Reg, key: Reg },
+    /// `dst = delete obj[key]`
+    Delete { dst: Reg, obj: Reg, key: Reg, strict: bool },
+    /// CreateDataPropertyOrThrow(obj, key, src)
+    DefineField { obj: Reg, key: Reg, src: Reg },
+    /// An object-literal or class method (non-enumerable in classes).
+    DefineMethod { obj: Reg, key: Reg, func: Reg, enumerable: bool },
+    /// An accessor half.
+    DefineAccessor { obj: Reg, key: Reg, func: Reg, setter: bool, enumerable: bool },
+    /// `{...src}` into `dst`.
+    CopyDataProperties { dst: Reg, src: Reg },
+    /// Object rest in destructuring: copies `src`'s own enumerable
+    /// properties into the new object `dst`, except the `count` keys held
+    /// in registers from `excluded`.
+    ObjectRest { dst: Reg, src: Reg, excluded: Reg, count: u16 },
+    /// Sets the function's name from a property key (`SetFunctionName`).
+    SetFunctionName { func: Reg, key: Reg, prefix: u8 },
+    /// `__proto__: proto` in an object literal: sets the prototype when
+    /// `proto` is an object or `null`.
+    SetProtoLiteral { obj: Reg, proto: Reg },
+    /// `dst = {}`
+    NewObject { dst: Reg },
+    /// `dst = []`
+    NewArray { dst: Reg },
+    /// Appends `src` to the array in `array`.
+    ArrayPush { array: Reg, src: Reg },
+    /// Appends a hole (an elision).
+    ArrayPushHole { array: Reg },
+    /// Appends every value `src` iterates to.
+    ArraySpread { array: Reg, src: Reg },
+
+    /// `dst = <closure of functions[index]>`
+    Closure { dst: Reg, index: u32 },
+    /// `dst = callee.call(this, ...args[0..argc])`, the arguments in
+    /// consecutive registers.
+    Call { dst: Reg, callee: Reg, this: Reg, args: Reg, argc: u16 },
+    /// A call whose arguments are the elements of the array in `args`.
+    CallSpread { dst: Reg, callee: Reg, this: Reg, args: Reg },
+    /// `dst = new callee(...args[0..argc])`
+    New { dst: Reg, callee: Reg, args: Reg, argc: u16 },
+    /// `new` with the arguments in an array.
+    NewSpread { dst: Reg, callee: Reg, args: Reg },
+    /// A direct `eval(...)` call candidate.
+    CallEval { dst: Reg, callee: Reg, args: Reg, argc: u16 },
+    /// Returns `src`.
+    Return { src: Reg },
+    /// Throws `src`.
+    Throw { src: Reg },
+    /// Throws a TypeError for an assignment to a constant.
+    ThrowConstAssign { name: ConstIndex },
+
+    /// `dst = lhs + rhs`
+    Add { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs - rhs`
+    Sub { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs * rhs`
+    Mul { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs / rhs`
+    Div { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs % rhs`
+    Rem { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs ** rhs`
+    Exp { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs & rhs`
+    BitAnd { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs | rhs`
+    BitOr { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs ^ rhs`
+    BitXor { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs << rhs`
+    Shl { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs >> rhs`
+    Sar { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs >>> rhs`
+    Shr { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs == rhs`
+    Eq { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs != rhs`
+    Ne { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs === rhs`
+    StrictEq { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs !== rhs`
+    StrictNe { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs < rhs`
+    Lt { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs <= rhs`
+    Le { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs > rhs`
+    Gt { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs >= rhs`
+    Ge { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs instanceof rhs`
+    InstanceOf { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs in rhs`
+    In { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = -src`
+    Neg { dst: Reg, src: Reg },
+    /// `dst = +src` (ToNumber)
+    ToNumber { dst: Reg, src: Reg },
+    /// `dst = ToNumeric(src)`, for postfix updates.
+    ToNumeric { dst: Reg, src: Reg },
+    /// `dst = !src`
+    Not { dst: Reg, src: Reg },
+    /// `dst = ~src`
+    BitNot { dst: Reg, src: Reg },
+    /// `dst = typeof src`
+    TypeOf { dst: Reg, src: Reg },
+    /// `dst = src + 1` on a numeric.
+    Inc { dst: Reg, src: Reg },
+    /// `dst = src - 1` on a numeric.
+    Dec { dst: Reg, src: Reg },
+    /// `dst = ToString(src)`, for template literals.
+    ToString { dst: Reg, src: Reg },
+    /// `dst = ToPropertyKey(src)`, for computed keys evaluated early.
+    ToPropertyKey { dst: Reg, src: Reg },
+
+    /// Unconditional jump.
+    Jump { target: Target },
+    /// Jumps when `cond` is truthy.
+    JumpIfTrue { cond: Reg, target: Target },
+    /// Jumps when `cond` is falsy.
+    JumpIfFalse { cond: Reg, target: Target },
+    /// Jumps when `src` is `null` or `undefined`.
+    JumpIfNullish { src: Reg, target: Target },
+    /// Jumps when `src` is neither `null` nor `undefined`.
+    JumpIfNotNullish { src: Reg, target: Target },
+    /// Jumps when `src` is `undefined`.
+    JumpIfUndefined { src: Reg, target: Target },
+    /// Jumps when `src` is not `undefined`.
+    JumpIfNotUndefined { src: Reg, target: Target },
+    /// Jumps when the integer completion kind in `src` equals `value`
+    /// (the dispatch at the end of a `finally` block).
+    JumpIfInt { src: Reg, value: i32, target: Target },
+
+    /// `dst = GetIterator(src, sync)` as an internal iterator record.
+    GetIterator { dst: Reg, src: Reg },
+    /// Steps the iterator in `iter`: `dst = value`, or jumps to `done` when
+    /// it is exhausted.
+    IteratorNext { dst: Reg, iter: Reg, done: Target },
+    /// IteratorClose on early exit from a loop or destructuring.
+    IteratorClose { iter: Reg },
+    /// Starts a `for-in` enumeration of `obj`.
+    ForInStart { dst: Reg, obj: Reg },
+    /// `dst = next key`, or jumps to `done`.
+    ForInNext { dst: Reg, iter: Reg, done: Target },
+
+    /// `dst = <the running function>`
+    LoadCallee { dst: Reg },
+    /// `dst = new.target`
+    LoadNewTarget { dst: Reg },
+    /// `dst = <unmapped arguments object>`
+    CreateArguments { dst: Reg },
+    /// `dst = [...arguments.slice(from)]`
+    CreateRestArray { dst: Reg, from: u16 },
+    /// Creates a class: `dst` is the constructor made from
+    /// `functions[index]`, `proto_dst` its prototype; `heritage` the
+    /// `extends` value or a register holding the hole marker.
+    CreateClass { dst: Reg, proto_dst: Reg, index: u32, heritage: Reg },
+    /// Attaches the instance field initialiser `fields` to the class
+    /// constructor `ctor`.
+    SetClassFields { ctor: Reg, fields: Reg },
+    /// Sets a method's `[[HomeObject]]`.
+    SetHomeObject { func: Reg, home: Reg },
+    /// `super(...args)` in a derived constructor.
+    SuperCall { dst: Reg, args: Reg, argc: u16 },
+    /// `super(...array)`.
+    SuperCallSpread { dst: Reg, args: Reg },
+    /// Throws a ReferenceError unless `this` is initialised (derived
+    /// constructors).
+    CheckThis { dst: Reg },
+    /// Does nothing (`debugger`).
+    Nop,
+}

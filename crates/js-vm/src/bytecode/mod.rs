@@ -1,0 +1,158 @@
+//! Compiled code: instructions, constants, nested functions, exception
+//! handlers and source positions of one function, script or eval body.
+
+mod instruction;
+
+use std::rc::Rc;
+
+use js_gc::{Gc, Trace, Tracer};
+
+pub use instruction::{ConstIndex, IcIndex, Instruction, Reg, Target};
+
+use crate::string::JsString;
+use crate::value::Value;
+
+/// The source a piece of code came from, for stack traces.
+#[derive(Debug)]
+pub struct Source {
+    /// The file name shown in stack traces.
+    pub name: String,
+    /// Byte offsets where each line starts.
+    pub line_starts: Vec<u32>,
+    /// The text, for `Function.prototype.toString`.
+    pub text: String,
+}
+
+impl Source {
+    /// Indexes the line starts of `text`.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let text = text.into();
+        let mut line_starts = vec![0];
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => line_starts.push(i as u32 + 1),
+                b'\r' if bytes.get(i + 1) != Some(&b'\n') => line_starts.push(i as u32 + 1),
+                0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) => {
+                    line_starts.push(i as u32 + 3);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        Self { name: name.into(), line_starts, text }
+    }
+
+    /// The 1-based line and column (in UTF-16 units) of a byte offset.
+    pub fn line_column(&self, offset: u32) -> (u32, u32) {
+        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.line_starts[line - 1] as usize;
+        let end = (offset as usize).min(self.text.len());
+        let column = self.text.get(start..end).map_or(0, |s| s.encode_utf16().count());
+        (line as u32, column as u32 + 1)
+    }
+}
+
+/// What kind of function a code block is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeKind {
+    /// A script's top level.
+    Script,
+    /// An `eval` body.
+    Eval,
+    /// A `function` declaration or expression, or a method.
+    Normal,
+    /// An arrow function: lexical `this`, not constructible.
+    Arrow,
+    /// A method, getter or setter: not constructible.
+    Method,
+    /// A class constructor: callable only with `new`.
+    ClassConstructor {
+        /// Whether the class has an `extends` clause.
+        derived: bool,
+    },
+}
+
+/// An exception handler: a throw at `pc` in `start..end` stores the
+/// exception in `exception` and continues at `target`.
+#[derive(Clone, Copy, Debug)]
+pub struct Handler {
+    /// First covered instruction.
+    pub start: Target,
+    /// One past the last covered instruction.
+    pub end: Target,
+    /// Where the handler starts.
+    pub target: Target,
+    /// The register receiving the exception.
+    pub exception: Reg,
+}
+
+/// A compiled function body (a cell, so constants are traced).
+pub struct Code {
+    /// The function's name (empty for anonymous functions and scripts).
+    pub name: Gc<JsString>,
+    /// What sort of function this is.
+    pub kind: CodeKind,
+    /// Strict mode code.
+    pub strict: bool,
+    /// The instructions.
+    pub instructions: Box<[Instruction]>,
+    /// Constants: atoms, strings and numbers.
+    pub constants: Box<[Value]>,
+    /// Nested functions, by [`Instruction::Closure`] index.
+    pub functions: Box<[Gc<Code>]>,
+    /// Exception handlers, innermost first.
+    pub handlers: Box<[Handler]>,
+    /// Registers the frame needs (including `this` and the parameters).
+    pub register_count: u16,
+    /// Declared parameters (registers 1..=param_count).
+    pub param_count: u16,
+    /// The function's `length`.
+    pub length: u16,
+    /// Inline caches this code uses.
+    pub ic_count: u32,
+    /// The VM's inline-cache table for this code (assigned on load).
+    pub ic_table: u32,
+    /// Instruction index → source byte offset, sorted by instruction.
+    pub positions: Box<[(u32, u32)]>,
+    /// Where the function's source text starts and ends.
+    pub span: (u32, u32),
+    /// The source.
+    pub source: Rc<Source>,
+}
+
+impl Code {
+    /// The source byte offset of instruction `pc`.
+    pub fn position(&self, pc: u32) -> u32 {
+        let i = self.positions.partition_point(|&(p, _)| p <= pc);
+        if i == 0 { self.span.0 } else { self.positions[i - 1].1 }
+    }
+}
+
+// SAFETY: name, constants and nested functions are the edges.
+unsafe impl Trace for Code {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.name.trace(tracer);
+        self.constants.trace(tracer);
+        self.functions.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "Code"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Source;
+
+    #[test]
+    fn line_and_column() {
+        let s = Source::new("x.js", "ab\ncd→e\r\nf");
+        assert_eq!(s.line_column(0), (1, 1));
+        assert_eq!(s.line_column(4), (2, 2));
+        assert_eq!(s.line_column(8), (2, 4));
+        assert_eq!(s.line_column(11), (3, 1));
+    }
+}

@@ -1,0 +1,1003 @@
+//! Expressions (ECMA-262 §13).
+
+use oxc_ast::ast::{
+    Argument, ArrayExpression, ArrayExpressionElement, AssignmentExpression, AssignmentTarget, BinaryExpression,
+    CallExpression, ChainElement, Expression, IdentifierReference, LogicalExpression, MemberExpression,
+    ObjectExpression, ObjectPropertyKind, PropertyKey, PropertyKind, SimpleAssignmentTarget, TemplateLiteral,
+    UnaryExpression, UpdateExpression,
+};
+use oxc_span::GetSpan;
+use oxc_syntax::operator::{AssignmentOperator, BinaryOperator, LogicalOperator, UnaryOperator, UpdateOperator};
+
+use super::function::FunctionCompiler;
+use super::scope::Location;
+use super::{CResult, CompileError, THIS_REG, atom_value, decode_lone_surrogates};
+use crate::bytecode::{Instruction, Reg};
+use crate::value::Value;
+
+/// A property reference whose base (and key) are already evaluated.
+#[derive(Clone, Copy)]
+pub(crate) enum PropertyRef {
+    /// `obj.name` (`name` is a constant index).
+    Named { obj: Reg, name: u32 },
+    /// `obj[key]`.
+    Keyed { obj: Reg, key: Reg },
+}
+
+impl<'a> FunctionCompiler<'_, 'a> {
+    /// Compiles `e` into `dst`.
+    pub fn expression(&mut self, e: &'a Expression<'a>, dst: Reg) -> CResult<()> {
+        self.expression_named(e, dst, None)
+    }
+
+    /// Compiles `e` into `dst`; anonymous functions and classes get `name`.
+    pub fn expression_named(&mut self, e: &'a Expression<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
+        self.enter_nesting()?;
+        let result = self.expression_inner(e, dst, name);
+        self.leave_nesting();
+        result
+    }
+
+    /// Compiles `e` into some register: a local binding's own register when
+    /// `e` is one, otherwise a new temporary.
+    pub fn expression_any(&mut self, e: &'a Expression<'a>) -> CResult<Reg> {
+        if let Expression::Identifier(id) = e {
+            if let Some(symbol) = self.symbol_of(id) {
+                if let Location::Register(_) = self.location_of(symbol) {
+                    let r = self.temp()?;
+                    return self.load_binding(symbol, r, false);
+                }
+            }
+        }
+        if let Expression::ThisExpression(_) = e {
+            if !matches!(self.kind, crate::bytecode::CodeKind::ClassConstructor { derived: true })
+                && self.kind != crate::bytecode::CodeKind::Arrow
+            {
+                return Ok(THIS_REG);
+            }
+        }
+        let r = self.temp()?;
+        self.expression(e, r)?;
+        Ok(r)
+    }
+
+    fn symbol_of(&self, id: &IdentifierReference<'_>) -> Option<oxc_syntax::symbol::SymbolId> {
+        let reference = id.reference_id.get()?;
+        self.analysis.scoping.get_reference(reference).symbol_id()
+    }
+
+    fn load_number(&mut self, n: f64, dst: Reg) {
+        if n.fract() == 0.0 && n.abs() < 1e9 && !(n == 0.0 && n.is_sign_negative()) {
+            self.emit(Instruction::LoadInt { dst, value: n as i32 });
+        } else {
+            let c = self.constant(Value::number(n));
+            self.emit(Instruction::LoadConst { dst, index: c });
+        }
+    }
+
+    fn load_string_units(&mut self, units: &[u16], dst: Reg) {
+        let v = atom_value(self.vm, units);
+        let c = self.constant(v);
+        self.emit(Instruction::LoadConst { dst, index: c });
+    }
+
+    #[allow(clippy::too_many_lines, reason = "one arm per expression kind")]
+    fn expression_inner(&mut self, e: &'a Expression<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
+        self.mark_position(e.span().start);
+        match e {
+            Expression::BooleanLiteral(b) => {
+                self.emit(Instruction::LoadBool { dst, value: b.value });
+            }
+            Expression::NullLiteral(_) => {
+                self.emit(Instruction::LoadNull { dst });
+            }
+            Expression::NumericLiteral(n) => self.load_number(n.value, dst),
+            Expression::StringLiteral(s) => {
+                let units = decode_lone_surrogates(s.value.as_str(), s.lone_surrogates);
+                self.load_string_units(&units, dst);
+            }
+            Expression::BigIntLiteral(_) => {
+                return Err(CompileError::Syntax("BigInt literals are not supported by this engine yet".to_owned()));
+            }
+            Expression::RegExpLiteral(_) => {
+                return Err(CompileError::Syntax("RegExp literals are not supported by this engine yet".to_owned()));
+            }
+            Expression::TemplateLiteral(t) => self.template_literal(t, dst)?,
+            Expression::Identifier(id) => self.identifier(id, dst)?,
+            Expression::ThisExpression(_) => {
+                if self.kind == crate::bytecode::CodeKind::Arrow {
+                    self.emit(Instruction::Move { dst, src: THIS_REG });
+                } else {
+                    let r = self.this_register(dst);
+                    if r != dst {
+                        self.emit(Instruction::Move { dst, src: r });
+                    }
+                }
+            }
+            Expression::ParenthesizedExpression(p) => self.expression_named(&p.expression, dst, name)?,
+            Expression::SequenceExpression(s) => {
+                for (i, item) in s.expressions.iter().enumerate() {
+                    if i + 1 == s.expressions.len() {
+                        self.expression(item, dst)?;
+                    } else {
+                        let mark = self.mark();
+                        let r = self.temp()?;
+                        self.expression(item, r)?;
+                        self.release(mark);
+                    }
+                }
+            }
+            Expression::ArrayExpression(a) => self.array_literal(a, dst)?,
+            Expression::ObjectExpression(o) => self.object_literal(o, dst)?,
+            Expression::FunctionExpression(f) => {
+                let own_name = f.id.as_ref().map(|id| id.name.as_str().to_owned());
+                let n = own_name.as_deref().or(name);
+                self.compile_function_expression(f, dst, n)?;
+            }
+            Expression::ArrowFunctionExpression(f) => self.compile_arrow(f, dst, name)?,
+            Expression::ClassExpression(c) => self.class(c, dst, name)?,
+            Expression::UnaryExpression(u) => self.unary(u, dst)?,
+            Expression::UpdateExpression(u) => self.update(u, dst)?,
+            Expression::BinaryExpression(b) => self.binary(b, dst)?,
+            Expression::LogicalExpression(l) => self.logical(l, dst)?,
+            Expression::ConditionalExpression(c) => {
+                let mark = self.mark();
+                let r = self.temp()?;
+                self.expression(&c.test, r)?;
+                let to_else = self.emit(Instruction::JumpIfFalse { cond: r, target: u32::MAX });
+                self.release(mark);
+                self.expression(&c.consequent, dst)?;
+                let to_end = self.emit_jump();
+                self.patch_here(to_else);
+                self.expression(&c.alternate, dst)?;
+                self.patch_here(to_end);
+            }
+            Expression::AssignmentExpression(a) => self.assignment(a, dst)?,
+            Expression::CallExpression(c) => self.call(c, dst, &mut None)?,
+            Expression::NewExpression(n) => {
+                let mark = self.mark();
+                let callee = self.temp()?;
+                self.expression(&n.callee, callee)?;
+                self.mark_position(n.span.start);
+                match self.arguments(&n.arguments)? {
+                    Arguments::List(args, argc) => {
+                        self.mark_position(n.span.start);
+                        self.emit(Instruction::New { dst, callee, args, argc });
+                    }
+                    Arguments::Spread(array) => {
+                        self.mark_position(n.span.start);
+                        self.emit(Instruction::NewSpread { dst, callee, args: array });
+                    }
+                }
+                self.release(mark);
+            }
+            Expression::ChainExpression(c) => {
+                let mut exits = Some(Vec::new());
+                match &c.expression {
+                    ChainElement::CallExpression(call) => self.call(call, dst, &mut exits)?,
+                    ChainElement::TSNonNullExpression(_) => {
+                        return Err(CompileError::Syntax("TypeScript syntax is not JavaScript".to_owned()));
+                    }
+                    other => {
+                        if let Some(m) = other.as_member_expression() {
+                            self.member(m, dst, &mut exits)?;
+                        }
+                    }
+                }
+                let exits = exits.unwrap_or_default();
+                if !exits.is_empty() {
+                    let to_end = self.emit_jump();
+                    for j in exits {
+                        self.patch_here(j);
+                    }
+                    self.emit(Instruction::LoadUndefined { dst });
+                    self.patch_here(to_end);
+                }
+            }
+            Expression::TaggedTemplateExpression(t) => {
+                let mark = self.mark();
+                let callee = self.temp()?;
+                let this = self.temp()?;
+                self.emit(Instruction::LoadUndefined { dst: this });
+                if let Some(m) = t.tag.as_member_expression() {
+                    self.member_with_this(m, callee, this, &mut None)?;
+                } else {
+                    self.expression(&t.tag, callee)?;
+                }
+                let count = t.quasi.expressions.len() + 1;
+                let args = self.temps(count)?;
+                self.template_object(&t.quasi, args)?;
+                for (i, e) in t.quasi.expressions.iter().enumerate() {
+                    self.expression(e, Reg(args.0 + 1 + i as u16))?;
+                }
+                self.emit(Instruction::Call { dst, callee, this, args, argc: count as u16 });
+                self.release(mark);
+            }
+            Expression::NewTarget(_) => {
+                self.emit(Instruction::LoadNewTarget { dst });
+            }
+            Expression::ImportMeta(_) => {
+                return Err(CompileError::Syntax("import.meta is only valid in modules".to_owned()));
+            }
+            Expression::AwaitExpression(_) | Expression::YieldExpression(_) => {
+                return Err(CompileError::Syntax("await and yield are not supported by this engine yet".to_owned()));
+            }
+            Expression::ImportExpression(_) => {
+                return Err(CompileError::Syntax("dynamic import is not supported by this engine yet".to_owned()));
+            }
+            Expression::PrivateInExpression(_) => {
+                return Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()));
+            }
+            Expression::Super(_) => return Err(CompileError::Syntax("'super' keyword unexpected here".to_owned())),
+            _ => {
+                if let Some(m) = e.as_member_expression() {
+                    self.member(m, dst, &mut None)?;
+                } else {
+                    return Err(CompileError::Syntax("Unexpected token".to_owned()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn identifier(&mut self, id: &'a IdentifierReference<'a>, dst: Reg) -> CResult<()> {
+        if let Some(symbol) = self.symbol_of(id) {
+            self.load_binding(symbol, dst, true)?;
+            return Ok(());
+        }
+        let name = id.name.as_str();
+        if name == "arguments" {
+            if let Some(location) = self.arguments_location() {
+                self.load_location(location, dst);
+                return Ok(());
+            }
+        }
+        if name == "undefined" {
+            // Still a global read: `undefined` is a non-writable global.
+        }
+        let c = self.name_constant(name);
+        let ic = self.ic();
+        self.emit(Instruction::GetGlobal { dst, name: c, ic });
+        Ok(())
+    }
+
+    fn load_location(&mut self, location: Location, dst: Reg) {
+        match location {
+            Location::Register(r) => {
+                self.emit(Instruction::Move { dst, src: Reg(r) });
+            }
+            Location::Env { scope, slot } => {
+                let depth = self.env_depth(scope);
+                self.emit(Instruction::GetEnv { dst, depth, slot });
+            }
+            Location::GlobalVar | Location::GlobalLexical => {}
+        }
+    }
+
+    /// Writes `src` to an identifier reference.
+    pub fn store_identifier(&mut self, id: &'a IdentifierReference<'a>, src: Reg) -> CResult<()> {
+        if let Some(symbol) = self.symbol_of(id) {
+            return self.store_binding(symbol, src, false);
+        }
+        if id.name == "arguments" {
+            if let Some(location) = self.arguments_location() {
+                self.store_location(location, src);
+                return Ok(());
+            }
+        }
+        let c = self.name_constant(id.name.as_str());
+        self.emit(Instruction::SetGlobal { src, name: c, strict: self.strict });
+        Ok(())
+    }
+
+    fn template_literal(&mut self, t: &'a TemplateLiteral<'a>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let acc = self.temp()?;
+        let part = self.temp()?;
+        let mut first = true;
+        for (i, quasi) in t.quasis.iter().enumerate() {
+            let cooked = quasi.value.cooked.map(|c| decode_lone_surrogates(c.as_str(), quasi.lone_surrogates));
+            let units = cooked.unwrap_or_default();
+            if !units.is_empty() || (first && i + 1 == t.quasis.len()) {
+                if first {
+                    self.load_string_units(&units, acc);
+                    first = false;
+                } else {
+                    self.load_string_units(&units, part);
+                    self.emit(Instruction::Add { dst: acc, lhs: acc, rhs: part });
+                }
+            }
+            if let Some(e) = t.expressions.get(i) {
+                self.expression(e, part)?;
+                self.emit(Instruction::ToString { dst: part, src: part });
+                if first {
+                    self.emit(Instruction::Move { dst: acc, src: part });
+                    first = false;
+                } else {
+                    self.emit(Instruction::Add { dst: acc, lhs: acc, rhs: part });
+                }
+            }
+        }
+        self.emit(Instruction::Move { dst, src: acc });
+        self.release(mark);
+        Ok(())
+    }
+
+    /// The strings array (with `raw`) passed to a tag function.
+    fn template_object(&mut self, t: &'a TemplateLiteral<'a>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let raw = self.temp()?;
+        let item = self.temp()?;
+        self.emit(Instruction::NewArray { dst });
+        self.emit(Instruction::NewArray { dst: raw });
+        for quasi in &t.quasis {
+            match quasi.value.cooked {
+                Some(c) => {
+                    let units = decode_lone_surrogates(c.as_str(), quasi.lone_surrogates);
+                    self.load_string_units(&units, item);
+                }
+                None => {
+                    self.emit(Instruction::LoadUndefined { dst: item });
+                }
+            }
+            self.emit(Instruction::ArrayPush { array: dst, src: item });
+            let raw_units: Vec<u16> = quasi.value.raw.as_str().encode_utf16().collect();
+            self.load_string_units(&raw_units, item);
+            self.emit(Instruction::ArrayPush { array: raw, src: item });
+        }
+        let raw_name = self.name_constant("raw");
+        let key = self.temp()?;
+        self.emit(Instruction::LoadConst { dst: key, index: raw_name });
+        self.emit(Instruction::DefineMethod { obj: dst, key, func: raw, enumerable: false });
+        self.release(mark);
+        Ok(())
+    }
+
+    fn array_literal(&mut self, a: &'a ArrayExpression<'a>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let array = self.temp()?;
+        let item = self.temp()?;
+        self.emit(Instruction::NewArray { dst: array });
+        for element in &a.elements {
+            match element {
+                ArrayExpressionElement::SpreadElement(s) => {
+                    self.expression(&s.argument, item)?;
+                    self.emit(Instruction::ArraySpread { array, src: item });
+                }
+                ArrayExpressionElement::Elision(_) => {
+                    self.emit(Instruction::ArrayPushHole { array });
+                }
+                other => {
+                    if let Some(e) = other.as_expression() {
+                        self.expression(e, item)?;
+                        self.emit(Instruction::ArrayPush { array, src: item });
+                    }
+                }
+            }
+        }
+        self.emit(Instruction::Move { dst, src: array });
+        self.release(mark);
+        Ok(())
+    }
+
+    /// Evaluates a property key into `dst` (a string, symbol or number).
+    pub fn property_key(&mut self, key: &'a PropertyKey<'a>, computed: bool, dst: Reg) -> CResult<()> {
+        match key {
+            PropertyKey::StaticIdentifier(id) => {
+                let c = self.name_constant(id.name.as_str());
+                self.emit(Instruction::LoadConst { dst, index: c });
+            }
+            PropertyKey::PrivateIdentifier(_) => {
+                return Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()));
+            }
+            other => {
+                let Some(e) = other.as_expression() else { return Ok(()) };
+                self.expression(e, dst)?;
+                if computed {
+                    self.emit(Instruction::ToPropertyKey { dst, src: dst });
+                } else if let Expression::NumericLiteral(_) = e {
+                    self.emit(Instruction::ToPropertyKey { dst, src: dst });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The static name of a non-computed key, for function names.
+    pub fn static_key_name(key: &PropertyKey<'_>) -> Option<String> {
+        match key {
+            PropertyKey::StaticIdentifier(id) => Some(id.name.as_str().to_owned()),
+            PropertyKey::StringLiteral(s) => Some(s.value.as_str().to_owned()),
+            PropertyKey::NumericLiteral(n) => Some(crate::abstract_ops::number_to_string(n.value)),
+            _ => None,
+        }
+    }
+
+    fn object_literal(&mut self, o: &'a ObjectExpression<'a>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let obj = self.temp()?;
+        let key = self.temp()?;
+        let value = self.temp()?;
+        self.emit(Instruction::NewObject { dst: obj });
+        for property in &o.properties {
+            match property {
+                ObjectPropertyKind::SpreadProperty(s) => {
+                    self.expression(&s.argument, value)?;
+                    self.emit(Instruction::CopyDataProperties { dst: obj, src: value });
+                }
+                ObjectPropertyKind::ObjectProperty(p) => {
+                    if !p.computed && !p.method && p.kind == PropertyKind::Init {
+                        if let PropertyKey::StaticIdentifier(id) = &p.key {
+                            if id.name == "__proto__" && !p.shorthand {
+                                self.expression(&p.value, value)?;
+                                self.emit(Instruction::SetProtoLiteral { obj, proto: value });
+                                continue;
+                            }
+                        }
+                    }
+                    self.property_key(&p.key, p.computed, key)?;
+                    let static_name = if p.computed { None } else { Self::static_key_name(&p.key) };
+                    match p.kind {
+                        PropertyKind::Init => {
+                            let is_anonymous_fn = is_anonymous_function(&p.value);
+                            self.expression_named(&p.value, value, static_name.as_deref())?;
+                            if p.method {
+                                self.emit(Instruction::SetHomeObject { func: value, home: obj });
+                            }
+                            if p.computed && is_anonymous_fn {
+                                self.emit(Instruction::SetFunctionName { func: value, key, prefix: 0 });
+                            }
+                            if p.method {
+                                self.emit(Instruction::DefineMethod { obj, key, func: value, enumerable: true });
+                            } else {
+                                self.emit(Instruction::DefineField { obj, key, src: value });
+                            }
+                        }
+                        PropertyKind::Get | PropertyKind::Set => {
+                            let setter = p.kind == PropertyKind::Set;
+                            self.expression(&p.value, value)?;
+                            self.emit(Instruction::SetHomeObject { func: value, home: obj });
+                            self.emit(Instruction::SetFunctionName {
+                                func: value,
+                                key,
+                                prefix: if setter { 2 } else { 1 },
+                            });
+                            self.emit(Instruction::DefineAccessor { obj, key, func: value, setter, enumerable: true });
+                        }
+                    }
+                }
+            }
+        }
+        self.emit(Instruction::Move { dst, src: obj });
+        self.release(mark);
+        Ok(())
+    }
+
+    fn unary(&mut self, u: &'a UnaryExpression<'a>, dst: Reg) -> CResult<()> {
+        match u.operator {
+            UnaryOperator::Typeof => {
+                if let Expression::Identifier(id) = &u.argument {
+                    if self.symbol_of(id).is_none() && !(id.name == "arguments" && self.arguments_location().is_some())
+                    {
+                        let c = self.name_constant(id.name.as_str());
+                        self.emit(Instruction::TypeofGlobal { dst, name: c });
+                        return Ok(());
+                    }
+                }
+                self.expression(&u.argument, dst)?;
+                self.emit(Instruction::TypeOf { dst, src: dst });
+            }
+            UnaryOperator::Delete => self.delete(&u.argument, dst)?,
+            UnaryOperator::Void => {
+                let mark = self.mark();
+                let r = self.temp()?;
+                self.expression(&u.argument, r)?;
+                self.release(mark);
+                self.emit(Instruction::LoadUndefined { dst });
+            }
+            op => {
+                self.expression(&u.argument, dst)?;
+                let instruction = match op {
+                    UnaryOperator::UnaryNegation => Instruction::Neg { dst, src: dst },
+                    UnaryOperator::UnaryPlus => Instruction::ToNumber { dst, src: dst },
+                    UnaryOperator::LogicalNot => Instruction::Not { dst, src: dst },
+                    _ => Instruction::BitNot { dst, src: dst },
+                };
+                self.emit(instruction);
+            }
+        }
+        Ok(())
+    }
+
+    fn delete(&mut self, target: &'a Expression<'a>, dst: Reg) -> CResult<()> {
+        let target = strip_parens(target);
+        if let Some(m) = target.as_member_expression() {
+            let mark = self.mark();
+            let obj = self.temp()?;
+            let key = self.temp()?;
+            match m {
+                MemberExpression::StaticMemberExpression(s) => {
+                    self.expression(&s.object, obj)?;
+                    let c = self.name_constant(s.property.name.as_str());
+                    self.emit(Instruction::LoadConst { dst: key, index: c });
+                }
+                MemberExpression::ComputedMemberExpression(c) => {
+                    self.expression(&c.object, obj)?;
+                    self.expression(&c.expression, key)?;
+                }
+                MemberExpression::PrivateFieldExpression(_) => {
+                    return Err(CompileError::Syntax("Private fields can not be deleted".to_owned()));
+                }
+            }
+            self.emit(Instruction::Delete { dst, obj, key, strict: self.strict });
+            self.release(mark);
+            return Ok(());
+        }
+        if let Expression::Identifier(id) = target {
+            if self.symbol_of(id).is_none() {
+                let c = self.name_constant(id.name.as_str());
+                self.emit(Instruction::DeleteGlobal { dst, name: c });
+            } else {
+                self.emit(Instruction::LoadBool { dst, value: false });
+            }
+            return Ok(());
+        }
+        let mark = self.mark();
+        let r = self.temp()?;
+        self.expression(target, r)?;
+        self.release(mark);
+        self.emit(Instruction::LoadBool { dst, value: true });
+        Ok(())
+    }
+
+    fn binary(&mut self, b: &'a BinaryExpression<'a>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let lhs = if is_side_effect_free(&b.right) {
+            self.expression_any(&b.left)?
+        } else {
+            let r = self.temp()?;
+            self.expression(&b.left, r)?;
+            r
+        };
+        let rhs = self.expression_any(&b.right)?;
+        self.mark_position(b.span.start);
+        self.emit(binary_instruction(b.operator, dst, lhs, rhs));
+        self.release(mark);
+        Ok(())
+    }
+
+    fn logical(&mut self, l: &'a LogicalExpression<'a>, dst: Reg) -> CResult<()> {
+        self.expression(&l.left, dst)?;
+        let skip = match l.operator {
+            LogicalOperator::And => self.emit(Instruction::JumpIfFalse { cond: dst, target: u32::MAX }),
+            LogicalOperator::Or => self.emit(Instruction::JumpIfTrue { cond: dst, target: u32::MAX }),
+            LogicalOperator::Coalesce => self.emit(Instruction::JumpIfNotNullish { src: dst, target: u32::MAX }),
+        };
+        self.expression(&l.right, dst)?;
+        self.patch_here(skip);
+        Ok(())
+    }
+
+    /// Evaluates the base (and key) of a member expression used as a
+    /// reference.
+    fn property_ref(&mut self, m: &'a MemberExpression<'a>) -> CResult<PropertyRef> {
+        match m {
+            MemberExpression::StaticMemberExpression(s) => {
+                let obj = self.temp()?;
+                self.expression(&s.object, obj)?;
+                let name = self.name_constant(s.property.name.as_str());
+                Ok(PropertyRef::Named { obj, name })
+            }
+            MemberExpression::ComputedMemberExpression(c) => {
+                let obj = self.temp()?;
+                self.expression(&c.object, obj)?;
+                let key = self.temp()?;
+                self.expression(&c.expression, key)?;
+                Ok(PropertyRef::Keyed { obj, key })
+            }
+            MemberExpression::PrivateFieldExpression(_) => {
+                Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()))
+            }
+        }
+    }
+
+    /// Reads a property reference.
+    pub(crate) fn get_ref(&mut self, r: PropertyRef, dst: Reg) {
+        match r {
+            PropertyRef::Named { obj, name } => {
+                let ic = self.ic();
+                self.emit(Instruction::GetNamed { dst, obj, name, ic });
+            }
+            PropertyRef::Keyed { obj, key } => {
+                self.emit(Instruction::GetIndexed { dst, obj, key });
+            }
+        }
+    }
+
+    /// Writes a property reference.
+    pub(crate) fn set_ref(&mut self, r: PropertyRef, src: Reg) {
+        match r {
+            PropertyRef::Named { obj, name } => {
+                let ic = self.ic();
+                self.emit(Instruction::SetNamed { obj, name, src, ic, strict: self.strict });
+            }
+            PropertyRef::Keyed { obj, key } => {
+                self.emit(Instruction::SetIndexed { obj, key, src, strict: self.strict });
+            }
+        }
+    }
+
+    /// `super.x` / `super[x]` read.
+    fn super_member(&mut self, m: &'a MemberExpression<'a>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let key = self.temp()?;
+        match m {
+            MemberExpression::StaticMemberExpression(s) => {
+                let c = self.name_constant(s.property.name.as_str());
+                self.emit(Instruction::LoadConst { dst: key, index: c });
+            }
+            MemberExpression::ComputedMemberExpression(c) => self.expression(&c.expression, key)?,
+            MemberExpression::PrivateFieldExpression(_) => {
+                return Err(CompileError::Syntax("Unexpected private field".to_owned()));
+            }
+        }
+        self.emit(Instruction::GetSuper { dst, key });
+        self.release(mark);
+        Ok(())
+    }
+
+    /// A member read; `exits` collects optional-chain short-circuits.
+    fn member(&mut self, m: &'a MemberExpression<'a>, dst: Reg, exits: &mut Option<Vec<usize>>) -> CResult<()> {
+        let mark = self.mark();
+        let this = self.temp()?;
+        self.member_with_this(m, dst, this, exits)?;
+        self.release(mark);
+        Ok(())
+    }
+
+    /// A member read that also leaves the base object in `this` (for
+    /// method calls).
+    fn member_with_this(
+        &mut self,
+        m: &'a MemberExpression<'a>,
+        dst: Reg,
+        this: Reg,
+        exits: &mut Option<Vec<usize>>,
+    ) -> CResult<()> {
+        if matches!(m.object(), Expression::Super(_)) {
+            self.super_member(m, dst)?;
+            let r = self.this_register(this);
+            if r != this {
+                self.emit(Instruction::Move { dst: this, src: r });
+            }
+            return Ok(());
+        }
+        self.chain_part(m.object(), this, exits)?;
+        if m.optional() {
+            let j = self.emit(Instruction::JumpIfNullish { src: this, target: u32::MAX });
+            if let Some(list) = exits {
+                list.push(j);
+            }
+        }
+        self.mark_position(m.span().start);
+        match m {
+            MemberExpression::StaticMemberExpression(s) => {
+                let name = self.name_constant(s.property.name.as_str());
+                let ic = self.ic();
+                self.mark_position(s.property.span.start);
+                self.emit(Instruction::GetNamed { dst, obj: this, name, ic });
+            }
+            MemberExpression::ComputedMemberExpression(c) => {
+                let mark = self.mark();
+                let key = self.expression_any(&c.expression)?;
+                self.emit(Instruction::GetIndexed { dst, obj: this, key });
+                self.release(mark);
+            }
+            MemberExpression::PrivateFieldExpression(_) => {
+                return Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Compiles the object part of a chain, continuing the same optional
+    /// chain through nested members and calls.
+    fn chain_part(&mut self, e: &'a Expression<'a>, dst: Reg, exits: &mut Option<Vec<usize>>) -> CResult<()> {
+        if exits.is_some() {
+            if let Some(m) = e.as_member_expression() {
+                return self.member(m, dst, exits);
+            }
+            if let Expression::CallExpression(c) = e {
+                return self.call(c, dst, exits);
+            }
+        }
+        self.expression(e, dst)
+    }
+
+    fn call(&mut self, c: &'a CallExpression<'a>, dst: Reg, exits: &mut Option<Vec<usize>>) -> CResult<()> {
+        if let Expression::Super(_) = &c.callee {
+            return self.super_call(c, dst);
+        }
+        let mark = self.mark();
+        let callee = self.temp()?;
+        let this = self.temp()?;
+        let callee_expr = strip_parens(&c.callee);
+        if let Some(m) = callee_expr.as_member_expression() {
+            self.member_with_this(m, callee, this, exits)?;
+        } else {
+            self.emit(Instruction::LoadUndefined { dst: this });
+            self.chain_part(callee_expr, callee, exits)?;
+        }
+        if c.optional {
+            let j = self.emit(Instruction::JumpIfNullish { src: callee, target: u32::MAX });
+            if let Some(list) = exits {
+                list.push(j);
+            }
+        }
+        let is_eval = matches!(callee_expr, Expression::Identifier(id) if id.name == "eval");
+        let args = self.arguments(&c.arguments)?;
+        self.mark_position(c.span.start);
+        match args {
+            Arguments::List(args, argc) if is_eval => {
+                self.emit(Instruction::CallEval { dst, callee, args, argc });
+            }
+            Arguments::List(args, argc) => {
+                self.emit(Instruction::Call { dst, callee, this, args, argc });
+            }
+            Arguments::Spread(array) => {
+                self.emit(Instruction::CallSpread { dst, callee, this, args: array });
+            }
+        }
+        self.release(mark);
+        Ok(())
+    }
+
+    fn super_call(&mut self, c: &'a CallExpression<'a>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        match self.arguments(&c.arguments)? {
+            Arguments::List(args, argc) => {
+                self.mark_position(c.span.start);
+                self.emit(Instruction::SuperCall { dst, args, argc });
+            }
+            Arguments::Spread(array) => {
+                self.mark_position(c.span.start);
+                self.emit(Instruction::SuperCallSpread { dst, args: array });
+            }
+        }
+        self.release(mark);
+        Ok(())
+    }
+
+    /// Evaluates call arguments into consecutive registers, or into an
+    /// array when there is a spread.
+    fn arguments(&mut self, arguments: &'a [Argument<'a>]) -> CResult<Arguments> {
+        if arguments.iter().any(|a| matches!(a, Argument::SpreadElement(_))) {
+            let array = self.temp()?;
+            let item = self.temp()?;
+            self.emit(Instruction::NewArray { dst: array });
+            for a in arguments {
+                match a {
+                    Argument::SpreadElement(s) => {
+                        self.expression(&s.argument, item)?;
+                        self.emit(Instruction::ArraySpread { array, src: item });
+                    }
+                    other => {
+                        if let Some(e) = other.as_expression() {
+                            self.expression(e, item)?;
+                            self.emit(Instruction::ArrayPush { array, src: item });
+                        }
+                    }
+                }
+            }
+            return Ok(Arguments::Spread(array));
+        }
+        let argc = u16::try_from(arguments.len()).map_err(|_| CompileError::Range("too many arguments".to_owned()))?;
+        let first = self.temps(arguments.len())?;
+        for (i, a) in arguments.iter().enumerate() {
+            if let Some(e) = a.as_expression() {
+                self.expression(e, Reg(first.0 + i as u16))?;
+            }
+        }
+        Ok(Arguments::List(first, argc))
+    }
+
+    fn assignment(&mut self, a: &'a AssignmentExpression<'a>, dst: Reg) -> CResult<()> {
+        let name = match &a.left {
+            AssignmentTarget::AssignmentTargetIdentifier(id) => Some(id.name.as_str().to_owned()),
+            _ => None,
+        };
+        if a.operator == AssignmentOperator::Assign {
+            if let Some(simple) = a.left.as_simple_assignment_target() {
+                if let Some(m) = simple.as_member_expression() {
+                    let mark = self.mark();
+                    let r = self.property_ref(m)?;
+                    self.expression(&a.right, dst)?;
+                    self.mark_position(a.span.start);
+                    self.set_ref(r, dst);
+                    self.release(mark);
+                    return Ok(());
+                }
+            }
+            self.expression_named(&a.right, dst, name.as_deref())?;
+            return self.assign_to_target(&a.left, dst);
+        }
+        // Compound and logical assignment: read, combine, write.
+        let Some(simple) = a.left.as_simple_assignment_target() else {
+            return Err(CompileError::Syntax("Invalid left-hand side in assignment".to_owned()));
+        };
+        let mark = self.mark();
+        let reference = match simple.as_member_expression() {
+            Some(m) => {
+                let r = self.property_ref(m)?;
+                self.get_ref(r, dst);
+                Some(r)
+            }
+            None => {
+                let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple else {
+                    return Err(CompileError::Syntax("Invalid left-hand side in assignment".to_owned()));
+                };
+                self.identifier(id, dst)?;
+                None
+            }
+        };
+        let logical = match a.operator {
+            AssignmentOperator::LogicalAnd => Some(self.emit(Instruction::JumpIfFalse { cond: dst, target: u32::MAX })),
+            AssignmentOperator::LogicalOr => Some(self.emit(Instruction::JumpIfTrue { cond: dst, target: u32::MAX })),
+            AssignmentOperator::LogicalNullish => {
+                Some(self.emit(Instruction::JumpIfNotNullish { src: dst, target: u32::MAX }))
+            }
+            _ => None,
+        };
+        if logical.is_some() {
+            self.expression_named(&a.right, dst, name.as_deref())?;
+        } else {
+            let rhs = self.temp()?;
+            self.expression(&a.right, rhs)?;
+            let op = compound_operator(a.operator);
+            self.mark_position(a.span.start);
+            self.emit(binary_instruction(op, dst, dst, rhs));
+        }
+        match reference {
+            Some(r) => self.set_ref(r, dst),
+            None => {
+                if let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple {
+                    self.store_identifier(id, dst)?;
+                }
+            }
+        }
+        if let Some(j) = logical {
+            self.patch_here(j);
+        }
+        self.release(mark);
+        Ok(())
+    }
+
+    fn update(&mut self, u: &'a UpdateExpression<'a>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let new_value = self.temp()?;
+        let reference = match u.argument.as_member_expression() {
+            Some(m) => {
+                let r = self.property_ref(m)?;
+                self.get_ref(r, dst);
+                Some(r)
+            }
+            None => {
+                let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument else {
+                    return Err(CompileError::Syntax("Invalid left-hand side expression in update".to_owned()));
+                };
+                self.identifier(id, dst)?;
+                None
+            }
+        };
+        self.emit(Instruction::ToNumeric { dst, src: dst });
+        let op = if u.operator == UpdateOperator::Increment {
+            Instruction::Inc { dst: new_value, src: dst }
+        } else {
+            Instruction::Dec { dst: new_value, src: dst }
+        };
+        self.emit(op);
+        match reference {
+            Some(r) => self.set_ref(r, new_value),
+            None => {
+                if let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument {
+                    self.store_identifier(id, new_value)?;
+                }
+            }
+        }
+        if u.prefix {
+            self.emit(Instruction::Move { dst, src: new_value });
+        }
+        self.release(mark);
+        Ok(())
+    }
+}
+
+/// Call arguments as compiled.
+enum Arguments {
+    /// `argc` values from the register.
+    List(Reg, u16),
+    /// An array of the values.
+    Spread(Reg),
+}
+
+fn strip_parens<'b, 'a>(mut e: &'b Expression<'a>) -> &'b Expression<'a> {
+    while let Expression::ParenthesizedExpression(p) = e {
+        e = &p.expression;
+    }
+    e
+}
+
+/// Whether evaluating `e` can change a local binding (it then forces the
+/// left operand of a binary expression into a temporary).
+fn is_side_effect_free(e: &Expression<'_>) -> bool {
+    match e {
+        Expression::Identifier(_)
+        | Expression::NumericLiteral(_)
+        | Expression::StringLiteral(_)
+        | Expression::BooleanLiteral(_)
+        | Expression::NullLiteral(_)
+        | Expression::ThisExpression(_) => true,
+        Expression::StaticMemberExpression(m) => is_side_effect_free(&m.object),
+        Expression::ComputedMemberExpression(m) => is_side_effect_free(&m.object) && is_side_effect_free(&m.expression),
+        Expression::BinaryExpression(b) => is_side_effect_free(&b.left) && is_side_effect_free(&b.right),
+        Expression::UnaryExpression(u) => u.operator != UnaryOperator::Delete && is_side_effect_free(&u.argument),
+        Expression::ParenthesizedExpression(p) => is_side_effect_free(&p.expression),
+        _ => false,
+    }
+}
+
+/// Whether `e` is an anonymous function or class definition (it takes its
+/// name from the property or binding it initialises).
+pub(crate) fn is_anonymous_function(e: &Expression<'_>) -> bool {
+    match e {
+        Expression::FunctionExpression(f) => f.id.is_none(),
+        Expression::ArrowFunctionExpression(_) => true,
+        Expression::ClassExpression(c) => c.id.is_none(),
+        Expression::ParenthesizedExpression(p) => is_anonymous_function(&p.expression),
+        _ => false,
+    }
+}
+
+fn compound_operator(op: AssignmentOperator) -> BinaryOperator {
+    match op {
+        AssignmentOperator::Subtraction => BinaryOperator::Subtraction,
+        AssignmentOperator::Multiplication => BinaryOperator::Multiplication,
+        AssignmentOperator::Division => BinaryOperator::Division,
+        AssignmentOperator::Remainder => BinaryOperator::Remainder,
+        AssignmentOperator::Exponential => BinaryOperator::Exponential,
+        AssignmentOperator::ShiftLeft => BinaryOperator::ShiftLeft,
+        AssignmentOperator::ShiftRight => BinaryOperator::ShiftRight,
+        AssignmentOperator::ShiftRightZeroFill => BinaryOperator::ShiftRightZeroFill,
+        AssignmentOperator::BitwiseOR => BinaryOperator::BitwiseOR,
+        AssignmentOperator::BitwiseXOR => BinaryOperator::BitwiseXOR,
+        AssignmentOperator::BitwiseAnd => BinaryOperator::BitwiseAnd,
+        _ => BinaryOperator::Addition,
+    }
+}
+
+fn binary_instruction(op: BinaryOperator, dst: Reg, lhs: Reg, rhs: Reg) -> Instruction {
+    match op {
+        BinaryOperator::Equality => Instruction::Eq { dst, lhs, rhs },
+        BinaryOperator::Inequality => Instruction::Ne { dst, lhs, rhs },
+        BinaryOperator::StrictEquality => Instruction::StrictEq { dst, lhs, rhs },
+        BinaryOperator::StrictInequality => Instruction::StrictNe { dst, lhs, rhs },
+        BinaryOperator::LessThan => Instruction::Lt { dst, lhs, rhs },
+        BinaryOperator::LessEqualThan => Instruction::Le { dst, lhs, rhs },
+        BinaryOperator::GreaterThan => Instruction::Gt { dst, lhs, rhs },
+        BinaryOperator::GreaterEqualThan => Instruction::Ge { dst, lhs, rhs },
+        BinaryOperator::Addition => Instruction::Add { dst, lhs, rhs },
+        BinaryOperator::Subtraction => Instruction::Sub { dst, lhs, rhs },
+        BinaryOperator::Multiplication => Instruction::Mul { dst, lhs, rhs },
+        BinaryOperator::Division => Instruction::Div { dst, lhs, rhs },
+        BinaryOperator::Remainder => Instruction::Rem { dst, lhs, rhs },
+        BinaryOperator::Exponential => Instruction::Exp { dst, lhs, rhs },
+        BinaryOperator::ShiftLeft => Instruction::Shl { dst, lhs, rhs },
+        BinaryOperator::ShiftRight => Instruction::Sar { dst, lhs, rhs },
+        BinaryOperator::ShiftRightZeroFill => Instruction::Shr { dst, lhs, rhs },
+        BinaryOperator::BitwiseOR => Instruction::BitOr { dst, lhs, rhs },
+        BinaryOperator::BitwiseXOR => Instruction::BitXor { dst, lhs, rhs },
+        BinaryOperator::BitwiseAnd => Instruction::BitAnd { dst, lhs, rhs },
+        BinaryOperator::In => Instruction::In { dst, lhs, rhs },
+        BinaryOperator::Instanceof => Instruction::InstanceOf { dst, lhs, rhs },
+    }
+}

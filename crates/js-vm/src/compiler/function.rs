@@ -1,0 +1,751 @@
+//! The per-function compiler state: instructions, constants, registers,
+//! binding locations, scopes and the control stack.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use js_gc::Gc;
+use oxc_ast::ast::{
+    ArrowFunctionBody, ArrowFunctionExpression, BindingPattern, FormalParameters, Function, Program, Statement,
+};
+use oxc_span::GetSpan;
+use oxc_syntax::scope::ScopeId;
+use oxc_syntax::symbol::{SymbolFlags, SymbolId};
+
+use super::control::Control;
+use super::scope::{Analysis, Location};
+use super::{CResult, CompileError, ConstKey, Locations, MAX_COMPILE_DEPTH, THIS_REG, atom_value, build_code};
+use crate::bytecode::{Code, CodeKind, Handler, IcIndex, Instruction, Reg, Source};
+use crate::value::Value;
+use crate::vm::Vm;
+
+/// Compiles one function (or script) body.
+pub(crate) struct FunctionCompiler<'c, 'a> {
+    pub vm: &'c mut Vm,
+    pub analysis: &'c Analysis,
+    pub source: &'c Rc<Source>,
+    pub boundary: ScopeId,
+    pub kind: CodeKind,
+    pub strict: bool,
+    pub name: String,
+    pub instructions: Vec<Instruction>,
+    positions: Vec<(u32, u32)>,
+    constants: Vec<Value>,
+    const_index: HashMap<ConstKey, u32>,
+    pub functions: Vec<Gc<Code>>,
+    pub handlers: Vec<Handler>,
+    pub locations: Locations,
+    next_reg: u16,
+    max_reg: u16,
+    ic_count: u32,
+    pub scope_stack: Vec<ScopeId>,
+    pub control: Vec<Control<'a>>,
+    depth: u32,
+    pub completion: Option<Reg>,
+    pub arguments: Option<Location>,
+    pub param_count: u16,
+    pub length: u16,
+}
+
+impl<'c, 'a> FunctionCompiler<'c, 'a> {
+    /// A compiler for the function whose scope is `boundary`.
+    pub fn new(
+        vm: &'c mut Vm,
+        analysis: &'c Analysis,
+        source: &'c Rc<Source>,
+        boundary: ScopeId,
+        kind: CodeKind,
+        strict: bool,
+        name: &str,
+    ) -> Self {
+        Self {
+            vm,
+            analysis,
+            source,
+            boundary,
+            kind,
+            strict,
+            name: name.to_owned(),
+            instructions: Vec::new(),
+            positions: Vec::new(),
+            constants: Vec::new(),
+            const_index: HashMap::new(),
+            functions: Vec::new(),
+            handlers: Vec::new(),
+            locations: HashMap::new(),
+            next_reg: 1,
+            max_reg: 1,
+            ic_count: 0,
+            scope_stack: Vec::new(),
+            control: Vec::new(),
+            depth: 0,
+            completion: None,
+            arguments: None,
+            param_count: 0,
+            length: 0,
+        }
+    }
+
+    // ----- emitting -----
+
+    /// Appends an instruction and returns its index.
+    pub fn emit(&mut self, instruction: Instruction) -> usize {
+        self.instructions.push(instruction);
+        self.instructions.len() - 1
+    }
+
+    /// The index the next instruction will get.
+    pub fn here(&self) -> u32 {
+        self.instructions.len() as u32
+    }
+
+    /// Records that code from here on comes from source offset `offset`.
+    pub fn mark_position(&mut self, offset: u32) {
+        let pc = self.here();
+        if let Some(last) = self.positions.last_mut() {
+            if last.0 == pc {
+                last.1 = offset;
+                return;
+            }
+            if last.1 == offset {
+                return;
+            }
+        }
+        self.positions.push((pc, offset));
+    }
+
+    /// Emits a jump to be patched later.
+    pub fn emit_jump(&mut self) -> usize {
+        self.emit(Instruction::Jump { target: u32::MAX })
+    }
+
+    /// Points the jump (or conditional jump) at `at` to `target`.
+    pub fn patch(&mut self, at: usize, target: u32) {
+        match &mut self.instructions[at] {
+            Instruction::Jump { target: t }
+            | Instruction::JumpIfTrue { target: t, .. }
+            | Instruction::JumpIfFalse { target: t, .. }
+            | Instruction::JumpIfNullish { target: t, .. }
+            | Instruction::JumpIfNotNullish { target: t, .. }
+            | Instruction::JumpIfUndefined { target: t, .. }
+            | Instruction::JumpIfNotUndefined { target: t, .. }
+            | Instruction::JumpIfInt { target: t, .. }
+            | Instruction::IteratorNext { done: t, .. }
+            | Instruction::ForInNext { done: t, .. } => *t = target,
+            _ => {}
+        }
+    }
+
+    /// Points the jump at `at` to the next instruction.
+    pub fn patch_here(&mut self, at: usize) {
+        let here = self.here();
+        self.patch(at, here);
+    }
+
+    /// A constant-pool index for `value`.
+    pub fn constant(&mut self, value: Value) -> u32 {
+        let key = value.to_bits();
+        if let Some(&i) = self.const_index.get(&key) {
+            return i;
+        }
+        self.constants.push(value);
+        let i = (self.constants.len() - 1) as u32;
+        self.const_index.insert(key, i);
+        i
+    }
+
+    /// The constant index of the atom for `name`.
+    pub fn name_constant(&mut self, name: &str) -> u32 {
+        let units: Vec<u16> = name.encode_utf16().collect();
+        let atom = atom_value(self.vm, &units);
+        self.constant(atom)
+    }
+
+    /// A fresh inline-cache slot.
+    pub fn ic(&mut self) -> IcIndex {
+        self.ic_count += 1;
+        self.ic_count - 1
+    }
+
+    // ----- registers -----
+
+    /// A new temporary register.
+    pub fn temp(&mut self) -> CResult<Reg> {
+        let r = self.next_reg;
+        self.next_reg = self.next_reg.checked_add(1).ok_or_else(too_many_registers)?;
+        self.max_reg = self.max_reg.max(self.next_reg);
+        Ok(Reg(r))
+    }
+
+    /// `n` consecutive new registers; returns the first.
+    pub fn temps(&mut self, n: usize) -> CResult<Reg> {
+        let first = self.next_reg;
+        for _ in 0..n {
+            self.temp()?;
+        }
+        Ok(Reg(first))
+    }
+
+    /// The temporary-register watermark, to release temporaries with
+    /// [`FunctionCompiler::release`].
+    pub fn mark(&self) -> u16 {
+        self.next_reg
+    }
+
+    /// Frees every temporary allocated since `mark`.
+    pub fn release(&mut self, mark: u16) {
+        self.next_reg = mark;
+    }
+
+    /// Guards recursion depth on deeply nested ASTs.
+    pub fn enter_nesting(&mut self) -> CResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_COMPILE_DEPTH {
+            return Err(CompileError::Range("Maximum nesting depth exceeded while compiling".to_owned()));
+        }
+        Ok(())
+    }
+
+    /// Leaves one level of nesting.
+    pub fn leave_nesting(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ----- scopes and bindings -----
+
+    /// The innermost scope being compiled.
+    pub fn current_scope(&self) -> ScopeId {
+        self.scope_stack.last().copied().unwrap_or(self.boundary)
+    }
+
+    /// Assigns locations to every binding of this function's scopes.
+    fn allocate_bindings(&mut self) -> CResult<()> {
+        let scoping = &self.analysis.scoping;
+        let is_script_top = self.kind == CodeKind::Script;
+        let scopes: Vec<ScopeId> = self.analysis.scopes_of(self.boundary).to_vec();
+        for scope in scopes {
+            let mut symbols: Vec<SymbolId> = scoping.get_bindings(scope).values().copied().collect();
+            symbols.sort();
+            for symbol in symbols {
+                let flags = scoping.symbol_flags(symbol);
+                let location = if is_script_top && scope == self.boundary {
+                    if flags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function) {
+                        Location::GlobalVar
+                    } else {
+                        Location::GlobalLexical
+                    }
+                } else if let Some(slot) = self.analysis.slot(symbol) {
+                    Location::Env { scope, slot }
+                } else {
+                    Location::Register(self.temp()?.0)
+                };
+                self.locations.insert(symbol, location);
+            }
+        }
+        Ok(())
+    }
+
+    /// Where `symbol` lives (bindings of enclosing functions are always in
+    /// environments).
+    pub fn location_of(&self, symbol: SymbolId) -> Location {
+        if let Some(&l) = self.locations.get(&symbol) {
+            return l;
+        }
+        let scope = self.analysis.scoping.symbol_scope_id(symbol);
+        let flags = self.analysis.scoping.scope_flags(scope);
+        if flags.contains(oxc_syntax::scope::ScopeFlags::Top) {
+            let sflags = self.analysis.scoping.symbol_flags(symbol);
+            return if sflags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function) {
+                Location::GlobalVar
+            } else {
+                Location::GlobalLexical
+            };
+        }
+        Location::Env { scope, slot: self.analysis.slot(symbol).unwrap_or(0) }
+    }
+
+    /// The number of environments between the current scope and `target`.
+    pub fn env_depth(&self, target: ScopeId) -> u16 {
+        let scoping = &self.analysis.scoping;
+        let mut depth = 0;
+        let mut s = Some(self.current_scope());
+        while let Some(scope) = s {
+            if scope == target {
+                break;
+            }
+            if self.analysis.env_slot_count(scope) > 0 {
+                depth += 1;
+            }
+            s = scoping.scope_parent_id(scope);
+        }
+        depth
+    }
+
+    /// Enters a scope: pushes its environment when it has captured
+    /// bindings, puts its `let`/`const`/`class` registers in their TDZ and
+    /// hoists its function declarations.
+    pub fn enter_scope(&mut self, scope: Option<ScopeId>, body: &'a [Statement<'a>]) -> CResult<bool> {
+        let Some(scope) = scope else { return Ok(false) };
+        self.scope_stack.push(scope);
+        let slots = self.analysis.env_slot_count(scope);
+        let pushed = slots > 0 && scope != self.boundary;
+        if pushed {
+            self.emit(Instruction::PushEnv { slots });
+            self.control.push(Control::Env);
+        }
+        self.init_lexical_registers(scope);
+        self.hoist_functions(body)?;
+        Ok(pushed)
+    }
+
+    /// Leaves a scope entered with [`FunctionCompiler::enter_scope`].
+    pub fn leave_scope(&mut self, pushed: bool) {
+        if pushed {
+            self.emit(Instruction::PopEnv);
+            self.control.pop();
+        }
+        self.scope_stack.pop();
+    }
+
+    fn init_lexical_registers(&mut self, scope: ScopeId) {
+        let scoping = &self.analysis.scoping;
+        let mut regs = Vec::new();
+        for &symbol in scoping.get_bindings(scope).values() {
+            let flags = scoping.symbol_flags(symbol);
+            if flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class)
+                && !flags.contains(SymbolFlags::Function)
+            {
+                if let Some(Location::Register(r)) = self.locations.get(&symbol) {
+                    regs.push(*r);
+                }
+            }
+        }
+        regs.sort_unstable();
+        for r in regs {
+            self.emit(Instruction::LoadHole { dst: Reg(r) });
+        }
+    }
+
+    /// Creates the closures of function declarations at the start of their
+    /// scope.
+    fn hoist_functions(&mut self, body: &'a [Statement<'a>]) -> CResult<()> {
+        for statement in body {
+            let function = match statement {
+                Statement::FunctionDeclaration(f) => f,
+                _ => continue,
+            };
+            let Some(id) = &function.id else { continue };
+            let Some(symbol) = id.symbol_id.get() else { continue };
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.compile_function_expression(function, r, Some(id.name.as_str()))?;
+            self.store_binding(symbol, r, true)?;
+            self.release(mark);
+        }
+        Ok(())
+    }
+
+    /// Writes `src` to a binding; `init` for declarations (no TDZ check, no
+    /// const check).
+    pub fn store_binding(&mut self, symbol: SymbolId, src: Reg, init: bool) -> CResult<()> {
+        let flags = self.analysis.scoping.symbol_flags(symbol);
+        let name = self.analysis.scoping.symbol_name(symbol).to_owned();
+        if !init && flags.contains(SymbolFlags::ConstVariable) {
+            let c = self.name_constant(&name);
+            // A const in its TDZ reports the TDZ error first.
+            let _ = self.load_binding(symbol, src, true)?;
+            self.emit(Instruction::ThrowConstAssign { name: c });
+            return Ok(());
+        }
+        let lexical =
+            flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class);
+        match self.location_of(symbol) {
+            Location::Register(r) => {
+                if !init && lexical {
+                    let c = self.name_constant(&name);
+                    self.emit(Instruction::CheckTdz { src: Reg(r), name: c });
+                }
+                if Reg(r) != src {
+                    self.emit(Instruction::Move { dst: Reg(r), src });
+                }
+            }
+            Location::Env { scope, slot } => {
+                let depth = self.env_depth(scope);
+                if !init && lexical {
+                    let c = self.name_constant(&name);
+                    self.emit(Instruction::SetEnvChecked { src, depth, slot, name: c });
+                } else {
+                    self.emit(Instruction::SetEnv { src, depth, slot });
+                }
+            }
+            Location::GlobalVar => {
+                let c = self.name_constant(&name);
+                self.emit(Instruction::SetGlobal { src, name: c, strict: false });
+            }
+            Location::GlobalLexical => {
+                let c = self.name_constant(&name);
+                if init {
+                    self.emit(Instruction::InitGlobalLexical { src, name: c });
+                } else {
+                    self.emit(Instruction::SetGlobal { src, name: c, strict: true });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a binding into `dst` (or returns its own register when
+    /// `copy` is false and it has one).
+    pub fn load_binding(&mut self, symbol: SymbolId, dst: Reg, copy: bool) -> CResult<Reg> {
+        let flags = self.analysis.scoping.symbol_flags(symbol);
+        let lexical =
+            flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class);
+        let name = self.analysis.scoping.symbol_name(symbol).to_owned();
+        match self.location_of(symbol) {
+            Location::Register(r) => {
+                if lexical {
+                    let c = self.name_constant(&name);
+                    self.emit(Instruction::CheckTdz { src: Reg(r), name: c });
+                }
+                if !copy {
+                    return Ok(Reg(r));
+                }
+                if Reg(r) != dst {
+                    self.emit(Instruction::Move { dst, src: Reg(r) });
+                }
+            }
+            Location::Env { scope, slot } => {
+                let depth = self.env_depth(scope);
+                if lexical {
+                    let c = self.name_constant(&name);
+                    self.emit(Instruction::GetEnvChecked { dst, depth, slot, name: c });
+                } else {
+                    self.emit(Instruction::GetEnv { dst, depth, slot });
+                }
+            }
+            Location::GlobalVar | Location::GlobalLexical => {
+                let c = self.name_constant(&name);
+                let ic = self.ic();
+                self.emit(Instruction::GetGlobal { dst, name: c, ic });
+            }
+        }
+        Ok(dst)
+    }
+
+    // ----- functions -----
+
+    /// Compiles the top level of a script.
+    pub fn compile_script_body(&mut self, program: &'a Program<'a>) -> CResult<()> {
+        self.scope_stack.push(self.boundary);
+        self.allocate_bindings()?;
+        self.declare_globals(program)?;
+        let completion = self.temp()?;
+        self.completion = Some(completion);
+        self.emit(Instruction::LoadUndefined { dst: completion });
+        self.hoist_functions(&program.body)?;
+        for statement in &program.body {
+            self.statement(statement)?;
+        }
+        self.emit(Instruction::Return { src: completion });
+        Ok(())
+    }
+
+    /// Creates the global lexical bindings (in their TDZ) and `var`s.
+    fn declare_globals(&mut self, program: &'a Program<'a>) -> CResult<()> {
+        let _ = program;
+        let scoping = &self.analysis.scoping;
+        let mut lexicals = Vec::new();
+        let mut vars = Vec::new();
+        for (&name, &symbol) in scoping.get_bindings(self.boundary) {
+            let flags = scoping.symbol_flags(symbol);
+            let entry = (symbol, name.as_str().to_owned(), flags.contains(SymbolFlags::ConstVariable));
+            if flags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function) {
+                vars.push(entry);
+            } else {
+                lexicals.push(entry);
+            }
+        }
+        lexicals.sort_by_key(|e| e.0);
+        vars.sort_by_key(|e| e.0);
+        for (_, name, is_const) in lexicals {
+            let units: Vec<u16> = name.encode_utf16().collect();
+            let atom = atom_value(self.vm, &units);
+            if let Some(atom) = atom.as_string() {
+                if self.vm.realm.global_lexicals.contains_key(&atom) {
+                    return Err(CompileError::Syntax(format!("Identifier '{name}' has already been declared")));
+                }
+                self.vm
+                    .realm
+                    .global_lexicals
+                    .insert(atom, crate::realm::GlobalLexical { value: Value::HOLE, mutable: !is_const });
+            }
+        }
+        for (_, name, _) in vars {
+            crate::builtins::global::declare_global_var(self.vm, &name);
+        }
+        Ok(())
+    }
+
+    /// Compiles a nested function and emits a `Closure` for it into `dst`.
+    pub fn compile_function_expression(&mut self, f: &'a Function<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
+        let code = self.compile_function_code(f, name, None)?;
+        self.functions.push(code);
+        let index = (self.functions.len() - 1) as u32;
+        self.emit(Instruction::Closure { dst, index });
+        Ok(())
+    }
+
+    /// Compiles a nested function to a code cell.
+    pub fn compile_function_code(
+        &mut self,
+        f: &'a Function<'a>,
+        name: Option<&str>,
+        kind: Option<CodeKind>,
+    ) -> CResult<Gc<Code>> {
+        if f.generator || f.r#async {
+            return Err(CompileError::Syntax(
+                "generators and async functions are not supported by this engine yet".to_owned(),
+            ));
+        }
+        let scope = f.scope_id.get().ok_or_else(|| CompileError::Syntax("function without scope".to_owned()))?;
+        let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
+        let name =
+            name.map(str::to_owned).or_else(|| f.id.as_ref().map(|id| id.name.as_str().to_owned())).unwrap_or_default();
+        let kind = kind.unwrap_or(CodeKind::Normal);
+        let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, scope, kind, strict, &name);
+        fc.depth = self.depth;
+        let body = f.body.as_deref();
+        fc.compile_function_body(&f.params, body.map(|b| &b.statements[..]), None)?;
+        Ok(fc.finish(f.span.start, f.span.end))
+    }
+
+    /// Compiles an arrow function and emits a `Closure` into `dst`.
+    pub fn compile_arrow(&mut self, f: &'a ArrowFunctionExpression<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
+        if f.r#async {
+            return Err(CompileError::Syntax("async arrow functions are not supported by this engine yet".to_owned()));
+        }
+        let scope = f.scope_id.get().ok_or_else(|| CompileError::Syntax("arrow without scope".to_owned()))?;
+        let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
+        let mut fc = FunctionCompiler::new(
+            self.vm,
+            self.analysis,
+            self.source,
+            scope,
+            CodeKind::Arrow,
+            strict,
+            name.unwrap_or(""),
+        );
+        fc.depth = self.depth;
+        let (statements, expression): (Option<&'a [Statement<'a>]>, _) = match &f.body {
+            ArrowFunctionBody::FunctionBody(body) => (Some(&body.statements[..]), None),
+            body => (None, body.as_expression()),
+        };
+        fc.compile_function_body(&f.params, statements, expression)?;
+        let code = fc.finish(f.span.start, f.span.end);
+        self.functions.push(code);
+        let index = (self.functions.len() - 1) as u32;
+        self.emit(Instruction::Closure { dst, index });
+        Ok(())
+    }
+
+    /// Parameters and body of a function; `expression` is a concise arrow
+    /// body.
+    pub fn compile_function_body(
+        &mut self,
+        params: &'a FormalParameters<'a>,
+        body: Option<&'a [Statement<'a>]>,
+        expression: Option<&'a oxc_ast::ast::Expression<'a>>,
+    ) -> CResult<()> {
+        let count = params.items.len();
+        self.param_count = u16::try_from(count).map_err(|_| too_many_registers())?;
+        self.length = params.items.iter().take_while(|p| p.initializer.is_none()).count() as u16;
+        // Parameters arrive in registers 1..=n.
+        self.next_reg = 1 + self.param_count;
+        self.max_reg = self.next_reg;
+        self.scope_stack.push(self.boundary);
+        let function_env = self.analysis.env_slot_count(self.boundary);
+        if function_env > 0 {
+            self.emit(Instruction::PushEnv { slots: function_env });
+        }
+        self.allocate_bindings()?;
+        // `var`s in environments start as undefined, not in a TDZ.
+        self.init_function_scope_vars()?;
+        self.init_lexical_registers(self.boundary);
+        if let Some(&arguments) = self.analysis.arguments_used.get(&self.boundary) {
+            let location = match arguments {
+                Some(slot) => Location::Env { scope: self.boundary, slot },
+                None => Location::Register(self.temp()?.0),
+            };
+            self.arguments = Some(location);
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.emit(Instruction::CreateArguments { dst: r });
+            self.store_location(location, r);
+            self.release(mark);
+        }
+        for (i, param) in params.items.iter().enumerate() {
+            let arg = Reg(1 + i as u16);
+            if let Some(init) = &param.initializer {
+                let skip = self.emit(Instruction::JumpIfNotUndefined { src: arg, target: u32::MAX });
+                let name = binding_name(&param.pattern);
+                self.expression_named(init, arg, name.as_deref())?;
+                self.patch_here(skip);
+            }
+            self.bind_pattern(&param.pattern, arg, true)?;
+        }
+        if let Some(rest) = &params.rest {
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.emit(Instruction::CreateRestArray { dst: r, from: self.param_count });
+            self.bind_pattern(&rest.rest.argument, r, true)?;
+            self.release(mark);
+        }
+        if let Some(statements) = body {
+            self.hoist_functions(statements)?;
+            for statement in statements {
+                self.statement(statement)?;
+            }
+            let r = self.temp()?;
+            self.emit(Instruction::LoadUndefined { dst: r });
+            self.emit(Instruction::Return { src: r });
+        } else if let Some(e) = expression {
+            let r = self.temp()?;
+            self.expression(e, r)?;
+            self.emit(Instruction::Return { src: r });
+        }
+        Ok(())
+    }
+
+    fn init_function_scope_vars(&mut self) -> CResult<()> {
+        let scoping = &self.analysis.scoping;
+        let mut targets = Vec::new();
+        for &symbol in scoping.get_bindings(self.boundary).values() {
+            let flags = scoping.symbol_flags(symbol);
+            if flags.intersects(SymbolFlags::FunctionScopedVariable) {
+                if let Some(Location::Env { slot, .. }) = self.locations.get(&symbol) {
+                    targets.push(*slot);
+                }
+            }
+        }
+        if targets.is_empty() {
+            return Ok(());
+        }
+        targets.sort_unstable();
+        let mark = self.mark();
+        let r = self.temp()?;
+        self.emit(Instruction::LoadUndefined { dst: r });
+        for slot in targets {
+            self.emit(Instruction::SetEnv { src: r, depth: 0, slot });
+        }
+        self.release(mark);
+        Ok(())
+    }
+
+    /// Keeps registers 1..=n out of the temporary pool (parameters of
+    /// synthesised functions).
+    pub fn reserve_registers(&mut self, n: u16) {
+        self.next_reg = self.next_reg.max(1 + n);
+        self.max_reg = self.max_reg.max(self.next_reg);
+    }
+
+    /// The body of a class static block: its own function scope.
+    pub fn compile_function_body_statements(&mut self, statements: &'a [Statement<'a>]) -> CResult<()> {
+        self.scope_stack.push(self.boundary);
+        let slots = self.analysis.env_slot_count(self.boundary);
+        if slots > 0 {
+            self.emit(Instruction::PushEnv { slots });
+        }
+        self.allocate_bindings()?;
+        self.init_function_scope_vars()?;
+        self.init_lexical_registers(self.boundary);
+        self.hoist_functions(statements)?;
+        for statement in statements {
+            self.statement(statement)?;
+        }
+        let r = self.temp()?;
+        self.emit(Instruction::LoadUndefined { dst: r });
+        self.emit(Instruction::Return { src: r });
+        Ok(())
+    }
+
+    /// Writes `src` to a location.
+    pub fn store_location(&mut self, location: Location, src: Reg) {
+        match location {
+            Location::Register(r) => {
+                self.emit(Instruction::Move { dst: Reg(r), src });
+            }
+            Location::Env { scope, slot } => {
+                let depth = self.env_depth(scope);
+                self.emit(Instruction::SetEnv { src, depth, slot });
+            }
+            Location::GlobalVar | Location::GlobalLexical => {}
+        }
+    }
+
+    /// The `arguments` binding visible here, if any.
+    pub fn arguments_location(&self) -> Option<Location> {
+        if let Some(l) = self.arguments {
+            return Some(l);
+        }
+        // An arrow uses its enclosing function's `arguments` through the
+        // environment.
+        let scoping = &self.analysis.scoping;
+        let mut s = scoping.scope_parent_id(self.boundary);
+        while let Some(scope) = s {
+            if let Some(&Some(slot)) = self.analysis.arguments_used.get(&scope) {
+                return Some(Location::Env { scope, slot });
+            }
+            s = scoping.scope_parent_id(scope);
+        }
+        None
+    }
+
+    /// Finishes the code cell.
+    pub fn finish(self, start: u32, end: u32) -> Gc<Code> {
+        let register_count = self.max_reg.max(self.next_reg).max(1);
+        build_code(
+            self.vm,
+            &self.name,
+            self.kind,
+            self.strict,
+            self.instructions,
+            self.constants,
+            self.functions,
+            self.handlers,
+            register_count,
+            self.param_count,
+            self.length,
+            self.ic_count,
+            self.positions,
+            (start, end),
+            Rc::clone(self.source),
+        )
+    }
+
+    /// The register holding `this`, checked in derived constructors.
+    pub fn this_register(&mut self, dst: Reg) -> Reg {
+        if matches!(self.kind, CodeKind::ClassConstructor { derived: true }) {
+            self.emit(Instruction::CheckThis { dst });
+            return dst;
+        }
+        THIS_REG
+    }
+}
+
+/// The name a binding pattern gives an anonymous function (identifiers
+/// only).
+pub(crate) fn binding_name(pattern: &BindingPattern<'_>) -> Option<String> {
+    match pattern {
+        BindingPattern::BindingIdentifier(id) => Some(id.name.as_str().to_owned()),
+        _ => None,
+    }
+}
+
+fn too_many_registers() -> CompileError {
+    CompileError::Range("function needs too many registers".to_owned())
+}
+
+/// A statement's source offset.
+pub(crate) fn offset_of(statement: &Statement<'_>) -> u32 {
+    statement.span().start
+}

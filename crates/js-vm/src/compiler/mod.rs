@@ -1,0 +1,197 @@
+//! The compiler: oxc's AST, with scopes resolved by `oxc_semantic`, to
+//! register bytecode.
+//!
+//! Each function compiles with its own [`FunctionCompiler`]: bindings no
+//! inner function captures get registers, captured ones environment slots
+//! (see [`scope`]). `finally` blocks are compiled inline on every exit
+//! path, so there is no completion-record dispatch at run time.
+
+mod class;
+mod control;
+mod expression;
+mod function;
+mod pattern;
+mod scope;
+mod statement;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use js_gc::Gc;
+use oxc_allocator::Allocator;
+use oxc_parser::{ParseOptions, Parser};
+use oxc_semantic::SemanticBuilder;
+use oxc_span::SourceType;
+use oxc_syntax::scope::ScopeId;
+use oxc_syntax::symbol::SymbolId;
+use thiserror::Error;
+
+pub(crate) use function::FunctionCompiler;
+
+use crate::bytecode::{Code, CodeKind, Handler, Instruction, Reg, Source};
+use crate::string::JsString;
+use crate::value::Value;
+use crate::vm::Vm;
+
+use self::scope::{Analysis, Location};
+
+/// Why source text could not be compiled.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+pub enum CompileError {
+    /// An early error: reported as a SyntaxError.
+    #[error("SyntaxError: {0}")]
+    Syntax(String),
+    /// Nesting deeper than the compiler allows: a RangeError.
+    #[error("RangeError: {0}")]
+    Range(String),
+}
+
+/// The result of compiling one piece.
+pub(crate) type CResult<T> = Result<T, CompileError>;
+
+/// Bracket nesting the parser is allowed to see; deeper input is rejected
+/// before parsing, since oxc's parser recurses on nesting.
+const MAX_NESTING: usize = 1_000;
+
+/// AST depth the compiler recurses to before giving up.
+pub(crate) const MAX_COMPILE_DEPTH: u32 = 1_500;
+
+fn check_nesting(text: &str) -> CResult<()> {
+    let mut depth = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(CompileError::Range("Maximum nesting depth exceeded while parsing".to_owned()));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Compiles a classic script.
+pub fn compile_script(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<Code>> {
+    check_nesting(&source.text)?;
+    let allocator = Allocator::default();
+    let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
+    let parsed = Parser::new(&allocator, &source.text, SourceType::script()).with_options(options).parse();
+    if let Some(error) = parsed.diagnostics.errors().next() {
+        return Err(CompileError::Syntax(error.message.to_string()));
+    }
+    if parsed.panicked {
+        return Err(CompileError::Syntax("Unexpected token".to_owned()));
+    }
+    let program = parsed.program;
+    let built = SemanticBuilder::new().with_check_syntax_error(true).build(&program);
+    if let Some(error) = built.diagnostics.errors().next() {
+        return Err(CompileError::Syntax(error.message.to_string()));
+    }
+    let analysis = Analysis::new(built.semantic);
+    let root = program.scope_id.get().unwrap_or(ScopeId::new(0));
+    let strict = analysis.scoping.scope_flags(root).is_strict_mode();
+    let mut fc = FunctionCompiler::new(vm, &analysis, source, root, CodeKind::Script, strict, "");
+    fc.compile_script_body(&program)?;
+    Ok(fc.finish(program.span.start, program.span.end))
+}
+
+/// A constant-pool key: the value's bits (atoms are unique per content).
+type ConstKey = u64;
+
+/// Builds a `Code` cell from a finished function compiler's parts.
+#[allow(clippy::too_many_arguments, reason = "the parts of a Code cell")]
+pub(crate) fn build_code(
+    vm: &mut Vm,
+    name: &str,
+    kind: CodeKind,
+    strict: bool,
+    instructions: Vec<Instruction>,
+    constants: Vec<Value>,
+    functions: Vec<Gc<Code>>,
+    handlers: Vec<Handler>,
+    register_count: u16,
+    param_count: u16,
+    length: u16,
+    ic_count: u32,
+    positions: Vec<(u32, u32)>,
+    span: (u32, u32),
+    source: Rc<Source>,
+) -> Gc<Code> {
+    let name = vm.atoms.intern_str(&mut vm.heap, name);
+    vm.heap.alloc(Code {
+        name,
+        kind,
+        strict,
+        instructions: instructions.into_boxed_slice(),
+        constants: constants.into_boxed_slice(),
+        functions: functions.into_boxed_slice(),
+        handlers: handlers.into_boxed_slice(),
+        register_count,
+        param_count,
+        length,
+        ic_count,
+        ic_table: u32::MAX,
+        positions: positions.into_boxed_slice(),
+        span,
+        source,
+    })
+}
+
+/// Decodes an oxc string value that may carry lone surrogates (escaped as
+/// U+FFFD followed by four hex digits) into UTF-16 code units.
+pub(crate) fn decode_lone_surrogates(value: &str, has_lone: bool) -> Vec<u16> {
+    if !has_lone {
+        return value.encode_utf16().collect();
+    }
+    let mut out = Vec::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{FFFD}' {
+            let hex: String = chars.by_ref().take(4).collect();
+            if let Ok(unit) = u16::from_str_radix(&hex, 16) {
+                out.push(unit);
+                continue;
+            }
+            out.push(0xFFFD);
+            out.extend(hex.encode_utf16());
+        } else {
+            let mut buf = [0; 2];
+            out.extend_from_slice(c.encode_utf16(&mut buf));
+        }
+    }
+    out
+}
+
+/// Interns UTF-16 text as an atom constant value.
+pub(crate) fn atom_value(vm: &mut Vm, units: &[u16]) -> Value {
+    let s = vm.heap.alloc(JsString::from_utf16(units));
+    Value::string(vm.atoms.intern(&mut vm.heap, s))
+}
+
+/// Per-function binding table, filled at function entry.
+pub(crate) type Locations = HashMap<SymbolId, Location>;
+
+/// The register `this` lives in.
+pub(crate) const THIS_REG: Reg = Reg(0);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_surrogates_decode() {
+        assert_eq!(decode_lone_surrogates("a\u{FFFD}d800b", true), vec![97, 0xD800, 98]);
+        assert_eq!(decode_lone_surrogates("\u{FFFD}fffd", true), vec![0xFFFD]);
+        assert_eq!(decode_lone_surrogates("é", false), vec![0xE9]);
+    }
+
+    #[test]
+    fn deep_nesting_is_a_range_error() {
+        let text = "[".repeat(5_000);
+        assert!(matches!(check_nesting(&text), Err(CompileError::Range(_))));
+        assert!(check_nesting("[[[]]]").is_ok());
+    }
+}

@@ -1,0 +1,262 @@
+//! Destructuring: binding patterns in declarations and parameters, and
+//! assignment patterns (§8.6.2 BindingInitialization, §13.15.5
+//! DestructuringAssignmentEvaluation).
+
+use oxc_ast::ast::{
+    AssignmentTarget, AssignmentTargetMaybeDefault, AssignmentTargetProperty, BindingPattern, PropertyKey,
+    SimpleAssignmentTarget,
+};
+
+use super::expression::is_anonymous_function;
+use super::function::FunctionCompiler;
+use super::{CResult, CompileError};
+use crate::bytecode::{Instruction, Reg};
+
+impl<'a> FunctionCompiler<'_, 'a> {
+    /// Binds `value` to `pattern`; `init` for declarations.
+    pub fn bind_pattern(&mut self, pattern: &'a BindingPattern<'a>, value: Reg, init: bool) -> CResult<()> {
+        self.enter_nesting()?;
+        let result = self.bind_pattern_inner(pattern, value, init);
+        self.leave_nesting();
+        result
+    }
+
+    fn bind_pattern_inner(&mut self, pattern: &'a BindingPattern<'a>, value: Reg, init: bool) -> CResult<()> {
+        match pattern {
+            BindingPattern::BindingIdentifier(id) => {
+                let Some(symbol) = id.symbol_id.get() else { return Ok(()) };
+                self.store_binding(symbol, value, init)
+            }
+            BindingPattern::AssignmentPattern(p) => {
+                let mark = self.mark();
+                let v = self.temp()?;
+                self.emit(Instruction::Move { dst: v, src: value });
+                let skip = self.emit(Instruction::JumpIfNotUndefined { src: v, target: u32::MAX });
+                let name = match &p.left {
+                    BindingPattern::BindingIdentifier(id) if is_anonymous_function(&p.right) => {
+                        Some(id.name.as_str().to_owned())
+                    }
+                    _ => None,
+                };
+                self.expression_named(&p.right, v, name.as_deref())?;
+                self.patch_here(skip);
+                self.bind_pattern(&p.left, v, init)?;
+                self.release(mark);
+                Ok(())
+            }
+            BindingPattern::ObjectPattern(p) => {
+                let mark = self.mark();
+                self.require_object_coercible(value)?;
+                let keys = if p.rest.is_some() { Some(self.temps(p.properties.len())?) } else { None };
+                let key = self.temp()?;
+                let item = self.temp()?;
+                for (i, property) in p.properties.iter().enumerate() {
+                    self.property_key(&property.key, property.computed, key)?;
+                    if let Some(k) = keys {
+                        self.emit(Instruction::Move { dst: Reg(k.0 + i as u16), src: key });
+                    }
+                    self.get_by_key(&property.key, property.computed, value, key, item);
+                    self.bind_pattern(&property.value, item, init)?;
+                }
+                if let Some(rest) = &p.rest {
+                    let count = p.properties.len() as u16;
+                    self.emit(Instruction::ObjectRest { dst: item, src: value, excluded: keys.unwrap_or(key), count });
+                    self.bind_pattern(&rest.argument, item, init)?;
+                }
+                self.release(mark);
+                Ok(())
+            }
+            BindingPattern::ArrayPattern(p) => {
+                let mark = self.mark();
+                let record = self.temp()?;
+                let item = self.temp()?;
+                self.emit(Instruction::GetIterator { dst: record, src: value });
+                for element in &p.elements {
+                    self.emit(Instruction::LoadUndefined { dst: item });
+                    let next = self.emit(Instruction::IteratorNext { dst: item, iter: record, done: u32::MAX });
+                    self.patch_here(next);
+                    if let Some(element) = element {
+                        self.bind_pattern(element, item, init)?;
+                    }
+                }
+                if let Some(rest) = &p.rest {
+                    self.collect_rest(record, item)?;
+                    self.bind_pattern(&rest.argument, item, init)?;
+                }
+                self.emit(Instruction::IteratorClose { iter: record });
+                self.release(mark);
+                Ok(())
+            }
+        }
+    }
+
+    /// Throws the destructuring TypeError for `null`/`undefined`.
+    fn require_object_coercible(&mut self, value: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let excluded = self.temp()?;
+        let probe = self.temp()?;
+        let skip = self.emit(Instruction::JumpIfNotNullish { src: value, target: u32::MAX });
+        self.emit(Instruction::ObjectRest { dst: probe, src: value, excluded, count: 0 });
+        self.patch_here(skip);
+        self.release(mark);
+        Ok(())
+    }
+
+    fn get_by_key(&mut self, key_node: &'a PropertyKey<'a>, computed: bool, obj: Reg, key: Reg, dst: Reg) {
+        if let (PropertyKey::StaticIdentifier(id), false) = (key_node, computed) {
+            let name = self.name_constant(id.name.as_str());
+            let ic = self.ic();
+            self.emit(Instruction::GetNamed { dst, obj, name, ic });
+        } else {
+            self.emit(Instruction::GetIndexed { dst, obj, key });
+        }
+    }
+
+    /// Collects the rest of an iterator into a new array in `dst`.
+    fn collect_rest(&mut self, record: Reg, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let array = self.temp()?;
+        let item = self.temp()?;
+        self.emit(Instruction::NewArray { dst: array });
+        let start = self.here();
+        let next = self.emit(Instruction::IteratorNext { dst: item, iter: record, done: u32::MAX });
+        self.emit(Instruction::ArrayPush { array, src: item });
+        self.emit(Instruction::Jump { target: start });
+        self.patch_here(next);
+        self.emit(Instruction::Move { dst, src: array });
+        self.release(mark);
+        Ok(())
+    }
+
+    /// Assigns `value` to an assignment target (identifier, member or
+    /// pattern).
+    pub fn assign_to_target(&mut self, target: &'a AssignmentTarget<'a>, value: Reg) -> CResult<()> {
+        self.enter_nesting()?;
+        let result = self.assign_to_target_inner(target, value);
+        self.leave_nesting();
+        result
+    }
+
+    fn assign_to_target_inner(&mut self, target: &'a AssignmentTarget<'a>, value: Reg) -> CResult<()> {
+        match target {
+            AssignmentTarget::AssignmentTargetIdentifier(id) => self.store_identifier(id, value),
+            AssignmentTarget::ObjectAssignmentTarget(p) => {
+                let mark = self.mark();
+                self.require_object_coercible(value)?;
+                let keys = if p.rest.is_some() { Some(self.temps(p.properties.len())?) } else { None };
+                let key = self.temp()?;
+                let item = self.temp()?;
+                for (i, property) in p.properties.iter().enumerate() {
+                    match property {
+                        AssignmentTargetProperty::AssignmentTargetPropertyIdentifier(p) => {
+                            let name = self.name_constant(p.binding.name.as_str());
+                            self.emit(Instruction::LoadConst { dst: key, index: name });
+                            if let Some(k) = keys {
+                                self.emit(Instruction::Move { dst: Reg(k.0 + i as u16), src: key });
+                            }
+                            let ic = self.ic();
+                            self.emit(Instruction::GetNamed { dst: item, obj: value, name, ic });
+                            if let Some(init) = &p.init {
+                                let skip = self.emit(Instruction::JumpIfNotUndefined { src: item, target: u32::MAX });
+                                let n = is_anonymous_function(init).then(|| p.binding.name.as_str().to_owned());
+                                self.expression_named(init, item, n.as_deref())?;
+                                self.patch_here(skip);
+                            }
+                            self.store_identifier(&p.binding, item)?;
+                        }
+                        AssignmentTargetProperty::AssignmentTargetPropertyProperty(p) => {
+                            self.property_key(&p.name, p.computed, key)?;
+                            if let Some(k) = keys {
+                                self.emit(Instruction::Move { dst: Reg(k.0 + i as u16), src: key });
+                            }
+                            self.get_by_key(&p.name, p.computed, value, key, item);
+                            self.assign_maybe_default(&p.binding, item)?;
+                        }
+                    }
+                }
+                if let Some(rest) = &p.rest {
+                    let count = p.properties.len() as u16;
+                    self.emit(Instruction::ObjectRest { dst: item, src: value, excluded: keys.unwrap_or(key), count });
+                    self.assign_to_target(&rest.target, item)?;
+                }
+                self.release(mark);
+                Ok(())
+            }
+            AssignmentTarget::ArrayAssignmentTarget(p) => {
+                let mark = self.mark();
+                let record = self.temp()?;
+                let item = self.temp()?;
+                self.emit(Instruction::GetIterator { dst: record, src: value });
+                for element in &p.elements {
+                    self.emit(Instruction::LoadUndefined { dst: item });
+                    let next = self.emit(Instruction::IteratorNext { dst: item, iter: record, done: u32::MAX });
+                    self.patch_here(next);
+                    if let Some(element) = element {
+                        self.assign_maybe_default(element, item)?;
+                    }
+                }
+                if let Some(rest) = &p.rest {
+                    self.collect_rest(record, item)?;
+                    self.assign_to_target(&rest.target, item)?;
+                }
+                self.emit(Instruction::IteratorClose { iter: record });
+                self.release(mark);
+                Ok(())
+            }
+            other => match other.as_simple_assignment_target() {
+                Some(simple) => self.assign_simple(simple, value),
+                None => Err(CompileError::Syntax("Invalid assignment target".to_owned())),
+            },
+        }
+    }
+
+    fn assign_simple(&mut self, target: &'a SimpleAssignmentTarget<'a>, value: Reg) -> CResult<()> {
+        if let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = target {
+            return self.store_identifier(id, value);
+        }
+        let Some(m) = target.as_member_expression() else {
+            return Err(CompileError::Syntax("Invalid assignment target".to_owned()));
+        };
+        let mark = self.mark();
+        let obj = self.temp()?;
+        self.expression(m.object(), obj)?;
+        match m {
+            oxc_ast::ast::MemberExpression::StaticMemberExpression(s) => {
+                let name = self.name_constant(s.property.name.as_str());
+                let ic = self.ic();
+                self.emit(Instruction::SetNamed { obj, name, src: value, ic, strict: self.strict });
+            }
+            oxc_ast::ast::MemberExpression::ComputedMemberExpression(c) => {
+                let key = self.temp()?;
+                self.expression(&c.expression, key)?;
+                self.emit(Instruction::SetIndexed { obj, key, src: value, strict: self.strict });
+            }
+            oxc_ast::ast::MemberExpression::PrivateFieldExpression(_) => {
+                return Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()));
+            }
+        }
+        self.release(mark);
+        Ok(())
+    }
+
+    fn assign_maybe_default(&mut self, target: &'a AssignmentTargetMaybeDefault<'a>, value: Reg) -> CResult<()> {
+        match target {
+            AssignmentTargetMaybeDefault::AssignmentTargetWithDefault(d) => {
+                let skip = self.emit(Instruction::JumpIfNotUndefined { src: value, target: u32::MAX });
+                let name = match (&d.binding, &d.init) {
+                    (AssignmentTarget::AssignmentTargetIdentifier(id), init) if is_anonymous_function(init) => {
+                        Some(id.name.as_str().to_owned())
+                    }
+                    _ => None,
+                };
+                self.expression_named(&d.init, value, name.as_deref())?;
+                self.patch_here(skip);
+                self.assign_to_target(&d.binding, value)
+            }
+            other => match other.as_assignment_target() {
+                Some(t) => self.assign_to_target(t, value),
+                None => Ok(()),
+            },
+        }
+    }
+}

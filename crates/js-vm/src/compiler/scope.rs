@@ -1,0 +1,186 @@
+//! Scope analysis on top of `oxc_semantic`: which bindings closures capture
+//! (they live in environments) and which can stay in registers.
+
+use std::collections::{HashMap, HashSet};
+
+use oxc_semantic::{Scoping, Semantic};
+use oxc_syntax::scope::{ScopeFlags, ScopeId};
+use oxc_syntax::symbol::SymbolId;
+
+use oxc_ast::AstKind;
+
+/// Where a binding lives at run time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A register of the declaring function's frame.
+    Register(u16),
+    /// Slot `slot` of the environment of scope `scope`.
+    Env {
+        /// The declaring scope.
+        scope: ScopeId,
+        /// The slot.
+        slot: u32,
+    },
+    /// A property of the global object (script-level `var` and functions).
+    GlobalVar,
+    /// A global lexical binding (script-level `let`, `const`, `class`).
+    GlobalLexical,
+}
+
+/// The whole program's scope facts.
+pub struct Analysis {
+    /// oxc's scope tree and symbol table.
+    pub scoping: Scoping,
+    /// Per scope: the scope of the function (or class body, which runs as
+    /// its own functions) it belongs to.
+    boundary: Vec<ScopeId>,
+    /// Symbols referenced from a different function than the declaring one.
+    captured: HashSet<SymbolId>,
+    /// Per scope: captured bindings get consecutive environment slots.
+    env_slots: HashMap<ScopeId, u32>,
+    /// Slots of captured symbols.
+    slot_of: HashMap<SymbolId, u32>,
+    /// Function scopes whose `arguments` object is used, and the env slot it
+    /// has when arrows inside use it.
+    pub arguments_used: HashMap<ScopeId, Option<u32>>,
+    /// Scopes of each boundary, in creation order.
+    scopes_of: HashMap<ScopeId, Vec<ScopeId>>,
+    /// Class body scopes: their bindings are read by the methods, so they
+    /// always live in an environment.
+    class_scopes: HashSet<ScopeId>,
+}
+
+impl Analysis {
+    /// Analyses a program.
+    pub fn new(semantic: Semantic<'_>) -> Self {
+        let mut class_scopes = HashSet::new();
+        for node in semantic.nodes().iter() {
+            if let AstKind::Class(class) = node.kind() {
+                if let Some(scope) = class.scope_id.get() {
+                    class_scopes.insert(scope);
+                }
+            }
+        }
+        let scoping = semantic.into_scoping();
+        let count = scoping.scopes_len();
+        let mut boundary = Vec::with_capacity(count);
+        let mut scopes_of: HashMap<ScopeId, Vec<ScopeId>> = HashMap::new();
+        for index in 0..count {
+            let scope = ScopeId::new(index);
+            let flags = scoping.scope_flags(scope);
+            let is_boundary = flags
+                .intersects(ScopeFlags::Top | ScopeFlags::Function | ScopeFlags::Arrow | ScopeFlags::ClassStaticBlock)
+                || class_scopes.contains(&scope);
+            let b =
+                if is_boundary { scope } else { scoping.scope_parent_id(scope).map_or(scope, |p| boundary[p.index()]) };
+            boundary.push(b);
+            scopes_of.entry(b).or_default().push(scope);
+        }
+        let mut analysis = Self {
+            scoping,
+            boundary,
+            captured: HashSet::new(),
+            env_slots: HashMap::new(),
+            slot_of: HashMap::new(),
+            arguments_used: HashMap::new(),
+            scopes_of,
+            class_scopes,
+        };
+        analysis.find_captures();
+        analysis
+    }
+
+    fn find_captures(&mut self) {
+        let scoping = &self.scoping;
+        let mut eval_boundaries = HashSet::new();
+        for index in 0..scoping.scopes_len() {
+            let scope = ScopeId::new(index);
+            if scoping.scope_flags(scope).contains(ScopeFlags::DirectEval) {
+                // Everything visible from a direct eval may be read by name.
+                let mut s = Some(scope);
+                while let Some(cur) = s {
+                    eval_boundaries.insert(cur);
+                    s = scoping.scope_parent_id(cur);
+                }
+            }
+        }
+        for symbol in scoping.symbol_ids() {
+            let declared_in = scoping.symbol_scope_id(symbol);
+            let home = self.boundary[declared_in.index()];
+            let escapes = eval_boundaries.contains(&declared_in)
+                || self.class_scopes.contains(&declared_in)
+                || scoping
+                    .get_resolved_reference_ids(symbol)
+                    .iter()
+                    .any(|&r| self.boundary[scoping.get_reference(r).scope_id().index()] != home);
+            if escapes {
+                self.captured.insert(symbol);
+            }
+        }
+        // `arguments` is an implicit binding of the nearest non-arrow
+        // function.
+        let mut arguments_uses = Vec::new();
+        for (name, refs) in scoping.root_unresolved_references() {
+            if name.as_str() == "arguments" {
+                arguments_uses.extend(refs.iter().map(|&r| scoping.get_reference(r).scope_id()));
+            }
+        }
+        for use_scope in arguments_uses {
+            let Some(function) = self.arguments_function(use_scope) else { continue };
+            let captured = self.boundary[use_scope.index()] != function;
+            let entry = self.arguments_used.entry(function).or_insert(None);
+            if captured && entry.is_none() {
+                *entry = Some(u32::MAX);
+            }
+        }
+        let mut symbols: Vec<SymbolId> = self.captured.iter().copied().collect();
+        symbols.sort();
+        for symbol in symbols {
+            let scope = self.scoping.symbol_scope_id(symbol);
+            let next = self.env_slots.entry(scope).or_insert(0);
+            self.slot_of.insert(symbol, *next);
+            *next += 1;
+        }
+        let functions: Vec<ScopeId> = self.arguments_used.keys().copied().collect();
+        for function in functions {
+            if self.arguments_used.get(&function) == Some(&Some(u32::MAX)) {
+                let next = self.env_slots.entry(function).or_insert(0);
+                self.arguments_used.insert(function, Some(*next));
+                *next += 1;
+            }
+        }
+    }
+
+    /// The non-arrow function scope whose `arguments` a use in `scope`
+    /// refers to (`None` at the top level).
+    fn arguments_function(&self, scope: ScopeId) -> Option<ScopeId> {
+        let mut s = Some(scope);
+        while let Some(cur) = s {
+            let flags = self.scoping.scope_flags(cur);
+            if flags.contains(ScopeFlags::Function) && !flags.contains(ScopeFlags::Arrow) {
+                return Some(cur);
+            }
+            if flags.contains(ScopeFlags::Top) {
+                return None;
+            }
+            s = self.scoping.scope_parent_id(cur);
+        }
+        None
+    }
+
+    /// The environment slot of a captured symbol.
+    pub fn slot(&self, symbol: SymbolId) -> Option<u32> {
+        self.slot_of.get(&symbol).copied()
+    }
+
+    /// How many environment slots `scope` needs (0: no environment).
+    pub fn env_slot_count(&self, scope: ScopeId) -> u32 {
+        self.env_slots.get(&scope).copied().unwrap_or(0)
+    }
+
+    /// The scopes compiled as part of the function whose scope is
+    /// `boundary`.
+    pub fn scopes_of(&self, boundary: ScopeId) -> &[ScopeId] {
+        self.scopes_of.get(&boundary).map_or(&[], Vec::as_slice)
+    }
+}

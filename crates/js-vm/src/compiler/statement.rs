@@ -1,0 +1,581 @@
+//! Statements (ECMA-262 §14).
+
+use oxc_ast::ast::{
+    BlockStatement, Declaration, ForInStatement, ForOfStatement, ForStatement, ForStatementInit, ForStatementLeft,
+    IfStatement, LabeledStatement, Statement, SwitchStatement, TryStatement, VariableDeclaration,
+    VariableDeclarationKind,
+};
+
+use super::control::Control;
+use super::function::{FunctionCompiler, binding_name, offset_of};
+use super::{CResult, CompileError};
+use crate::bytecode::{Handler, Instruction, Reg};
+
+/// What an exit statement jumps to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ExitKind {
+    Break,
+    Continue,
+}
+
+impl<'a> FunctionCompiler<'_, 'a> {
+    /// Compiles one statement.
+    pub fn statement(&mut self, statement: &'a Statement<'a>) -> CResult<()> {
+        self.enter_nesting()?;
+        self.mark_position(offset_of(statement));
+        let result = self.statement_inner(statement, Vec::new());
+        self.leave_nesting();
+        result
+    }
+
+    fn statement_inner(&mut self, statement: &'a Statement<'a>, labels: Vec<String>) -> CResult<()> {
+        match statement {
+            Statement::BlockStatement(block) => self.block(block),
+            Statement::EmptyStatement(_) | Statement::DebuggerStatement(_) => Ok(()),
+            Statement::ExpressionStatement(e) => {
+                let mark = self.mark();
+                let r = match self.completion {
+                    Some(c) => c,
+                    None => self.temp()?,
+                };
+                self.expression(&e.expression, r)?;
+                self.release(mark);
+                Ok(())
+            }
+            Statement::VariableDeclaration(decl) => self.variable_declaration(decl),
+            Statement::FunctionDeclaration(_) => Ok(()),
+            Statement::ClassDeclaration(class) => {
+                let mark = self.mark();
+                let r = self.temp()?;
+                self.class(class, r, None)?;
+                if let Some(symbol) = class.id.as_ref().and_then(|id| id.symbol_id.get()) {
+                    self.store_binding(symbol, r, true)?;
+                }
+                self.release(mark);
+                Ok(())
+            }
+            Statement::ReturnStatement(ret) => {
+                let mark = self.mark();
+                let r = self.temp()?;
+                match &ret.argument {
+                    Some(e) => self.expression(e, r)?,
+                    None => {
+                        self.emit(Instruction::LoadUndefined { dst: r });
+                    }
+                }
+                self.unwind_for_exit(0)?;
+                self.emit(Instruction::Return { src: r });
+                self.reopen_ranges(0);
+                self.release(mark);
+                Ok(())
+            }
+            Statement::IfStatement(s) => self.if_statement(s),
+            Statement::WhileStatement(s) => {
+                let start = self.here();
+                self.control.push(Control::Breakable {
+                    labels,
+                    is_loop: true,
+                    breaks: Vec::new(),
+                    continues: Vec::new(),
+                });
+                let mark = self.mark();
+                let r = self.temp()?;
+                self.expression(&s.test, r)?;
+                let exit = self.emit(Instruction::JumpIfFalse { cond: r, target: u32::MAX });
+                self.release(mark);
+                self.statement(&s.body)?;
+                self.emit(Instruction::Jump { target: start });
+                self.patch_here(exit);
+                self.finish_breakable(start);
+                Ok(())
+            }
+            Statement::DoWhileStatement(s) => {
+                let start = self.here();
+                self.control.push(Control::Breakable {
+                    labels,
+                    is_loop: true,
+                    breaks: Vec::new(),
+                    continues: Vec::new(),
+                });
+                self.statement(&s.body)?;
+                let continue_target = self.here();
+                let mark = self.mark();
+                let r = self.temp()?;
+                self.expression(&s.test, r)?;
+                self.emit(Instruction::JumpIfTrue { cond: r, target: start });
+                self.release(mark);
+                self.finish_breakable(continue_target);
+                Ok(())
+            }
+            Statement::ForStatement(s) => self.for_statement(s, labels),
+            Statement::ForInStatement(s) => self.for_in_statement(s, labels),
+            Statement::ForOfStatement(s) => self.for_of_statement(s, labels),
+            Statement::BreakStatement(s) => self.exit(ExitKind::Break, s.label.as_ref().map(|l| l.name.as_str())),
+            Statement::ContinueStatement(s) => self.exit(ExitKind::Continue, s.label.as_ref().map(|l| l.name.as_str())),
+            Statement::ThrowStatement(s) => {
+                let mark = self.mark();
+                let r = self.temp()?;
+                self.expression(&s.argument, r)?;
+                self.mark_position(s.span.start);
+                self.emit(Instruction::Throw { src: r });
+                self.release(mark);
+                Ok(())
+            }
+            Statement::TryStatement(s) => self.try_statement(s),
+            Statement::SwitchStatement(s) => self.switch_statement(s, labels),
+            Statement::LabeledStatement(s) => self.labeled_statement(s, labels),
+            Statement::WithStatement(_) => {
+                Err(CompileError::Syntax("'with' statements are not supported by this engine yet".to_owned()))
+            }
+            _ => match statement.as_declaration() {
+                Some(Declaration::VariableDeclaration(decl)) => self.variable_declaration(decl),
+                _ => Err(CompileError::Syntax("Unexpected token".to_owned())),
+            },
+        }
+    }
+
+    /// A block with its own scope.
+    pub fn block(&mut self, block: &'a BlockStatement<'a>) -> CResult<()> {
+        let pushed = self.enter_scope(block.scope_id.get(), &block.body)?;
+        for statement in &block.body {
+            self.statement(statement)?;
+        }
+        self.leave_scope(pushed);
+        Ok(())
+    }
+
+    fn variable_declaration(&mut self, decl: &'a VariableDeclaration<'a>) -> CResult<()> {
+        if matches!(decl.kind, VariableDeclarationKind::Using | VariableDeclarationKind::AwaitUsing) {
+            return Err(CompileError::Syntax("'using' declarations are not supported".to_owned()));
+        }
+        for d in &decl.declarations {
+            let mark = self.mark();
+            match &d.init {
+                Some(init) => {
+                    let r = self.temp()?;
+                    let name = binding_name(&d.id);
+                    self.expression_named(init, r, name.as_deref())?;
+                    self.bind_pattern(&d.id, r, true)?;
+                }
+                None if decl.kind != VariableDeclarationKind::Var => {
+                    let r = self.temp()?;
+                    self.emit(Instruction::LoadUndefined { dst: r });
+                    self.bind_pattern(&d.id, r, true)?;
+                }
+                None => {}
+            }
+            self.release(mark);
+        }
+        Ok(())
+    }
+
+    fn if_statement(&mut self, s: &'a IfStatement<'a>) -> CResult<()> {
+        let mark = self.mark();
+        let r = self.temp()?;
+        self.expression(&s.test, r)?;
+        let to_else = self.emit(Instruction::JumpIfFalse { cond: r, target: u32::MAX });
+        self.release(mark);
+        self.statement(&s.consequent)?;
+        match &s.alternate {
+            Some(alt) => {
+                let to_end = self.emit_jump();
+                self.patch_here(to_else);
+                self.statement(alt)?;
+                self.patch_here(to_end);
+            }
+            None => self.patch_here(to_else),
+        }
+        Ok(())
+    }
+
+    /// Pops a loop or switch entry and patches its jumps.
+    fn finish_breakable(&mut self, continue_target: u32) {
+        if let Some(Control::Breakable { breaks, continues, .. }) = self.control.pop() {
+            for c in continues {
+                self.patch(c, continue_target);
+            }
+            let end = self.here();
+            for b in breaks {
+                self.patch(b, end);
+            }
+        }
+    }
+
+    fn labeled_statement(&mut self, s: &'a LabeledStatement<'a>, mut labels: Vec<String>) -> CResult<()> {
+        labels.push(s.label.name.as_str().to_owned());
+        match &s.body {
+            Statement::ForStatement(_)
+            | Statement::ForInStatement(_)
+            | Statement::ForOfStatement(_)
+            | Statement::WhileStatement(_)
+            | Statement::DoWhileStatement(_)
+            | Statement::SwitchStatement(_)
+            | Statement::LabeledStatement(_) => {
+                self.mark_position(offset_of(&s.body));
+                self.statement_inner(&s.body, labels)
+            }
+            body => {
+                let label = s.label.name.as_str().to_owned();
+                self.control.push(Control::Labelled { label, breaks: Vec::new() });
+                self.statement(body)?;
+                if let Some(Control::Labelled { breaks, .. }) = self.control.pop() {
+                    let end = self.here();
+                    for b in breaks {
+                        self.patch(b, end);
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `break` / `continue`: runs the cleanups of everything crossed, then
+    /// jumps.
+    fn exit(&mut self, kind: ExitKind, label: Option<&str>) -> CResult<()> {
+        let mut target = None;
+        for (i, c) in self.control.iter().enumerate().rev() {
+            let matches = match (c, kind, label) {
+                (Control::Breakable { is_loop, .. }, ExitKind::Continue, None) => *is_loop,
+                (Control::Breakable { .. }, ExitKind::Break, None) => true,
+                (Control::Breakable { labels, is_loop, .. }, k, Some(l)) => {
+                    labels.iter().any(|x| x == l) && (k == ExitKind::Break || *is_loop)
+                }
+                (Control::Labelled { label: name, .. }, ExitKind::Break, Some(l)) => name == l,
+                _ => false,
+            };
+            if matches {
+                target = Some(i);
+                break;
+            }
+        }
+        let Some(level) = target else {
+            return Err(CompileError::Syntax("Illegal break or continue statement".to_owned()));
+        };
+        self.unwind_for_exit(level + 1)?;
+        let jump = self.emit_jump();
+        match &mut self.control[level] {
+            Control::Breakable { breaks, continues, .. } => {
+                if kind == ExitKind::Break {
+                    breaks.push(jump);
+                } else {
+                    continues.push(jump);
+                }
+            }
+            Control::Labelled { breaks, .. } => breaks.push(jump),
+            _ => {}
+        }
+        self.reopen_ranges(level + 1);
+        Ok(())
+    }
+
+    /// Emits the cleanups of every control entry above `level`, innermost
+    /// first: pops environments, closes iterators, closes `try` ranges and
+    /// inlines `finally` blocks.
+    pub fn unwind_for_exit(&mut self, level: usize) -> CResult<()> {
+        let mut i = self.control.len();
+        while i > level {
+            i -= 1;
+            let here = self.here();
+            let action = match &mut self.control[i] {
+                Control::Env => Some(Instruction::PopEnv),
+                Control::Iterator { record } => Some(Instruction::IteratorClose { iter: *record }),
+                Control::Try { open, ranges, finalizer, .. } => {
+                    if let Some(start) = open.take() {
+                        if start < here {
+                            ranges.push((start, here));
+                        }
+                    }
+                    if let Some(f) = *finalizer {
+                        self.inline_finally(i, f)?;
+                    }
+                    None
+                }
+                Control::Breakable { .. } | Control::Labelled { .. } => None,
+            };
+            if let Some(instruction) = action {
+                self.emit(instruction);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reopens the ranges of `try` entries above `level` after an exit.
+    pub fn reopen_ranges(&mut self, level: usize) {
+        let here = self.here();
+        for c in &mut self.control[level..] {
+            if let Control::Try { open, .. } = c {
+                if open.is_none() {
+                    *open = Some(here);
+                }
+            }
+        }
+    }
+
+    /// Compiles a `finally` block in the context of its `try` statement
+    /// (control entry `level`).
+    fn inline_finally(&mut self, level: usize, block: &'a BlockStatement<'a>) -> CResult<()> {
+        let saved_control: Vec<Control<'a>> = self.control.drain(level..).collect();
+        let saved_scopes = self.scope_stack.clone();
+        let result = self.block(block);
+        self.scope_stack = saved_scopes;
+        self.control.extend(saved_control);
+        result
+    }
+
+    fn try_statement(&mut self, s: &'a TryStatement<'a>) -> CResult<()> {
+        let saved_env = self.temp()?;
+        let exception = self.temp()?;
+        self.emit(Instruction::SaveEnv { dst: saved_env });
+        let finalizer = s.finalizer.as_deref();
+        let scopes_before = self.scope_stack.clone();
+        // The protected region of the try block.
+        let start = self.here();
+        self.control.push(Control::Try { ranges: Vec::new(), open: Some(start), finalizer });
+        self.block(&s.block)?;
+        let try_ranges = self.close_try();
+        let mut to_end = Vec::new();
+        if let Some(f) = finalizer {
+            self.block(f)?;
+        }
+        to_end.push(self.emit_jump());
+        let mut finally_ranges = Vec::new();
+        if let Some(catch) = &s.handler {
+            let catch_target = self.here();
+            self.push_handlers(&try_ranges, catch_target, exception);
+            self.emit(Instruction::RestoreEnv { src: saved_env });
+            self.scope_stack = scopes_before.clone();
+            if finalizer.is_some() {
+                let here = self.here();
+                self.control.push(Control::Try { ranges: Vec::new(), open: Some(here), finalizer });
+            }
+            let pushed = self.enter_scope(catch.scope_id.get(), &[])?;
+            if let Some(param) = &catch.param {
+                self.bind_pattern(&param.pattern, exception, true)?;
+            }
+            self.block(&catch.body)?;
+            self.leave_scope(pushed);
+            if finalizer.is_some() {
+                finally_ranges = self.close_try();
+            }
+            if let Some(f) = finalizer {
+                self.block(f)?;
+            }
+            to_end.push(self.emit_jump());
+        } else {
+            finally_ranges = try_ranges;
+        }
+        if let Some(f) = finalizer {
+            let target = self.here();
+            self.push_handlers(&finally_ranges, target, exception);
+            self.emit(Instruction::RestoreEnv { src: saved_env });
+            self.scope_stack = scopes_before;
+            self.block(f)?;
+            self.emit(Instruction::Throw { src: exception });
+        }
+        for j in to_end {
+            self.patch_here(j);
+        }
+        Ok(())
+    }
+
+    /// Pops a `try` entry, returning its ranges.
+    fn close_try(&mut self) -> Vec<(u32, u32)> {
+        let here = self.here();
+        match self.control.pop() {
+            Some(Control::Try { mut ranges, open, .. }) => {
+                if let Some(start) = open {
+                    if start < here {
+                        ranges.push((start, here));
+                    }
+                }
+                ranges
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn push_handlers(&mut self, ranges: &[(u32, u32)], target: u32, exception: Reg) {
+        for &(start, end) in ranges {
+            self.handlers.push(Handler { start, end, target, exception });
+        }
+    }
+
+    fn for_statement(&mut self, s: &'a ForStatement<'a>, labels: Vec<String>) -> CResult<()> {
+        let pushed = self.enter_scope(s.scope_id.get(), &[])?;
+        let per_iteration = pushed
+            && matches!(&s.init, Some(ForStatementInit::VariableDeclaration(d)) if d.kind != VariableDeclarationKind::Var);
+        if let Some(init) = &s.init {
+            match init {
+                ForStatementInit::VariableDeclaration(d) => self.variable_declaration(d)?,
+                other => {
+                    if let Some(e) = other.as_expression() {
+                        let mark = self.mark();
+                        let r = self.temp()?;
+                        self.expression(e, r)?;
+                        self.release(mark);
+                    }
+                }
+            }
+        }
+        if per_iteration {
+            self.emit(Instruction::CopyEnv);
+        }
+        let start = self.here();
+        self.control.push(Control::Breakable { labels, is_loop: true, breaks: Vec::new(), continues: Vec::new() });
+        let mut exit = None;
+        if let Some(test) = &s.test {
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.expression(test, r)?;
+            exit = Some(self.emit(Instruction::JumpIfFalse { cond: r, target: u32::MAX }));
+            self.release(mark);
+        }
+        self.statement(&s.body)?;
+        let continue_target = self.here();
+        if per_iteration {
+            self.emit(Instruction::CopyEnv);
+        }
+        if let Some(update) = &s.update {
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.expression(update, r)?;
+            self.release(mark);
+        }
+        self.emit(Instruction::Jump { target: start });
+        if let Some(e) = exit {
+            self.patch_here(e);
+        }
+        self.finish_breakable(continue_target);
+        self.leave_scope(pushed);
+        Ok(())
+    }
+
+    /// Assigns the loop value in `value` to a for-in/of head.
+    fn bind_for_head(&mut self, left: &'a ForStatementLeft<'a>, value: Reg) -> CResult<()> {
+        match left {
+            ForStatementLeft::VariableDeclaration(decl) => {
+                if let Some(d) = decl.declarations.first() {
+                    self.bind_pattern(&d.id, value, true)?;
+                }
+                Ok(())
+            }
+            other => match other.as_assignment_target() {
+                Some(target) => self.assign_to_target(target, value),
+                None => Err(CompileError::Syntax("Invalid left-hand side in for loop".to_owned())),
+            },
+        }
+    }
+
+    fn for_in_statement(&mut self, s: &'a ForInStatement<'a>, labels: Vec<String>) -> CResult<()> {
+        let iter = self.temp()?;
+        {
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.expression(&s.right, r)?;
+            self.emit(Instruction::ForInStart { dst: iter, obj: r });
+            self.release(mark);
+        }
+        let start = self.here();
+        let value = self.temp()?;
+        let next = self.emit(Instruction::ForInNext { dst: value, iter, done: u32::MAX });
+        self.control.push(Control::Breakable { labels, is_loop: true, breaks: Vec::new(), continues: Vec::new() });
+        let pushed = self.enter_scope(s.scope_id.get(), &[])?;
+        self.bind_for_head(&s.left, value)?;
+        self.statement(&s.body)?;
+        self.leave_scope(pushed);
+        self.emit(Instruction::Jump { target: start });
+        self.patch_here(next);
+        self.finish_breakable(start);
+        Ok(())
+    }
+
+    fn for_of_statement(&mut self, s: &'a ForOfStatement<'a>, labels: Vec<String>) -> CResult<()> {
+        if s.r#await {
+            return Err(CompileError::Syntax("for await is not supported by this engine yet".to_owned()));
+        }
+        let record = self.temp()?;
+        {
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.expression(&s.right, r)?;
+            self.emit(Instruction::GetIterator { dst: record, src: r });
+            self.release(mark);
+        }
+        // The iterator entry sits outside the loop entry: `continue` keeps
+        // the iterator, `break` and outer exits close it.
+        self.control.push(Control::Iterator { record });
+        let start = self.here();
+        let value = self.temp()?;
+        let next = self.emit(Instruction::IteratorNext { dst: value, iter: record, done: u32::MAX });
+        self.control.push(Control::Breakable { labels, is_loop: true, breaks: Vec::new(), continues: Vec::new() });
+        let pushed = self.enter_scope(s.scope_id.get(), &[])?;
+        self.bind_for_head(&s.left, value)?;
+        self.statement(&s.body)?;
+        self.leave_scope(pushed);
+        self.emit(Instruction::Jump { target: start });
+        self.patch_here(next);
+        self.finish_breakable(start);
+        self.control.pop();
+        self.emit(Instruction::IteratorClose { iter: record });
+        Ok(())
+    }
+
+    fn switch_statement(&mut self, s: &'a SwitchStatement<'a>, labels: Vec<String>) -> CResult<()> {
+        let discriminant = self.temp()?;
+        self.expression(&s.discriminant, discriminant)?;
+        let pushed = self.enter_scope(s.scope_id.get(), &[])?;
+        for case in &s.cases {
+            self.hoist_case_functions(&case.consequent)?;
+        }
+        self.control.push(Control::Breakable { labels, is_loop: false, breaks: Vec::new(), continues: Vec::new() });
+        let mut case_jumps = Vec::new();
+        let test = self.temp()?;
+        for case in &s.cases {
+            if let Some(t) = &case.test {
+                self.expression(t, test)?;
+                self.emit(Instruction::StrictEq { dst: test, lhs: discriminant, rhs: test });
+                case_jumps.push(Some(self.emit(Instruction::JumpIfTrue { cond: test, target: u32::MAX })));
+            } else {
+                case_jumps.push(None);
+            }
+        }
+        let default_jump = self.emit_jump();
+        let mut default_target = None;
+        for (case, jump) in s.cases.iter().zip(case_jumps) {
+            match jump {
+                Some(j) => self.patch_here(j),
+                None => default_target = Some(self.here()),
+            }
+            for statement in &case.consequent {
+                self.statement(statement)?;
+            }
+        }
+        match default_target {
+            Some(t) => self.patch(default_jump, t),
+            None => {
+                if let Some(Control::Breakable { breaks, .. }) = self.control.last_mut() {
+                    breaks.push(default_jump);
+                }
+            }
+        }
+        let end = self.here();
+        self.finish_breakable(end);
+        self.leave_scope(pushed);
+        Ok(())
+    }
+
+    fn hoist_case_functions(&mut self, statements: &'a [Statement<'a>]) -> CResult<()> {
+        for statement in statements {
+            if let Statement::FunctionDeclaration(f) = statement {
+                let Some(id) = &f.id else { continue };
+                let Some(symbol) = id.symbol_id.get() else { continue };
+                let mark = self.mark();
+                let r = self.temp()?;
+                self.compile_function_expression(f, r, Some(id.name.as_str()))?;
+                self.store_binding(symbol, r, true)?;
+                self.release(mark);
+            }
+        }
+        Ok(())
+    }
+}

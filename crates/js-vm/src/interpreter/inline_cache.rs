@@ -1,0 +1,88 @@
+//! Inline caches for named property reads and writes: per instruction, the
+//! last shape seen and the slot the property had in it. They hold shapes
+//! weakly and are reconciled at the end of every collection: entries whose
+//! shape died are cleared, and the tables of collected code are recycled.
+
+use js_gc::{Gc, GcAny, Liveness, Reconciler};
+
+use crate::object::Shape;
+
+/// One cache entry.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InlineCache {
+    /// The shape last seen, if any.
+    pub shape: Option<Gc<Shape>>,
+    /// Where the property lives in objects of that shape.
+    pub slot: u32,
+}
+
+struct Table {
+    owner: GcAny,
+    entries: Box<[InlineCache]>,
+}
+
+/// Every code block's inline caches, owned by the VM so a collection can
+/// reconcile them without reaching into the heap.
+#[derive(Default)]
+pub struct InlineCacheTables {
+    tables: Vec<Option<Table>>,
+    free: Vec<u32>,
+}
+
+impl InlineCacheTables {
+    /// A table of `count` empty entries for the code cell `owner`.
+    pub fn allocate(&mut self, owner: GcAny, count: u32) -> u32 {
+        let table = Table { owner, entries: vec![InlineCache::default(); count as usize].into_boxed_slice() };
+        if let Some(index) = self.free.pop() {
+            self.tables[index as usize] = Some(table);
+            index
+        } else {
+            self.tables.push(Some(table));
+            (self.tables.len() - 1) as u32
+        }
+    }
+
+    /// Reads an entry.
+    #[inline]
+    pub fn get(&self, table: u32, index: u32) -> InlineCache {
+        self.tables
+            .get(table as usize)
+            .and_then(Option::as_ref)
+            .and_then(|t| t.entries.get(index as usize))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Writes an entry.
+    #[inline]
+    pub fn set(&mut self, table: u32, index: u32, entry: InlineCache) {
+        if let Some(slot) =
+            self.tables.get_mut(table as usize).and_then(Option::as_mut).and_then(|t| t.entries.get_mut(index as usize))
+        {
+            *slot = entry;
+        }
+    }
+
+    /// Tables in use.
+    pub fn live_tables(&self) -> usize {
+        self.tables.iter().filter(|t| t.is_some()).count()
+    }
+}
+
+impl Reconciler for InlineCacheTables {
+    fn reconcile(&mut self, liveness: &Liveness<'_>) {
+        for (index, slot) in self.tables.iter_mut().enumerate() {
+            let Some(table) = slot else { continue };
+            if !liveness.is_live(table.owner) {
+                *slot = None;
+                self.free.push(index as u32);
+                continue;
+            }
+            for entry in table.entries.iter_mut() {
+                if entry.shape.is_some_and(|s| !liveness.is_live(s)) {
+                    *entry = InlineCache::default();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1314 @@
+//! The interpreter: one dispatch loop over the register file. Calls between
+//! compiled functions push a frame and stay in the loop; only native code
+//! calling back into scripts re-enters it, bounded by the call-depth limit.
+
+mod frame;
+mod inline_cache;
+mod operators;
+
+use js_gc::Gc;
+
+pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
+pub use inline_cache::{InlineCache, InlineCacheTables};
+pub(crate) use operators::js_pow;
+
+use crate::abstract_ops::{
+    is_callable, is_loosely_equal, is_strictly_equal, string_key, to_boolean, to_numeric, to_object, to_property_key,
+    to_string, type_of,
+};
+use crate::bytecode::{Code, CodeKind, Instruction, Reg};
+use crate::environment::DeclarativeEnvironment;
+use crate::function::{Closure, Function};
+use crate::object::internal_methods::{
+    self as im, create_data_property_or_throw, define_own_property, get, get_value, has_property, key_to_display,
+};
+use crate::object::{Attributes, JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
+use crate::string::JsString;
+use crate::value::Value;
+use crate::vm::{Exception, JsResult, Vm};
+
+/// Native re-entries into the loop allowed on top of each other.
+const MAX_NATIVE_DEPTH: usize = 400;
+
+/// Calls a function object with `this` and `args`.
+pub fn call_function(vm: &mut Vm, f: Gc<JsObject>, this: Value, args: &[Value]) -> JsResult<Value> {
+    let base = vm.stack.len();
+    vm.stack.extend_from_slice(args);
+    let result = call_with_stack_args(vm, f, this, base, args.len(), None);
+    vm.stack.truncate(base);
+    result
+}
+
+/// Constructs with `[[Construct]]`.
+pub fn construct_function(vm: &mut Vm, f: Gc<JsObject>, args: &[Value], new_target: Gc<JsObject>) -> JsResult<Value> {
+    let base = vm.stack.len();
+    vm.stack.extend_from_slice(args);
+    let result = call_with_stack_args(vm, f, Value::UNDEFINED, base, args.len(), Some(new_target));
+    vm.stack.truncate(base);
+    result
+}
+
+/// `instanceof` (§13.10.2 InstanceofOperator).
+pub fn instance_of(vm: &mut Vm, v: Value, target: Value) -> JsResult<bool> {
+    if !target.is_object() {
+        return Err(vm.type_error("Right-hand side of 'instanceof' is not an object"));
+    }
+    let key = PropertyKey::Symbol(vm.symbols.has_instance);
+    let handler = im::get_method(vm, target, key)?;
+    if let Some(h) = handler {
+        let r = im::call(vm, h, target, &[v])?;
+        return Ok(to_boolean(vm, r));
+    }
+    if !is_callable(vm, target) {
+        return Err(vm.type_error("Right-hand side of 'instanceof' is not callable"));
+    }
+    im::ordinary_has_instance(vm, target, v)
+}
+
+/// Calls `f` with arguments already in `vm.stack[args_base..][..argc]`,
+/// from native code: compiled callees run a nested loop.
+fn call_with_stack_args(
+    vm: &mut Vm,
+    f: Gc<JsObject>,
+    this: Value,
+    args_base: usize,
+    argc: usize,
+    new_target: Option<Gc<JsObject>>,
+) -> JsResult<Value> {
+    vm.check_interrupt()?;
+    if vm.native_depth >= MAX_NATIVE_DEPTH || vm.frames.len() >= vm.options.max_call_depth {
+        return Err(vm.range_error("Maximum call stack size exceeded"));
+    }
+    vm.native_depth += 1;
+    let result = match enter_function(vm, f, this, args_base, argc, new_target, Reg(0), true) {
+        Ok(Entered::Native(v)) => Ok(v),
+        Ok(Entered::Frame) => run(vm),
+        Err(e) => Err(e),
+    };
+    vm.native_depth -= 1;
+    result
+}
+
+enum Entered {
+    /// A native function ran and returned this value.
+    Native(Value),
+    /// A frame was pushed; the loop must run it.
+    Frame,
+}
+
+/// Starts a call: runs native functions at once, pushes a frame for
+/// compiled ones.
+#[allow(clippy::too_many_arguments, reason = "the call protocol's parts; a struct would only rename them")]
+fn enter_function(
+    vm: &mut Vm,
+    f: Gc<JsObject>,
+    this: Value,
+    args_base: usize,
+    argc: usize,
+    new_target: Option<Gc<JsObject>>,
+    return_dst: Reg,
+    entry: bool,
+) -> JsResult<Entered> {
+    let Some(function) = f.borrow(&vm.heap).as_function() else {
+        return Err(vm.type_error("value is not a function"));
+    };
+    match function {
+        Function::Native(native) => {
+            if new_target.is_some() && !native.constructor {
+                return Err(vm.type_error("value is not a constructor"));
+            }
+            let body = native.call;
+            let info = CallInfo { callee: f, this, new_target, args_base, argc };
+            let roots = vm.temp_roots.len();
+            let result = body(vm, &info);
+            vm.temp_roots.truncate(roots);
+            result.map(Entered::Native)
+        }
+        Function::Bound(bound) => {
+            let (target, bound_this) = (bound.target, bound.this);
+            let mut args = bound.args.to_vec();
+            args.extend_from_slice(&vm.stack[args_base..args_base + argc]);
+            let new_target = new_target.map(|nt| if nt == f { target } else { nt });
+            let result = match new_target {
+                Some(nt) => construct_function(vm, target, &args, nt),
+                None => call_function(vm, target, bound_this, &args),
+            };
+            result.map(Entered::Native)
+        }
+        Function::Closure(closure) => {
+            let code = closure.code;
+            let (closure_this, closure_env) = (closure.this_value, closure.env);
+            let c = code.borrow(&vm.heap);
+            let (kind, strict, registers, params) = (c.kind, c.strict, c.register_count, c.param_count);
+            let this = match (kind, new_target) {
+                (CodeKind::ClassConstructor { .. }, None) => {
+                    return Err(vm.type_error("Class constructor cannot be invoked without 'new'"));
+                }
+                (CodeKind::Arrow | CodeKind::Method, Some(_)) => {
+                    return Err(vm.type_error("value is not a constructor"));
+                }
+                (CodeKind::Arrow, None) => closure_this,
+                (CodeKind::ClassConstructor { derived: true }, Some(_)) => Value::HOLE,
+                (_, Some(nt)) => {
+                    let proto = prototype_from_constructor(vm, nt)?;
+                    Value::object(vm.new_object(Some(proto)))
+                }
+                (_, None) if strict => this,
+                (_, None) if this.is_nullish() => Value::object(vm.realm.global),
+                (_, None) => Value::object(to_object(vm, this)?),
+            };
+            if vm.frames.len() >= vm.options.max_call_depth {
+                return Err(vm.range_error("Maximum call stack size exceeded"));
+            }
+            let base = vm.stack.len();
+            vm.stack.resize(base + usize::from(registers), Value::UNDEFINED);
+            vm.stack[base] = this;
+            let passed = argc.min(usize::from(params));
+            vm.stack.copy_within(args_base..args_base + passed, base + 1);
+            let extra_args: Box<[Value]> = if argc > usize::from(params) {
+                vm.stack[args_base + usize::from(params)..args_base + argc].into()
+            } else {
+                Box::default()
+            };
+            let new_target_value = match (kind, new_target) {
+                (CodeKind::Arrow, _) => match f.borrow(&vm.heap).as_function() {
+                    Some(Function::Closure(c)) => c.new_target,
+                    _ => Value::UNDEFINED,
+                },
+                (_, Some(nt)) => Value::object(nt),
+                (_, None) => Value::UNDEFINED,
+            };
+            vm.frames.push(Frame {
+                code,
+                pc: 0,
+                base,
+                env: closure_env,
+                callee: Some(f),
+                new_target: new_target_value,
+                extra_args,
+                argc: argc as u32,
+                return_dst,
+                entry,
+                construct: new_target.is_some(),
+            });
+            if new_target.is_some() {
+                if let Err(e) = initialize_fields(vm, f) {
+                    let frame = vm.frames.pop();
+                    if let Some(frame) = frame {
+                        vm.stack.truncate(frame.base);
+                    }
+                    return Err(e);
+                }
+            }
+            Ok(Entered::Frame)
+        }
+    }
+}
+
+/// Runs class field initialisers on a freshly made `this` of a base class.
+fn initialize_fields(vm: &mut Vm, f: Gc<JsObject>) -> JsResult<()> {
+    let fields = match f.borrow(&vm.heap).as_function() {
+        Some(Function::Closure(Closure { fields: Some(init), code, .. })) => {
+            if matches!(code.borrow(&vm.heap).kind, CodeKind::ClassConstructor { derived: true }) {
+                return Ok(());
+            }
+            *init
+        }
+        _ => return Ok(()),
+    };
+    let Some(frame) = vm.frames.last() else { return Ok(()) };
+    let this = vm.stack[frame.base];
+    call_function(vm, fields, this, &[])?;
+    Ok(())
+}
+
+/// GetPrototypeFromConstructor with %Object.prototype% as the default.
+pub fn prototype_from_constructor(vm: &mut Vm, ctor: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
+    let key = PropertyKey::String(vm.names.prototype);
+    let proto = get(vm, ctor, key, Value::object(ctor))?;
+    Ok(proto.as_object().unwrap_or(vm.realm.intrinsics.object_prototype))
+}
+
+/// Runs a compiled script's top level.
+pub fn run_script(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
+    crate::vm::register_code(vm, code);
+    let registers = usize::from(code.borrow(&vm.heap).register_count);
+    let base = vm.stack.len();
+    vm.stack.resize(base + registers, Value::UNDEFINED);
+    vm.stack[base] = Value::object(vm.realm.global);
+    vm.frames.push(Frame {
+        code,
+        pc: 0,
+        base,
+        env: None,
+        callee: None,
+        new_target: Value::UNDEFINED,
+        extra_args: Box::default(),
+        argc: 0,
+        return_dst: Reg(0),
+        entry: true,
+        construct: false,
+    });
+    vm.native_depth += 1;
+    let result = run(vm);
+    vm.native_depth -= 1;
+    result
+}
+
+impl Vm {
+    /// Runs a compiled script.
+    pub(crate) fn run_script(&mut self, code: Gc<Code>) -> JsResult<Value> {
+        run_script(self, code)
+    }
+}
+
+/// Runs frames until the entry frame returns; exceptions unwind to
+/// handlers, or out of the entry frame.
+fn run(vm: &mut Vm) -> JsResult<Value> {
+    loop {
+        match execute(vm) {
+            Ok(v) => return Ok(v),
+            Err(exception) => {
+                if let Some(v) = unwind(vm, exception)? {
+                    return Ok(v);
+                }
+            }
+        }
+    }
+}
+
+/// Finds a handler for `exception`, popping frames without one. Returns
+/// `Ok(None)` to resume the loop, `Err` when it left the entry frame.
+fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
+    let Exception::Throw(value) = exception else {
+        // Termination is not catchable: drop frames up to the entry frame.
+        while let Some(frame) = vm.frames.pop() {
+            vm.stack.truncate(frame.base);
+            if frame.entry {
+                break;
+            }
+        }
+        return Err(exception);
+    };
+    loop {
+        let Some(frame) = vm.frames.last() else { return Err(exception) };
+        let code = frame.code.borrow(&vm.heap);
+        let pc = frame.pc;
+        if let Some(h) = code.handlers.iter().find(|h| h.start <= pc && pc < h.end) {
+            let (target, reg, base) = (h.target, h.exception, frame.base);
+            vm.stack[base + usize::from(reg.0)] = value;
+            if let Some(frame) = vm.frames.last_mut() {
+                frame.pc = target;
+            }
+            return Ok(None);
+        }
+        let Some(frame) = vm.frames.pop() else { return Err(exception) };
+        vm.stack.truncate(frame.base);
+        if frame.entry {
+            return Err(exception);
+        }
+    }
+}
+
+/// Pops the returning frame and delivers `result` to its caller. Returns
+/// `Some` when the frame was an entry frame.
+fn return_from_frame(vm: &mut Vm, value: Value) -> JsResult<Option<Value>> {
+    let Some(frame) = vm.frames.pop() else { return Ok(Some(value)) };
+    let mut result = value;
+    if frame.construct && !value.is_object() {
+        let derived = matches!(frame.code.borrow(&vm.heap).kind, CodeKind::ClassConstructor { derived: true });
+        if derived && !value.is_undefined() {
+            vm.stack.truncate(frame.base);
+            return Err(vm.type_error("Derived constructors may only return object or undefined"));
+        }
+        result = vm.stack[frame.base];
+        if result.is_hole() {
+            vm.stack.truncate(frame.base);
+            return Err(vm.reference_error(
+                "Must call super constructor in derived class before accessing 'this' or returning from derived constructor",
+            ));
+        }
+    }
+    vm.stack.truncate(frame.base);
+    if frame.entry {
+        return Ok(Some(result));
+    }
+    if let Some(caller) = vm.frames.last_mut() {
+        let dst = caller.base + usize::from(frame.return_dst.0);
+        caller.pc += 1;
+        vm.stack[dst] = result;
+    }
+    Ok(None)
+}
+
+/// Where a register lives in the register file.
+macro_rules! reg {
+    ($base:expr, $r:expr) => {
+        $base + usize::from($r.0)
+    };
+}
+
+/// The dispatch loop over the top frame. Returns when the entry frame
+/// returns; a thrown exception leaves with `Err` and `frame.pc` at the
+/// faulting instruction.
+#[allow(clippy::too_many_lines, reason = "one arm per instruction is the point of a dispatch loop")]
+fn execute(vm: &mut Vm) -> JsResult<Value> {
+    'frames: loop {
+        let Some(frame) = vm.frames.last() else { return Ok(Value::UNDEFINED) };
+        let code = frame.code;
+        let base = frame.base;
+        let mut pc = frame.pc as usize;
+        let ic_table = code.borrow(&vm.heap).ic_table;
+        let strict_code = code.borrow(&vm.heap).strict;
+        loop {
+            let instruction = code.borrow(&vm.heap).instructions[pc];
+            if let Some(frame) = vm.frames.last_mut() {
+                frame.pc = pc as u32;
+            }
+            macro_rules! r {
+                ($r:expr) => {
+                    vm.stack[reg!(base, $r)]
+                };
+            }
+            macro_rules! constant {
+                ($i:expr) => {
+                    code.borrow(&vm.heap).constants[$i as usize]
+                };
+            }
+            // Named-access constants are identifier atoms, never indices.
+            macro_rules! atom_key {
+                ($i:expr) => {
+                    match constant!($i).as_string() {
+                        Some(s) => PropertyKey::String(s),
+                        None => PropertyKey::Index(0),
+                    }
+                };
+            }
+            match instruction {
+                Instruction::LoadUndefined { dst } => r!(dst) = Value::UNDEFINED,
+                Instruction::LoadNull { dst } => r!(dst) = Value::NULL,
+                Instruction::LoadBool { dst, value } => r!(dst) = Value::boolean(value),
+                Instruction::LoadHole { dst } => r!(dst) = Value::HOLE,
+                Instruction::LoadInt { dst, value } => r!(dst) = Value::number(f64::from(value)),
+                Instruction::LoadConst { dst, index } => r!(dst) = constant!(index),
+                Instruction::Move { dst, src } => r!(dst) = r!(src),
+
+                Instruction::PushEnv { slots } => {
+                    let outer = vm.frames.last().and_then(|f| f.env);
+                    let env = vm.heap.alloc(DeclarativeEnvironment { outer, slots: vec![Value::HOLE; slots as usize] });
+                    if let Some(f) = vm.frames.last_mut() {
+                        f.env = Some(env);
+                    }
+                }
+                Instruction::PopEnv => {
+                    let outer = vm.frames.last().and_then(|f| f.env).and_then(|e| e.borrow(&vm.heap).outer);
+                    if let Some(f) = vm.frames.last_mut() {
+                        f.env = outer;
+                    }
+                }
+                Instruction::CopyEnv => {
+                    if let Some(env) = vm.frames.last().and_then(|f| f.env) {
+                        let e = env.borrow(&vm.heap);
+                        let copy = DeclarativeEnvironment { outer: e.outer, slots: e.slots.clone() };
+                        let copy = vm.heap.alloc(copy);
+                        if let Some(f) = vm.frames.last_mut() {
+                            f.env = Some(copy);
+                        }
+                    }
+                }
+                Instruction::SaveEnv { dst } => {
+                    let env = vm.frames.last().and_then(|f| f.env);
+                    r!(dst) = env.map_or(Value::UNDEFINED, |e| Value::internal(e.into()));
+                }
+                Instruction::RestoreEnv { src } => {
+                    let env = r!(src).as_internal::<DeclarativeEnvironment>();
+                    if let Some(f) = vm.frames.last_mut() {
+                        f.env = env;
+                    }
+                }
+                Instruction::GetEnv { dst, depth, slot } => {
+                    let env = env_at(vm, depth);
+                    r!(dst) = env.map_or(Value::UNDEFINED, |e| e.borrow(&vm.heap).slots[slot as usize]);
+                }
+                Instruction::GetEnvChecked { dst, depth, slot, name } => {
+                    let env = env_at(vm, depth);
+                    let v = env.map_or(Value::UNDEFINED, |e| e.borrow(&vm.heap).slots[slot as usize]);
+                    if v.is_hole() {
+                        return Err(tdz_error(vm, constant!(name)));
+                    }
+                    r!(dst) = v;
+                }
+                Instruction::SetEnv { src, depth, slot } => {
+                    let v = r!(src);
+                    if let Some(env) = env_at(vm, depth) {
+                        env.borrow_mut(&mut vm.heap).slots[slot as usize] = v;
+                    }
+                }
+                Instruction::SetEnvChecked { src, depth, slot, name } => {
+                    let v = r!(src);
+                    if let Some(env) = env_at(vm, depth) {
+                        if env.borrow(&vm.heap).slots[slot as usize].is_hole() {
+                            return Err(tdz_error(vm, constant!(name)));
+                        }
+                        env.borrow_mut(&mut vm.heap).slots[slot as usize] = v;
+                    }
+                }
+                Instruction::CheckTdz { src, name } => {
+                    if r!(src).is_hole() {
+                        return Err(tdz_error(vm, constant!(name)));
+                    }
+                }
+
+                Instruction::GetGlobal { dst, name, ic } => {
+                    let _ = ic;
+                    let name = constant!(name);
+                    r!(dst) = get_global(vm, name, false)?;
+                }
+                Instruction::TypeofGlobal { dst, name } => {
+                    let name = constant!(name);
+                    let v = get_global(vm, name, true)?;
+                    let t = type_of(vm, v);
+                    r!(dst) = Value::string(vm.atoms.intern_str(&mut vm.heap, t));
+                }
+                Instruction::SetGlobal { src, name, strict } => {
+                    let (v, name) = (r!(src), constant!(name));
+                    set_global(vm, name, v, strict)?;
+                }
+                Instruction::InitGlobalLexical { src, name } => {
+                    let (v, name) = (r!(src), constant!(name));
+                    if let Some(atom) = name.as_string() {
+                        if let Some(binding) = vm.realm.global_lexicals.get_mut(&atom) {
+                            binding.value = v;
+                        }
+                    }
+                }
+                Instruction::DeleteGlobal { dst, name } => {
+                    let name = constant!(name);
+                    let result = match name.as_string() {
+                        Some(atom) if vm.realm.global_lexicals.contains_key(&atom) => false,
+                        Some(atom) => {
+                            let key = string_key(vm, atom);
+                            im::delete(vm, vm.realm.global, key)?
+                        }
+                        None => true,
+                    };
+                    r!(dst) = Value::boolean(result);
+                }
+
+                Instruction::GetNamed { dst, obj, name, ic } => {
+                    let base_value = r!(obj);
+                    if let Some(o) = base_value.as_object() {
+                        let object = o.borrow(&vm.heap);
+                        if let Some(shape) = object.shape() {
+                            let cache = vm.inline_caches.get(ic_table, ic);
+                            if cache.shape == Some(shape) {
+                                r!(dst) = object.slot(cache.slot);
+                                pc += 1;
+                                continue;
+                            }
+                            let key = atom_key!(name);
+                            if matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error)
+                            {
+                                if let Some(info) = shape.borrow(&vm.heap).lookup(key) {
+                                    if !info.attrs.is_accessor() {
+                                        let v = o.borrow(&vm.heap).slot(info.slot);
+                                        vm.inline_caches.set(
+                                            ic_table,
+                                            ic,
+                                            InlineCache { shape: Some(shape), slot: info.slot },
+                                        );
+                                        r!(dst) = v;
+                                        pc += 1;
+                                        continue;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let key = atom_key!(name);
+                    r!(dst) = get_value(vm, base_value, key)?;
+                }
+                Instruction::SetNamed { obj, name, src, ic, strict } => {
+                    let (target, v) = (r!(obj), r!(src));
+                    if let Some(o) = target.as_object() {
+                        let object = o.borrow(&vm.heap);
+                        if let Some(shape) = object.shape() {
+                            let cache = vm.inline_caches.get(ic_table, ic);
+                            if cache.shape == Some(shape) {
+                                o.borrow_mut(&mut vm.heap).set_slot(cache.slot, v);
+                                pc += 1;
+                                continue;
+                            }
+                            let key = atom_key!(name);
+                            if matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error)
+                            {
+                                if let Some(info) = shape.borrow(&vm.heap).lookup(key) {
+                                    if info.attrs.writable() && !info.attrs.is_accessor() {
+                                        o.borrow_mut(&mut vm.heap).set_slot(info.slot, v);
+                                        vm.inline_caches.set(
+                                            ic_table,
+                                            ic,
+                                            InlineCache { shape: Some(shape), slot: info.slot },
+                                        );
+                                        pc += 1;
+                                        continue;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let key = atom_key!(name);
+                    put_value(vm, target, key, v, strict)?;
+                }
+                Instruction::GetIndexed { dst, obj, key } => {
+                    let (base_value, key_value) = (r!(obj), r!(key));
+                    if let (Some(o), Some(n)) = (base_value.as_object(), key_value.as_number()) {
+                        if let Some(v) = fast_element(vm, o, n) {
+                            r!(dst) = v;
+                            pc += 1;
+                            continue;
+                        }
+                    }
+                    if base_value.is_nullish() {
+                        let k = to_property_key(vm, key_value)?;
+                        let text = key_to_display(vm, k);
+                        let what = if base_value.is_null() { "null" } else { "undefined" };
+                        return Err(vm.type_error(&format!("Cannot read properties of {what} (reading '{text}')")));
+                    }
+                    let k = to_property_key(vm, key_value)?;
+                    r!(dst) = get_value(vm, base_value, k)?;
+                }
+                Instruction::SetIndexed { obj, key, src, strict } => {
+                    let (target, key_value, v) = (r!(obj), r!(key), r!(src));
+                    if let (Some(o), Some(n)) = (target.as_object(), key_value.as_number()) {
+                        if set_fast_element(vm, o, n, v) {
+                            pc += 1;
+                            continue;
+                        }
+                    }
+                    if target.is_nullish() {
+                        let k = to_property_key(vm, key_value)?;
+                        let text = key_to_display(vm, k);
+                        let what = if target.is_null() { "null" } else { "undefined" };
+                        return Err(vm.type_error(&format!("Cannot set properties of {what} (setting '{text}')")));
+                    }
+                    let k = to_property_key(vm, key_value)?;
+                    put_value(vm, target, k, v, strict)?;
+                }
+                Instruction::GetSuper { dst, key } => {
+                    let k = to_property_key(vm, r!(key))?;
+                    let this = vm.stack[base];
+                    let home =
+                        vm.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
+                            Some(Function::Closure(cl)) => cl.home_object,
+                            _ => None,
+                        });
+                    let proto = home.and_then(|h| h.borrow(&vm.heap).proto);
+                    r!(dst) = match proto {
+                        Some(p) => get(vm, p, k, this)?,
+                        None => Value::UNDEFINED,
+                    };
+                }
+                Instruction::Delete { dst, obj, key, strict } => {
+                    let (target, key_value) = (r!(obj), r!(key));
+                    let o = to_object(vm, target)?;
+                    let k = to_property_key(vm, key_value)?;
+                    let ok = im::delete(vm, o, k)?;
+                    if !ok && strict {
+                        let text = key_to_display(vm, k);
+                        return Err(vm.type_error(&format!("Cannot delete property '{text}'")));
+                    }
+                    r!(dst) = Value::boolean(ok);
+                }
+                Instruction::DefineField { obj, key, src } => {
+                    let (target, key_value, v) = (r!(obj), r!(key), r!(src));
+                    if let Some(o) = target.as_object() {
+                        let k = to_property_key(vm, key_value)?;
+                        create_data_property_or_throw(vm, o, k, v)?;
+                    }
+                }
+                Instruction::DefineMethod { obj, key, func, enumerable } => {
+                    let (target, key_value, f) = (r!(obj), r!(key), r!(func));
+                    if let Some(o) = target.as_object() {
+                        let k = to_property_key(vm, key_value)?;
+                        let attrs = Attributes::METHOD.with(Attributes::ENUMERABLE, enumerable);
+                        define_own_property(vm, o, k, PropertyDescriptor::data(f, attrs))?;
+                    }
+                }
+                Instruction::DefineAccessor { obj, key, func, setter, enumerable } => {
+                    let (target, key_value, f) = (r!(obj), r!(key), r!(func));
+                    if let Some(o) = target.as_object() {
+                        let k = to_property_key(vm, key_value)?;
+                        let mut desc = PropertyDescriptor {
+                            enumerable: Some(enumerable),
+                            configurable: Some(true),
+                            ..PropertyDescriptor::default()
+                        };
+                        if setter {
+                            desc.set = Some(f);
+                        } else {
+                            desc.get = Some(f);
+                        }
+                        define_own_property(vm, o, k, desc)?;
+                    }
+                }
+                Instruction::CopyDataProperties { dst, src } => {
+                    let (target, source) = (r!(dst), r!(src));
+                    if let Some(t) = target.as_object() {
+                        crate::builtins::object::copy_data_properties(vm, t, source, &[])?;
+                    }
+                }
+                Instruction::SetFunctionName { func, key, prefix } => {
+                    let (f, key_value) = (r!(func), r!(key));
+                    if let Some(fobj) = f.as_object() {
+                        let k = to_property_key(vm, key_value)?;
+                        let prefix = match prefix {
+                            1 => Some("get"),
+                            2 => Some("set"),
+                            _ => None,
+                        };
+                        crate::builtins::function::set_function_name(vm, fobj, k, prefix);
+                    }
+                }
+                Instruction::SetProtoLiteral { obj, proto } => {
+                    let (target, p) = (r!(obj), r!(proto));
+                    if let Some(o) = target.as_object() {
+                        if p.is_null() {
+                            im::set_prototype_of(vm, o, None);
+                        } else if let Some(p) = p.as_object() {
+                            im::set_prototype_of(vm, o, Some(p));
+                        }
+                    }
+                }
+                Instruction::ObjectRest { dst, src, excluded, count } => {
+                    let source = r!(src);
+                    if source.is_nullish() {
+                        return Err(vm.type_error("Cannot destructure 'undefined' or 'null'"));
+                    }
+                    let mut keys = Vec::with_capacity(usize::from(count));
+                    for i in 0..usize::from(count) {
+                        let k = vm.stack[reg!(base, excluded) + i];
+                        keys.push(to_property_key(vm, k)?);
+                    }
+                    let target = vm.new_plain_object();
+                    r!(dst) = Value::object(target);
+                    crate::builtins::object::copy_data_properties(vm, target, source, &keys)?;
+                }
+                Instruction::NewObject { dst } => r!(dst) = Value::object(vm.new_plain_object()),
+                Instruction::NewArray { dst } => r!(dst) = Value::object(crate::builtins::array::array_create(vm, &[])),
+                Instruction::ArrayPush { array, src } => {
+                    let (a, v) = (r!(array), r!(src));
+                    if let Some(a) = a.as_object() {
+                        crate::builtins::array::push_element(vm, a, v);
+                    }
+                }
+                Instruction::ArrayPushHole { array } => {
+                    if let Some(a) = r!(array).as_object() {
+                        if let ObjectKind::Array { length, .. } = &mut a.borrow_mut(&mut vm.heap).kind {
+                            *length += 1;
+                        }
+                    }
+                }
+                Instruction::ArraySpread { array, src } => {
+                    let (a, iterable) = (r!(array), r!(src));
+                    if let Some(a) = a.as_object() {
+                        let values = crate::builtins::iteration::iterate_to_vec(vm, iterable)?;
+                        for v in values {
+                            crate::builtins::array::push_element(vm, a, v);
+                        }
+                    }
+                }
+
+                Instruction::Closure { dst, index } => {
+                    let child = code.borrow(&vm.heap).functions[index as usize];
+                    let env = vm.frames.last().and_then(|f| f.env);
+                    let (this, new_target) = match vm.frames.last() {
+                        Some(f) => (vm.stack[f.base], f.new_target),
+                        None => (Value::UNDEFINED, Value::UNDEFINED),
+                    };
+                    let is_arrow = child.borrow(&vm.heap).kind == CodeKind::Arrow;
+                    // Arrows inherit this/new.target; inside an arrow, the
+                    // frame's own values are already the inherited ones.
+                    let (this, new_target) =
+                        if is_arrow { (this, new_target) } else { (Value::UNDEFINED, Value::UNDEFINED) };
+                    let f = crate::builtins::function::make_closure(vm, child, env, this, new_target);
+                    r!(dst) = Value::object(f);
+                }
+                Instruction::Call { dst, callee, this, args, argc } => {
+                    let (f, this_value) = (r!(callee), r!(this));
+                    let Some(fobj) = f.as_object().filter(|o| o.borrow(&vm.heap).is_callable()) else {
+                        return Err(not_callable(vm, code, pc));
+                    };
+                    vm.check_interrupt()?;
+                    vm.safepoint();
+                    match enter_function(vm, fobj, this_value, reg!(base, args), usize::from(argc), None, dst, false)? {
+                        Entered::Native(v) => r!(dst) = v,
+                        Entered::Frame => continue 'frames,
+                    }
+                }
+                Instruction::CallSpread { dst, callee, this, args } => {
+                    let (f, this_value, arr) = (r!(callee), r!(this), r!(args));
+                    let Some(fobj) = f.as_object().filter(|o| o.borrow(&vm.heap).is_callable()) else {
+                        return Err(not_callable(vm, code, pc));
+                    };
+                    let list = crate::builtins::array::dense_values(vm, arr);
+                    r!(dst) = call_function(vm, fobj, this_value, &list)?;
+                }
+                Instruction::New { dst, callee, args, argc } => {
+                    let f = r!(callee);
+                    let Some(fobj) = f.as_object().filter(|o| is_constructor(vm, *o)) else {
+                        return Err(not_constructor(vm, code, pc));
+                    };
+                    vm.check_interrupt()?;
+                    vm.safepoint();
+                    match enter_function(
+                        vm,
+                        fobj,
+                        Value::UNDEFINED,
+                        reg!(base, args),
+                        usize::from(argc),
+                        Some(fobj),
+                        dst,
+                        false,
+                    )? {
+                        Entered::Native(v) => r!(dst) = v,
+                        Entered::Frame => continue 'frames,
+                    }
+                }
+                Instruction::NewSpread { dst, callee, args } => {
+                    let (f, arr) = (r!(callee), r!(args));
+                    let Some(fobj) = f.as_object().filter(|o| is_constructor(vm, *o)) else {
+                        return Err(not_constructor(vm, code, pc));
+                    };
+                    let list = crate::builtins::array::dense_values(vm, arr);
+                    r!(dst) = construct_function(vm, fobj, &list, fobj)?;
+                }
+                Instruction::CallEval { dst, callee, args, argc } => {
+                    let f = r!(callee);
+                    let Some(fobj) = f.as_object().filter(|o| o.borrow(&vm.heap).is_callable()) else {
+                        return Err(not_callable(vm, code, pc));
+                    };
+                    let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack[reg!(base, args) + i]).collect();
+                    r!(dst) = call_function(vm, fobj, Value::UNDEFINED, &list)?;
+                }
+                Instruction::Return { src } => {
+                    let v = r!(src);
+                    match return_from_frame(vm, v)? {
+                        Some(result) => return Ok(result),
+                        None => continue 'frames,
+                    }
+                }
+                Instruction::Throw { src } => return Err(Exception::Throw(r!(src))),
+                Instruction::ThrowConstAssign { name } => {
+                    let n = constant!(name);
+                    let text = n.as_string().map(|s| s.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default();
+                    let _ = text;
+                    return Err(vm.type_error("Assignment to constant variable."));
+                }
+
+                Instruction::Add { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = match (a.as_number(), b.as_number()) {
+                        (Some(x), Some(y)) => Value::number(x + y),
+                        _ => operators::add(vm, a, b)?,
+                    };
+                }
+                Instruction::Sub { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = match (a.as_number(), b.as_number()) {
+                        (Some(x), Some(y)) => Value::number(x - y),
+                        _ => operators::numeric(vm, a, b, |x, y| x - y)?,
+                    };
+                }
+                Instruction::Mul { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::numeric(vm, a, b, |x, y| x * y)?;
+                }
+                Instruction::Div { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::numeric(vm, a, b, |x, y| x / y)?;
+                }
+                Instruction::Rem { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::numeric(vm, a, b, operators::js_remainder)?;
+                }
+                Instruction::Exp { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::numeric(vm, a, b, operators::js_pow)?;
+                }
+                Instruction::BitAnd { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::int32(vm, a, b, |x, y| x & y)?;
+                }
+                Instruction::BitOr { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::int32(vm, a, b, |x, y| x | y)?;
+                }
+                Instruction::BitXor { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::int32(vm, a, b, |x, y| x ^ y)?;
+                }
+                Instruction::Shl { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::int32(vm, a, b, |x, y| x.wrapping_shl(y as u32 & 31))?;
+                }
+                Instruction::Sar { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::int32(vm, a, b, |x, y| x >> (y as u32 & 31))?;
+                }
+                Instruction::Shr { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = operators::unsigned_shift(vm, a, b)?;
+                }
+                Instruction::Eq { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = Value::boolean(is_loosely_equal(vm, a, b)?);
+                }
+                Instruction::Ne { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = Value::boolean(!is_loosely_equal(vm, a, b)?);
+                }
+                Instruction::StrictEq { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = Value::boolean(is_strictly_equal(vm, a, b));
+                }
+                Instruction::StrictNe { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = Value::boolean(!is_strictly_equal(vm, a, b));
+                }
+                Instruction::Lt { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = Value::boolean(operators::less_than(vm, a, b)?);
+                }
+                Instruction::Le { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = Value::boolean(operators::less_or_equal(vm, a, b)?);
+                }
+                Instruction::Gt { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = Value::boolean(operators::greater_than(vm, a, b)?);
+                }
+                Instruction::Ge { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = Value::boolean(operators::greater_or_equal(vm, a, b)?);
+                }
+                Instruction::InstanceOf { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    r!(dst) = Value::boolean(instance_of(vm, a, b)?);
+                }
+                Instruction::In { dst, lhs, rhs } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    let Some(o) = b.as_object() else {
+                        return Err(vm.type_error("Cannot use 'in' operator to search for a key in a non-object"));
+                    };
+                    let k = to_property_key(vm, a)?;
+                    r!(dst) = Value::boolean(has_property(vm, o, k)?);
+                }
+                Instruction::Neg { dst, src } => {
+                    let v = r!(src);
+                    r!(dst) = Value::number(-to_numeric(vm, v)?);
+                }
+                Instruction::ToNumber { dst, src } | Instruction::ToNumeric { dst, src } => {
+                    let v = r!(src);
+                    r!(dst) = Value::number(to_numeric(vm, v)?);
+                }
+                Instruction::Not { dst, src } => {
+                    let v = r!(src);
+                    r!(dst) = Value::boolean(!to_boolean(vm, v));
+                }
+                Instruction::BitNot { dst, src } => {
+                    let v = r!(src);
+                    let n = crate::abstract_ops::to_int32(to_numeric(vm, v)?);
+                    r!(dst) = Value::number(f64::from(!n));
+                }
+                Instruction::TypeOf { dst, src } => {
+                    let v = r!(src);
+                    let t = type_of(vm, v);
+                    r!(dst) = Value::string(vm.atoms.intern_str(&mut vm.heap, t));
+                }
+                Instruction::Inc { dst, src } => {
+                    let v = r!(src);
+                    let n = match v.as_number() {
+                        Some(n) => n,
+                        None => to_numeric(vm, v)?,
+                    };
+                    r!(dst) = Value::number(n + 1.0);
+                }
+                Instruction::Dec { dst, src } => {
+                    let v = r!(src);
+                    let n = match v.as_number() {
+                        Some(n) => n,
+                        None => to_numeric(vm, v)?,
+                    };
+                    r!(dst) = Value::number(n - 1.0);
+                }
+                Instruction::ToString { dst, src } => {
+                    let v = r!(src);
+                    r!(dst) = Value::string(to_string(vm, v)?);
+                }
+                Instruction::ToPropertyKey { dst, src } => {
+                    let v = r!(src);
+                    r!(dst) = match to_property_key(vm, v)? {
+                        PropertyKey::Index(i) => Value::number(f64::from(i)),
+                        PropertyKey::String(s) => Value::string(s),
+                        PropertyKey::Symbol(s) => Value::symbol(s),
+                    };
+                }
+
+                Instruction::Jump { target } => {
+                    if (target as usize) <= pc {
+                        vm.check_interrupt()?;
+                        vm.safepoint();
+                    }
+                    pc = target as usize;
+                    continue;
+                }
+                Instruction::JumpIfTrue { cond, target } => {
+                    let v = r!(cond);
+                    if to_boolean(vm, v) {
+                        pc = target as usize;
+                        continue;
+                    }
+                }
+                Instruction::JumpIfFalse { cond, target } => {
+                    let v = r!(cond);
+                    if !to_boolean(vm, v) {
+                        pc = target as usize;
+                        continue;
+                    }
+                }
+                Instruction::JumpIfNullish { src, target } => {
+                    if r!(src).is_nullish() {
+                        pc = target as usize;
+                        continue;
+                    }
+                }
+                Instruction::JumpIfNotNullish { src, target } => {
+                    if !r!(src).is_nullish() {
+                        pc = target as usize;
+                        continue;
+                    }
+                }
+                Instruction::JumpIfUndefined { src, target } => {
+                    if r!(src).is_undefined() {
+                        pc = target as usize;
+                        continue;
+                    }
+                }
+                Instruction::JumpIfNotUndefined { src, target } => {
+                    if !r!(src).is_undefined() {
+                        pc = target as usize;
+                        continue;
+                    }
+                }
+                Instruction::JumpIfInt { src, value, target } => {
+                    if r!(src).as_number() == Some(f64::from(value)) {
+                        pc = target as usize;
+                        continue;
+                    }
+                }
+
+                Instruction::GetIterator { dst, src } => {
+                    let v = r!(src);
+                    let record = crate::builtins::iteration::get_iterator(vm, v)?;
+                    r!(dst) = Value::internal(record.into());
+                }
+                Instruction::IteratorNext { dst, iter, done } => {
+                    let Some(record) = r!(iter).as_internal::<IteratorRecord>() else {
+                        pc = done as usize;
+                        continue;
+                    };
+                    match crate::builtins::iteration::iterator_step_value(vm, record)? {
+                        Some(v) => r!(dst) = v,
+                        None => {
+                            pc = done as usize;
+                            continue;
+                        }
+                    }
+                }
+                Instruction::IteratorClose { iter } => {
+                    if let Some(record) = r!(iter).as_internal::<IteratorRecord>() {
+                        crate::builtins::iteration::iterator_close(vm, record)?;
+                    }
+                }
+                Instruction::ForInStart { dst, obj } => {
+                    let v = r!(obj);
+                    r!(dst) = match crate::builtins::iteration::for_in_start(vm, v)? {
+                        Some(it) => Value::internal(it.into()),
+                        None => Value::UNDEFINED,
+                    };
+                }
+                Instruction::ForInNext { dst, iter, done } => {
+                    let Some(it) = r!(iter).as_internal::<ForInIterator>() else {
+                        pc = done as usize;
+                        continue;
+                    };
+                    match crate::builtins::iteration::for_in_next(vm, it)? {
+                        Some(key) => r!(dst) = key,
+                        None => {
+                            pc = done as usize;
+                            continue;
+                        }
+                    }
+                }
+
+                Instruction::LoadCallee { dst } => {
+                    let callee = vm.frames.last().and_then(|f| f.callee);
+                    r!(dst) = callee.map_or(Value::UNDEFINED, Value::object);
+                }
+                Instruction::LoadNewTarget { dst } => {
+                    r!(dst) = vm.frames.last().map_or(Value::UNDEFINED, |f| f.new_target);
+                }
+                Instruction::CreateArguments { dst } => {
+                    r!(dst) = Value::object(crate::builtins::function::create_arguments_object(vm, strict_code));
+                }
+                Instruction::CreateRestArray { dst, from } => {
+                    r!(dst) = Value::object(crate::builtins::function::create_rest_array(vm, usize::from(from)));
+                }
+                Instruction::CreateClass { dst, proto_dst, index, heritage } => {
+                    let heritage_value = r!(heritage);
+                    let (ctor, proto) = crate::builtins::function::create_class(vm, code, index, heritage_value)?;
+                    r!(dst) = Value::object(ctor);
+                    r!(proto_dst) = Value::object(proto);
+                }
+                Instruction::SetClassFields { ctor, fields } => {
+                    let (c, f) = (r!(ctor), r!(fields));
+                    if let (Some(c), Some(f)) = (c.as_object(), f.as_object()) {
+                        if let ObjectKind::Function(Function::Closure(cl)) = &mut c.borrow_mut(&mut vm.heap).kind {
+                            cl.fields = Some(f);
+                        }
+                    }
+                }
+                Instruction::SetHomeObject { func, home } => {
+                    let (f, h) = (r!(func), r!(home));
+                    if let (Some(f), Some(h)) = (f.as_object(), h.as_object()) {
+                        if let ObjectKind::Function(Function::Closure(c)) = &mut f.borrow_mut(&mut vm.heap).kind {
+                            c.home_object = Some(h);
+                        }
+                    }
+                }
+                Instruction::SuperCall { dst, args, argc } => {
+                    let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack[reg!(base, args) + i]).collect();
+                    r!(dst) = super_call(vm, &list)?;
+                }
+                Instruction::SuperCallSpread { dst, args } => {
+                    let arr = r!(args);
+                    let list = crate::builtins::array::dense_values(vm, arr);
+                    r!(dst) = super_call(vm, &list)?;
+                }
+                Instruction::CheckThis { dst } => {
+                    let this = vm.stack[base];
+                    if this.is_hole() {
+                        return Err(vm.reference_error(
+                            "Must call super constructor in derived class before accessing 'this' or returning from derived constructor",
+                        ));
+                    }
+                    r!(dst) = this;
+                }
+                Instruction::Nop => {}
+            }
+            pc += 1;
+        }
+    }
+}
+
+/// `super(...args)` (§13.3.7.1): constructs the parent with the current
+/// `new.target` and binds `this`.
+fn super_call(vm: &mut Vm, args: &[Value]) -> JsResult<Value> {
+    let Some(frame) = vm.frames.last() else { return Ok(Value::UNDEFINED) };
+    let (callee, new_target, base) = (frame.callee, frame.new_target, frame.base);
+    let Some(active) = callee else { return Err(vm.syntax_error("'super' keyword unexpected here")) };
+    let parent = active.borrow(&vm.heap).proto;
+    let Some(parent) = parent.filter(|p| is_constructor(vm, *p)) else {
+        return Err(vm.type_error("Super constructor is not a constructor"));
+    };
+    let Some(nt) = new_target.as_object() else { return Err(vm.syntax_error("'super' keyword unexpected here")) };
+    let result = construct_function(vm, parent, args, nt)?;
+    if !vm.stack[base].is_hole() {
+        return Err(vm.reference_error("Super constructor may only be called once"));
+    }
+    vm.stack[base] = result;
+    let fields = match active.borrow(&vm.heap).as_function() {
+        Some(Function::Closure(c)) => c.fields,
+        _ => None,
+    };
+    if let Some(init) = fields {
+        call_function(vm, init, result, &[])?;
+    }
+    Ok(result)
+}
+
+/// IsConstructor.
+pub fn is_constructor(vm: &Vm, o: Gc<JsObject>) -> bool {
+    o.borrow(&vm.heap).as_function().is_some_and(|f| f.is_constructor(&vm.heap))
+}
+
+fn env_at(vm: &Vm, depth: u16) -> Option<Gc<DeclarativeEnvironment>> {
+    let mut env = vm.frames.last().and_then(|f| f.env);
+    for _ in 0..depth {
+        env = env.and_then(|e| e.borrow(&vm.heap).outer);
+    }
+    env
+}
+
+fn tdz_error(vm: &mut Vm, name: Value) -> Exception {
+    let text = name.as_string().map(|s| s.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default();
+    vm.reference_error(&format!("Cannot access '{text}' before initialization"))
+}
+
+/// The callee's source text, for "x is not a function" messages.
+fn callee_text(vm: &Vm, code: Gc<Code>, pc: usize) -> String {
+    let c = code.borrow(&vm.heap);
+    let start = c.position(pc as u32) as usize;
+    let text = &c.source.text;
+    let end = text[start.min(text.len())..].find('(').map_or(start, |i| start + i);
+    text.get(start..end).map_or_else(|| "expression".to_owned(), |s| s.trim().to_owned())
+}
+
+fn not_callable(vm: &mut Vm, code: Gc<Code>, pc: usize) -> Exception {
+    let text = callee_text(vm, code, pc);
+    vm.type_error(&format!("{text} is not a function"))
+}
+
+fn not_constructor(vm: &mut Vm, code: Gc<Code>, pc: usize) -> Exception {
+    let text = callee_text(vm, code, pc);
+    let text = text.strip_prefix("new ").unwrap_or(&text).trim().to_owned();
+    vm.type_error(&format!("{text} is not a constructor"))
+}
+
+fn get_global(vm: &mut Vm, name: Value, for_typeof: bool) -> JsResult<Value> {
+    let Some(atom) = name.as_string() else { return Ok(Value::UNDEFINED) };
+    if let Some(binding) = vm.realm.global_lexicals.get(&atom) {
+        if binding.value.is_hole() {
+            return Err(tdz_error(vm, name));
+        }
+        return Ok(binding.value);
+    }
+    let global = vm.realm.global;
+    let key = string_key(vm, atom);
+    if !has_property(vm, global, key)? {
+        if for_typeof {
+            return Ok(Value::UNDEFINED);
+        }
+        let text = atom.borrow(&vm.heap).flat().to_rust_string();
+        return Err(vm.reference_error(&format!("{text} is not defined")));
+    }
+    get(vm, global, key, Value::object(global))
+}
+
+fn set_global(vm: &mut Vm, name: Value, v: Value, strict: bool) -> JsResult<()> {
+    let Some(atom) = name.as_string() else { return Ok(()) };
+    if let Some(binding) = vm.realm.global_lexicals.get_mut(&atom) {
+        if binding.value.is_hole() {
+            return Err(tdz_error(vm, name));
+        }
+        if !binding.mutable {
+            return Err(vm.type_error("Assignment to constant variable."));
+        }
+        binding.value = v;
+        return Ok(());
+    }
+    let global = vm.realm.global;
+    let key = string_key(vm, atom);
+    if strict && !has_property(vm, global, key)? {
+        let text = atom.borrow(&vm.heap).flat().to_rust_string();
+        return Err(vm.reference_error(&format!("{text} is not defined")));
+    }
+    let ok = im::set(vm, global, key, v, Value::object(global))?;
+    if !ok && strict {
+        let text = atom.borrow(&vm.heap).flat().to_rust_string();
+        return Err(vm.type_error(&format!("Cannot assign to read only property '{text}' of object")));
+    }
+    Ok(())
+}
+
+/// PutValue for a property reference (§6.2.5.6).
+fn put_value(vm: &mut Vm, target: Value, key: PropertyKey, v: Value, strict: bool) -> JsResult<()> {
+    if target.is_nullish() {
+        let text = key_to_display(vm, key);
+        let what = if target.is_null() { "null" } else { "undefined" };
+        return Err(vm.type_error(&format!("Cannot set properties of {what} (setting '{text}')")));
+    }
+    let obj = match target.as_object() {
+        Some(o) => o,
+        None => to_object(vm, target)?,
+    };
+    let ok = im::set(vm, obj, key, v, target)?;
+    if !ok && strict {
+        let text = key_to_display(vm, key);
+        return Err(vm.type_error(&format!("Cannot assign to read only property '{text}' of object")));
+    }
+    Ok(())
+}
+
+/// An element read that needs no user code: a present dense element.
+#[inline]
+fn fast_element(vm: &Vm, o: Gc<JsObject>, n: f64) -> Option<Value> {
+    let i = n as u32;
+    if f64::from(i) != n {
+        return None;
+    }
+    match &o.borrow(&vm.heap).elements {
+        crate::object::Elements::Dense(v) => v.get(i as usize).copied().filter(|v| !v.is_hole()),
+        crate::object::Elements::Sparse(_) => None,
+    }
+}
+
+/// An element write that needs no user code: overwriting a present dense
+/// element, or appending to an extensible array whose prototypes have no
+/// elements.
+#[inline]
+fn set_fast_element(vm: &mut Vm, o: Gc<JsObject>, n: f64, v: Value) -> bool {
+    let i = n as u32;
+    if f64::from(i) != n || i == u32::MAX {
+        return false;
+    }
+    let idx = i as usize;
+    let object = o.borrow(&vm.heap);
+    let crate::object::Elements::Dense(elements) = &object.elements else { return false };
+    let overwrite = idx < elements.len() && !elements[idx].is_hole();
+    let append = !overwrite
+        && idx == elements.len()
+        && object.extensible
+        && matches!(object.kind, ObjectKind::Array { length_writable: true, .. } | ObjectKind::Ordinary)
+        && prototypes_have_no_elements(vm, o);
+    if !overwrite && !append {
+        return false;
+    }
+    let object = o.borrow_mut(&mut vm.heap);
+    if let crate::object::Elements::Dense(elements) = &mut object.elements {
+        if overwrite {
+            elements[idx] = v;
+        } else {
+            elements.push(v);
+        }
+    }
+    if let ObjectKind::Array { length, .. } = &mut object.kind {
+        if i >= *length {
+            *length = i + 1;
+        }
+    }
+    true
+}
+
+fn prototypes_have_no_elements(vm: &Vm, o: Gc<JsObject>) -> bool {
+    let mut p = o.borrow(&vm.heap).proto;
+    while let Some(proto) = p {
+        let obj = proto.borrow(&vm.heap);
+        let empty = match &obj.elements {
+            crate::object::Elements::Dense(v) => v.is_empty(),
+            crate::object::Elements::Sparse(m) => m.is_empty(),
+        };
+        if !empty {
+            return false;
+        }
+        p = obj.proto;
+    }
+    true
+}
+
+/// Reads a string cell's text (for diagnostics).
+pub(crate) fn string_text(vm: &mut Vm, s: Gc<JsString>) -> String {
+    let s = JsString::flatten(&mut vm.heap, s);
+    s.borrow(&vm.heap).flat().to_rust_string()
+}

@@ -1,0 +1,44 @@
+//! A JavaScript engine composed from the project's subsystem crates: NaN-boxed
+//! values, Latin-1/UTF-16 strings with ropes and atoms, objects with shapes
+//! and inline caches, an `oxc`-based compiler to register bytecode, one
+//! interpreter loop, and the standard builtins, on the `js-gc` heap.
+//!
+//! ```
+//! let mut vm = js_vm::Vm::new();
+//! let v = vm.eval_script("example.js", "[1, 2, 3].map(x => x * 2).join('-')").unwrap();
+//! assert_eq!(vm.display(v), "2-4-6");
+//! ```
+//!
+//! # Layout
+//!
+//! * [`value`], [`string`], [`symbol`], [`object`]: the value
+//!   representation and the object model.
+//! * [`compiler`] and [`bytecode`]: source to code cells.
+//! * [`interpreter`]: frames, calls, exceptions, inline caches.
+//! * [`builtins`] (ECMA-262) and [`host`] (Node conventions).
+//! * [`vm`]: the embedder's entry point.
+//!
+//! # Garbage collection
+//!
+//! Collection happens at safepoints only: calls and loop back-edges in the
+//! interpreter. The roots are the register file, the frames, the realm and
+//! `Vm::keep_alive` values of running native functions. Inline caches and
+//! the atom table are weak and reconciled at the end of every collection.
+
+pub mod abstract_ops;
+pub mod builtins;
+pub mod bytecode;
+pub mod compiler;
+pub mod environment;
+pub mod function;
+pub mod host;
+pub mod interpreter;
+pub mod object;
+pub mod realm;
+pub mod string;
+pub mod symbol;
+pub mod value;
+pub mod vm;
+
+pub use value::Value;
+pub use vm::{ConsoleSink, Exception, JsResult, StdConsole, Vm, VmOptions};

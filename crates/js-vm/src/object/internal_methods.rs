@@ -1,0 +1,631 @@
+//! The essential internal methods (§10.1 ordinary objects, with the Array
+//! §10.4.2 and String §10.4.3 exotic behaviour) and the object operations
+//! of §7.3 built on them.
+
+use js_gc::Gc;
+
+use super::{Accessor, Attributes, Elements, JsObject, ObjectKind, Properties, PropertyDescriptor, PropertyKey};
+use super::{MAX_SHAPED_PROPERTIES, Shape};
+use crate::abstract_ops::{is_callable, same_value, to_number, to_uint32};
+use crate::string::JsString;
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+/// `[[GetPrototypeOf]]`.
+pub fn get_prototype_of(vm: &Vm, obj: Gc<JsObject>) -> Option<Gc<JsObject>> {
+    obj.borrow(&vm.heap).proto
+}
+
+/// `[[SetPrototypeOf]]` (§10.1.2.1): false if not extensible or a cycle.
+pub fn set_prototype_of(vm: &mut Vm, obj: Gc<JsObject>, proto: Option<Gc<JsObject>>) -> bool {
+    let o = obj.borrow(&vm.heap);
+    if o.proto == proto {
+        return true;
+    }
+    if !o.extensible {
+        return false;
+    }
+    let mut p = proto;
+    while let Some(candidate) = p {
+        if candidate == obj {
+            return false;
+        }
+        p = candidate.borrow(&vm.heap).proto;
+    }
+    obj.borrow_mut(&mut vm.heap).proto = proto;
+    true
+}
+
+/// The String exotic object's own index property (§10.4.3.5).
+fn string_own_index(vm: &mut Vm, obj: Gc<JsObject>, index: u32) -> Option<Value> {
+    let ObjectKind::String(s) = obj.borrow(&vm.heap).kind else { return None };
+    let s = JsString::flatten(&mut vm.heap, s);
+    let flat = s.borrow(&vm.heap).flat();
+    if index as usize >= flat.len() {
+        return None;
+    }
+    let unit = flat.at(index as usize);
+    Some(Value::string(vm.heap.alloc(JsString::from_utf16(&[unit]))))
+}
+
+/// `[[GetOwnProperty]]`.
+pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
+    if let PropertyKey::Index(i) = key {
+        if let Some(v) = string_own_index(vm, obj, i) {
+            return Some(PropertyDescriptor::data(v, Attributes::from_bits(Attributes::ENUMERABLE)));
+        }
+    }
+    let o = obj.borrow(&vm.heap);
+    if key == PropertyKey::String(vm.names.length) {
+        match o.kind {
+            ObjectKind::Array { length, length_writable } => {
+                let attrs = Attributes::from_bits(if length_writable { Attributes::WRITABLE } else { 0 });
+                return Some(PropertyDescriptor::data(Value::number(f64::from(length)), attrs));
+            }
+            ObjectKind::String(s) => {
+                let len = s.borrow(&vm.heap).len();
+                return Some(PropertyDescriptor::data(Value::number(len as f64), Attributes::NONE));
+            }
+            _ => {}
+        }
+    }
+    let (value, attrs) = o.get_own(&vm.heap, key)?;
+    if attrs.is_accessor() {
+        let acc = value.as_internal::<Accessor>().map(|a| *a.borrow(&vm.heap));
+        let acc = acc.unwrap_or(Accessor { get: Value::UNDEFINED, set: Value::UNDEFINED });
+        return Some(PropertyDescriptor {
+            value: None,
+            writable: None,
+            get: Some(acc.get),
+            set: Some(acc.set),
+            enumerable: Some(attrs.enumerable()),
+            configurable: Some(attrs.configurable()),
+        });
+    }
+    Some(PropertyDescriptor::data(value, attrs))
+}
+
+/// `[[Get]]` (§10.1.8): walks the prototype chain, calling getters with
+/// `receiver`.
+pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) -> JsResult<Value> {
+    let mut current = obj;
+    loop {
+        let o = current.borrow(&vm.heap);
+        let found = match (key, &o.kind) {
+            (PropertyKey::Index(_), ObjectKind::String(_))
+            | (PropertyKey::String(_), ObjectKind::Array { .. } | ObjectKind::String(_)) => {
+                get_own_property(vm, current, key).map(|d| descriptor_to_slot(vm, d))
+            }
+            _ => o.get_own(&vm.heap, key),
+        };
+        if let Some((value, attrs)) = found {
+            if attrs.is_accessor() {
+                let getter = value.as_internal::<Accessor>().map_or(Value::UNDEFINED, |a| a.borrow(&vm.heap).get);
+                if getter.is_undefined() {
+                    return Ok(Value::UNDEFINED);
+                }
+                return call(vm, getter, receiver, &[]);
+            }
+            return Ok(value);
+        }
+        match current.borrow(&vm.heap).proto {
+            Some(p) => current = p,
+            None => return Ok(Value::UNDEFINED),
+        }
+    }
+}
+
+/// A descriptor as a stored (value, attributes) pair; accessors become a
+/// fresh accessor cell.
+fn descriptor_to_slot(vm: &mut Vm, d: PropertyDescriptor) -> (Value, Attributes) {
+    let mut bits = 0;
+    if d.enumerable == Some(true) {
+        bits |= Attributes::ENUMERABLE;
+    }
+    if d.configurable == Some(true) {
+        bits |= Attributes::CONFIGURABLE;
+    }
+    if d.is_accessor() {
+        let acc = vm.heap.alloc(Accessor { get: d.get.unwrap_or_default(), set: d.set.unwrap_or_default() });
+        return (Value::internal(acc.into()), Attributes::from_bits(bits | Attributes::ACCESSOR));
+    }
+    if d.writable == Some(true) {
+        bits |= Attributes::WRITABLE;
+    }
+    (d.value.unwrap_or_default(), Attributes::from_bits(bits))
+}
+
+/// GetV / `[[Get]]` on any value (primitives use their prototype).
+pub fn get_value(vm: &mut Vm, base: Value, key: PropertyKey) -> JsResult<Value> {
+    if let Some(o) = base.as_object() {
+        return get(vm, o, key, base);
+    }
+    if let Some(s) = base.as_string() {
+        if key == PropertyKey::String(vm.names.length) {
+            return Ok(Value::number(s.borrow(&vm.heap).len() as f64));
+        }
+        if let PropertyKey::Index(i) = key {
+            let s = JsString::flatten(&mut vm.heap, s);
+            let flat = s.borrow(&vm.heap).flat();
+            if (i as usize) < flat.len() {
+                let unit = flat.at(i as usize);
+                return Ok(Value::string(vm.heap.alloc(JsString::from_utf16(&[unit]))));
+            }
+        }
+    }
+    let proto = match base.value_type() {
+        crate::value::ValueType::String => vm.realm.intrinsics.string_prototype,
+        crate::value::ValueType::Number => vm.realm.intrinsics.number_prototype,
+        crate::value::ValueType::Boolean => vm.realm.intrinsics.boolean_prototype,
+        crate::value::ValueType::Symbol => vm.realm.intrinsics.symbol_prototype,
+        _ => {
+            let what = if base.is_null() { "null" } else { "undefined" };
+            let key_text = key_to_display(vm, key);
+            return Err(vm.type_error(&format!("Cannot read properties of {what} (reading '{key_text}')")));
+        }
+    };
+    get(vm, proto, key, base)
+}
+
+/// A property key as text for error messages.
+pub fn key_to_display(vm: &Vm, key: PropertyKey) -> String {
+    match key {
+        PropertyKey::Index(i) => i.to_string(),
+        PropertyKey::String(s) => s.borrow(&vm.heap).flat().to_rust_string(),
+        PropertyKey::Symbol(s) => {
+            let d = s.borrow(&vm.heap).description.map(|d| d.borrow(&vm.heap).flat().to_rust_string());
+            format!("Symbol({})", d.unwrap_or_default())
+        }
+    }
+}
+
+/// `[[Set]]` (§10.1.9, OrdinarySet).
+pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, receiver: Value) -> JsResult<bool> {
+    // Fast path: an own writable data property of an ordinary shaped object.
+    if receiver == Value::object(obj) && !matches!(key, PropertyKey::Index(_)) {
+        let o = obj.borrow(&vm.heap);
+        if let (Properties::Shaped { shape, .. }, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error) =
+            (&o.properties, &o.kind)
+        {
+            if let Some(info) = shape.borrow(&vm.heap).lookup(key) {
+                if info.attrs.writable() && !info.attrs.is_accessor() {
+                    obj.borrow_mut(&mut vm.heap).set_slot(info.slot, value);
+                    return Ok(true);
+                }
+            }
+        }
+    }
+    let mut current = Some(obj);
+    let own_desc = loop {
+        let Some(o) = current else { break None };
+        if let Some(d) = get_own_property(vm, o, key) {
+            break Some(d);
+        }
+        current = o.borrow(&vm.heap).proto;
+    };
+    let own_desc = own_desc.unwrap_or(PropertyDescriptor::data(Value::UNDEFINED, Attributes::DEFAULT));
+    if own_desc.is_accessor() {
+        let setter = own_desc.set.unwrap_or_default();
+        if setter.is_undefined() {
+            return Ok(false);
+        }
+        call(vm, setter, receiver, &[value])?;
+        return Ok(true);
+    }
+    if own_desc.writable != Some(true) {
+        return Ok(false);
+    }
+    let Some(receiver_obj) = receiver.as_object() else { return Ok(false) };
+    match get_own_property(vm, receiver_obj, key) {
+        Some(existing) => {
+            if existing.is_accessor() || existing.writable != Some(true) {
+                return Ok(false);
+            }
+            let desc = PropertyDescriptor { value: Some(value), ..PropertyDescriptor::default() };
+            define_own_property(vm, receiver_obj, key, desc)
+        }
+        None => create_data_property(vm, receiver_obj, key, value),
+    }
+}
+
+/// CreateDataProperty (§7.3.5).
+pub fn create_data_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value) -> JsResult<bool> {
+    // Fast path: a new property on an extensible ordinary object.
+    let o = obj.borrow(&vm.heap);
+    if o.extensible && matches!(o.kind, ObjectKind::Ordinary) && o.get_own(&vm.heap, key).is_none() {
+        add_property(vm, obj, key, value, Attributes::DEFAULT);
+        return Ok(true);
+    }
+    define_own_property(vm, obj, key, PropertyDescriptor::data(value, Attributes::DEFAULT))
+}
+
+/// CreateDataPropertyOrThrow.
+pub fn create_data_property_or_throw(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value) -> JsResult<()> {
+    if create_data_property(vm, obj, key, value)? {
+        Ok(())
+    } else {
+        let k = key_to_display(vm, key);
+        Err(vm.type_error(&format!("Cannot define property {k}")))
+    }
+}
+
+/// Adds a property that does not exist yet, without checks (builtins
+/// setup, and the paths above after their checks).
+pub fn add_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, attrs: Attributes) {
+    if let PropertyKey::Index(i) = key {
+        let o = obj.borrow_mut(&mut vm.heap);
+        if attrs == Attributes::DEFAULT && matches!(o.elements, Elements::Dense(_)) {
+            o.write_element(i, value);
+        } else {
+            o.make_sparse();
+            if let Elements::Sparse(map) = &mut o.elements {
+                map.insert(i, (value, attrs));
+            }
+        }
+        if let ObjectKind::Array { length, .. } = &mut o.kind {
+            if i >= *length {
+                *length = i + 1;
+            }
+        }
+        return;
+    }
+    let current_shape = match &obj.borrow(&vm.heap).properties {
+        Properties::Shaped { shape, slots } if slots.len() < MAX_SHAPED_PROPERTIES => Some(*shape),
+        _ => None,
+    };
+    let next_shape = current_shape.map(|shape| Shape::add_property(&mut vm.heap, shape, key, attrs));
+    let heap = &mut vm.heap;
+    if next_shape.is_none() {
+        make_dictionary(heap, obj);
+    }
+    let o = obj.borrow_mut(heap);
+    match (&mut o.properties, next_shape) {
+        (Properties::Shaped { shape, slots }, Some(next)) => {
+            *shape = next;
+            slots.push(value);
+        }
+        (Properties::Dictionary(map), _) => {
+            map.insert(key, (value, attrs));
+        }
+        (Properties::Shaped { .. }, None) => {}
+    }
+}
+
+/// Defines a builtin data property (methods: writable, configurable).
+pub fn define_builtin(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, attrs: Attributes) {
+    if obj.borrow(&vm.heap).get_own(&vm.heap, key).is_some() {
+        let _ = define_own_property(vm, obj, key, PropertyDescriptor::data(value, attrs));
+    } else {
+        add_property(vm, obj, key, value, attrs);
+    }
+}
+
+/// Writes (value, attrs) to an existing own property.
+fn write_existing(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, attrs: Attributes) {
+    let heap = &mut vm.heap;
+    if let PropertyKey::Index(i) = key {
+        let o = obj.borrow_mut(heap);
+        if attrs == Attributes::DEFAULT {
+            if let Elements::Dense(v) = &mut o.elements {
+                v[i as usize] = value;
+                return;
+            }
+        }
+        o.make_sparse();
+        if let Elements::Sparse(map) = &mut o.elements {
+            map.insert(i, (value, attrs));
+        }
+        return;
+    }
+    let same_attrs = obj.borrow(heap).shape().and_then(|s| s.borrow(heap).lookup(key)).filter(|i| i.attrs == attrs);
+    if let Some(info) = same_attrs {
+        obj.borrow_mut(heap).set_slot(info.slot, value);
+        return;
+    }
+    make_dictionary(heap, obj);
+    if let Properties::Dictionary(map) = &mut obj.borrow_mut(heap).properties {
+        if let Some(entry) = map.get_mut(&key) {
+            *entry = (value, attrs);
+        }
+    }
+}
+
+/// `[[DefineOwnProperty]]` (§10.1.6 with ValidateAndApplyPropertyDescriptor,
+/// and the Array exotic §10.4.2.1).
+pub fn define_own_property(
+    vm: &mut Vm,
+    obj: Gc<JsObject>,
+    key: PropertyKey,
+    desc: PropertyDescriptor,
+) -> JsResult<bool> {
+    let length_key = PropertyKey::String(vm.names.length);
+    if let ObjectKind::Array { length, length_writable } = obj.borrow(&vm.heap).kind {
+        if key == length_key {
+            return array_set_length(vm, obj, desc, length, length_writable);
+        }
+        if let PropertyKey::Index(i) = key {
+            if i >= length && !length_writable {
+                return Ok(false);
+            }
+        }
+    }
+    if let ObjectKind::String(s) = obj.borrow(&vm.heap).kind {
+        let len = s.borrow(&vm.heap).len();
+        let is_own_char = matches!(key, PropertyKey::Index(i) if (i as usize) < len);
+        if is_own_char || key == length_key {
+            let current = get_own_property(vm, obj, key).unwrap_or_default();
+            return Ok(is_compatible(vm, &current, &desc));
+        }
+    }
+    let current = get_own_property(vm, obj, key);
+    let Some(current) = current else {
+        if !obj.borrow(&vm.heap).extensible {
+            return Ok(false);
+        }
+        let (value, attrs) = descriptor_to_slot(vm, desc);
+        add_property(vm, obj, key, value, attrs);
+        return Ok(true);
+    };
+    if !is_compatible(vm, &current, &desc) {
+        return Ok(false);
+    }
+    // Merge the descriptor into the current property.
+    let enumerable = desc.enumerable.or(current.enumerable).unwrap_or(false);
+    let configurable = desc.configurable.or(current.configurable).unwrap_or(false);
+    let merged = if desc.is_accessor() || (current.is_accessor() && !desc.is_data()) {
+        let (get, set) = if current.is_accessor() {
+            (current.get.unwrap_or_default(), current.set.unwrap_or_default())
+        } else {
+            Default::default()
+        };
+        PropertyDescriptor {
+            get: Some(desc.get.unwrap_or(get)),
+            set: Some(desc.set.unwrap_or(set)),
+            enumerable: Some(enumerable),
+            configurable: Some(configurable),
+            ..PropertyDescriptor::default()
+        }
+    } else {
+        let (value, writable) = if current.is_accessor() {
+            (Value::UNDEFINED, false)
+        } else {
+            (current.value.unwrap_or_default(), current.writable.unwrap_or(false))
+        };
+        PropertyDescriptor {
+            value: Some(desc.value.unwrap_or(value)),
+            writable: Some(desc.writable.unwrap_or(writable)),
+            enumerable: Some(enumerable),
+            configurable: Some(configurable),
+            ..PropertyDescriptor::default()
+        }
+    };
+    let (value, attrs) = descriptor_to_slot(vm, merged);
+    write_existing(vm, obj, key, value, attrs);
+    Ok(true)
+}
+
+/// The validation half of ValidateAndApplyPropertyDescriptor.
+fn is_compatible(vm: &mut Vm, current: &PropertyDescriptor, desc: &PropertyDescriptor) -> bool {
+    if current.configurable == Some(true) {
+        return true;
+    }
+    if desc.configurable == Some(true) {
+        return false;
+    }
+    if desc.enumerable.is_some() && desc.enumerable != current.enumerable {
+        return false;
+    }
+    if !desc.is_accessor() && !desc.is_data() {
+        return true;
+    }
+    if current.is_accessor() != desc.is_accessor() {
+        return false;
+    }
+    if current.is_accessor() {
+        let same = |vm: &mut Vm, a: Option<Value>, b: Option<Value>| {
+            a.is_none_or(|a| same_value(vm, a, b.unwrap_or_default()))
+        };
+        return same(vm, desc.get, current.get) && same(vm, desc.set, current.set);
+    }
+    if current.writable == Some(false) {
+        if desc.writable == Some(true) {
+            return false;
+        }
+        if let Some(v) = desc.value {
+            return same_value(vm, v, current.value.unwrap_or_default());
+        }
+    }
+    true
+}
+
+/// ArraySetLength (§10.4.2.4).
+fn array_set_length(
+    vm: &mut Vm,
+    obj: Gc<JsObject>,
+    desc: PropertyDescriptor,
+    old_len: u32,
+    writable: bool,
+) -> JsResult<bool> {
+    if desc.is_accessor() || desc.configurable == Some(true) || desc.enumerable == Some(true) {
+        return Ok(false);
+    }
+    let Some(value) = desc.value else {
+        if desc.writable == Some(true) && !writable {
+            return Ok(false);
+        }
+        if desc.writable == Some(false) {
+            set_array_length_writable(vm, obj, false);
+        }
+        return Ok(true);
+    };
+    let new_len = to_uint32(to_number(vm, value)?);
+    let number_len = to_number(vm, value)?;
+    if f64::from(new_len) != number_len {
+        return Err(vm.range_error("Invalid array length"));
+    }
+    if new_len != old_len && !writable {
+        return Ok(false);
+    }
+    if desc.writable == Some(true) && !writable {
+        return Ok(false);
+    }
+    let final_len = truncate_elements(vm, obj, new_len);
+    if let ObjectKind::Array { length, .. } = &mut obj.borrow_mut(&mut vm.heap).kind {
+        *length = final_len;
+    }
+    if desc.writable == Some(false) {
+        set_array_length_writable(vm, obj, false);
+    }
+    Ok(final_len == new_len)
+}
+
+fn set_array_length_writable(vm: &mut Vm, obj: Gc<JsObject>, on: bool) {
+    if let ObjectKind::Array { length_writable, .. } = &mut obj.borrow_mut(&mut vm.heap).kind {
+        *length_writable = on;
+    }
+}
+
+/// Deletes elements at and above `new_len`; stops at a non-configurable one
+/// and returns the length actually reached.
+fn truncate_elements(vm: &mut Vm, obj: Gc<JsObject>, new_len: u32) -> u32 {
+    let o = obj.borrow_mut(&mut vm.heap);
+    match &mut o.elements {
+        Elements::Dense(v) => {
+            v.truncate(new_len as usize);
+            new_len
+        }
+        Elements::Sparse(map) => {
+            let doomed: Vec<u32> = map.range(new_len..).map(|(&k, _)| k).collect();
+            for &k in doomed.iter().rev() {
+                if !map[&k].1.configurable() {
+                    return k + 1;
+                }
+                map.remove(&k);
+            }
+            new_len
+        }
+    }
+}
+
+/// `[[HasProperty]]`.
+pub fn has_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool> {
+    let mut current = Some(obj);
+    while let Some(o) = current {
+        if get_own_property(vm, o, key).is_some() {
+            return Ok(true);
+        }
+        current = o.borrow(&vm.heap).proto;
+    }
+    Ok(false)
+}
+
+/// `[[Delete]]`.
+pub fn delete(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool> {
+    let Some(desc) = get_own_property(vm, obj, key) else { return Ok(true) };
+    if desc.configurable != Some(true) {
+        return Ok(false);
+    }
+    let heap = &mut vm.heap;
+    let o = obj.borrow_mut(heap);
+    if let PropertyKey::Index(i) = key {
+        match &mut o.elements {
+            Elements::Dense(v) => {
+                if i as usize + 1 == v.len() {
+                    v.pop();
+                } else if let Some(slot) = v.get_mut(i as usize) {
+                    *slot = Value::HOLE;
+                }
+            }
+            Elements::Sparse(map) => {
+                map.remove(&i);
+            }
+        }
+        return Ok(true);
+    }
+    make_dictionary(heap, obj);
+    if let Properties::Dictionary(map) = &mut obj.borrow_mut(heap).properties {
+        map.shift_remove(&key);
+    }
+    Ok(true)
+}
+
+/// `[[OwnPropertyKeys]]`.
+pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> Vec<PropertyKey> {
+    obj.borrow(&vm.heap).own_keys(&vm.heap)
+}
+
+/// `[[PreventExtensions]]`.
+pub fn prevent_extensions(vm: &mut Vm, obj: Gc<JsObject>) -> bool {
+    obj.borrow_mut(&mut vm.heap).extensible = false;
+    true
+}
+
+/// Call (§7.3.14): TypeError if `f` is not callable.
+pub fn call(vm: &mut Vm, f: Value, this: Value, args: &[Value]) -> JsResult<Value> {
+    match f.as_object() {
+        Some(o) if o.borrow(&vm.heap).is_callable() => crate::interpreter::call_function(vm, o, this, args),
+        _ => Err(vm.type_error("value is not a function")),
+    }
+}
+
+/// Construct (§7.3.15).
+pub fn construct(vm: &mut Vm, f: Gc<JsObject>, args: &[Value], new_target: Option<Gc<JsObject>>) -> JsResult<Value> {
+    crate::interpreter::construct_function(vm, f, args, new_target.unwrap_or(f))
+}
+
+/// GetMethod (§7.3.11): `undefined` for nullish, TypeError if not callable.
+pub fn get_method(vm: &mut Vm, v: Value, key: PropertyKey) -> JsResult<Option<Value>> {
+    let f = get_value(vm, v, key)?;
+    if f.is_nullish() {
+        return Ok(None);
+    }
+    if !is_callable(vm, f) {
+        let k = key_to_display(vm, key);
+        return Err(vm.type_error(&format!("{k} is not a function")));
+    }
+    Ok(Some(f))
+}
+
+/// LengthOfArrayLike (§7.3.19).
+pub fn length_of_array_like(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<f64> {
+    if let ObjectKind::Array { length, .. } = obj.borrow(&vm.heap).kind {
+        return Ok(f64::from(length));
+    }
+    let key = PropertyKey::String(vm.names.length);
+    let v = get(vm, obj, key, Value::object(obj))?;
+    crate::abstract_ops::to_length(vm, v)
+}
+
+/// OrdinaryHasInstance (§7.3.22).
+pub fn ordinary_has_instance(vm: &mut Vm, c: Value, o: Value) -> JsResult<bool> {
+    let Some(cobj) = c.as_object().filter(|c| c.borrow(&vm.heap).is_callable()) else { return Ok(false) };
+    if let Some(crate::function::Function::Bound(b)) = cobj.borrow(&vm.heap).as_function() {
+        let target = Value::object(b.target);
+        return crate::interpreter::instance_of(vm, o, target);
+    }
+    let Some(mut obj) = o.as_object() else { return Ok(false) };
+    let key = PropertyKey::String(vm.names.prototype);
+    let proto = get(vm, cobj, key, c)?;
+    let Some(proto) = proto.as_object() else {
+        return Err(vm.type_error("Function has non-object prototype in instanceof check"));
+    };
+    loop {
+        match obj.borrow(&vm.heap).proto {
+            None => return Ok(false),
+            Some(p) if p == proto => return Ok(true),
+            Some(p) => obj = p,
+        }
+    }
+}
+
+/// Moves an object's named properties to a dictionary (deletes and
+/// attribute changes make shapes useless for it).
+pub fn make_dictionary(heap: &mut js_gc::Heap, obj: Gc<JsObject>) {
+    let map = match &obj.borrow(heap).properties {
+        Properties::Shaped { shape, slots } => {
+            shape.borrow(heap).entries().map(|(k, info)| (k, (slots[info.slot as usize], info.attrs))).collect()
+        }
+        Properties::Dictionary(_) => return,
+    };
+    obj.borrow_mut(heap).properties = Properties::Dictionary(map);
+}

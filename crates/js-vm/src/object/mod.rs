@@ -1,0 +1,301 @@
+//! Objects: a prototype, named properties (shaped or dictionary), indexed
+//! elements (dense or sparse) and a kind for the exotic and builtin objects.
+//!
+//! This module stores properties; the internal methods that can run user
+//! code (`[[Get]]` through getters, `[[Set]]` through setters) live in
+//! [`crate::object::internal_methods`], which needs the VM.
+
+pub mod internal_methods;
+mod property;
+mod shape;
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use js_gc::{Gc, Heap, Trace, Tracer};
+
+pub use property::{Accessor, Attributes, PropertyDescriptor, PropertyKey};
+pub use shape::{MAX_SHAPED_PROPERTIES, Shape, SlotInfo};
+
+use crate::function::Function;
+use crate::string::JsString;
+use crate::symbol::Symbol;
+use crate::value::Value;
+
+/// Named property storage.
+pub enum Properties {
+    /// Values in slots laid out by a shared shape.
+    Shaped {
+        /// The layout.
+        shape: Gc<Shape>,
+        /// One value per shape entry (an [`Accessor`] cell for accessors).
+        slots: Vec<Value>,
+    },
+    /// A per-object ordered map.
+    Dictionary(IndexMap<PropertyKey, (Value, Attributes), ahash::RandomState>),
+}
+
+/// Indexed property storage.
+pub enum Elements {
+    /// Index `i` at position `i`; [`Value::HOLE`] marks a missing element.
+    /// Present elements are writable, enumerable and configurable data.
+    Dense(Vec<Value>),
+    /// Any attributes, any gaps.
+    Sparse(BTreeMap<u32, (Value, Attributes)>),
+}
+
+/// Dense storage is abandoned when a write lands this far past the end.
+const MAX_DENSE_GAP: usize = 1024;
+
+/// What sort of object this is, with the internal slots of each sort.
+pub enum ObjectKind {
+    /// An ordinary object.
+    Ordinary,
+    /// An Array exotic object; `length` is kept here.
+    Array {
+        /// The `length` property's value.
+        length: u32,
+        /// Whether `length` is writable.
+        length_writable: bool,
+    },
+    /// A function object (ordinary, native or bound).
+    Function(Function),
+    /// An object made by an Error constructor (`[[ErrorData]]`).
+    Error,
+    /// A Boolean wrapper.
+    Boolean(bool),
+    /// A Number wrapper.
+    Number(f64),
+    /// A String exotic object.
+    String(Gc<JsString>),
+    /// A Symbol wrapper.
+    Symbol(Gc<Symbol>),
+    /// An arguments object (unmapped).
+    Arguments,
+    /// An Array Iterator (§23.1.5).
+    ArrayIterator {
+        /// The iterated object; `undefined` once exhausted.
+        target: Value,
+        /// The next index.
+        index: u32,
+        /// What each step yields.
+        kind: IterationKind,
+    },
+    /// A String Iterator (§22.1.5).
+    StringIterator {
+        /// The iterated string; `None` once exhausted.
+        string: Option<Gc<JsString>>,
+        /// The next code-unit position.
+        position: u32,
+    },
+}
+
+/// What an array-like iterator yields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IterationKind {
+    /// Indices.
+    Keys,
+    /// Elements.
+    Values,
+    /// `[index, element]` pairs.
+    Entries,
+}
+
+/// An object cell.
+pub struct JsObject {
+    /// `[[Prototype]]`.
+    pub proto: Option<Gc<JsObject>>,
+    /// `[[Extensible]]`.
+    pub extensible: bool,
+    /// Named properties.
+    pub properties: Properties,
+    /// Array-index properties.
+    pub elements: Elements,
+    /// The kind and its internal slots.
+    pub kind: ObjectKind,
+}
+
+impl JsObject {
+    /// An empty extensible object of `kind` with the root shape.
+    pub fn new(root_shape: Gc<Shape>, proto: Option<Gc<JsObject>>, kind: ObjectKind) -> Self {
+        Self {
+            proto,
+            extensible: true,
+            properties: Properties::Shaped { shape: root_shape, slots: Vec::new() },
+            elements: Elements::Dense(Vec::new()),
+            kind,
+        }
+    }
+
+    /// The shape, if the object is not in dictionary mode.
+    #[inline]
+    pub fn shape(&self) -> Option<Gc<Shape>> {
+        match &self.properties {
+            Properties::Shaped { shape, .. } => Some(*shape),
+            Properties::Dictionary(_) => None,
+        }
+    }
+
+    /// Reads slot `slot` (for inline caches that already checked the shape).
+    #[inline]
+    pub fn slot(&self, slot: u32) -> Value {
+        match &self.properties {
+            Properties::Shaped { slots, .. } => slots[slot as usize],
+            Properties::Dictionary(_) => Value::UNDEFINED,
+        }
+    }
+
+    /// Writes slot `slot` (for inline caches that already checked the shape).
+    #[inline]
+    pub fn set_slot(&mut self, slot: u32, value: Value) {
+        if let Properties::Shaped { slots, .. } = &mut self.properties {
+            slots[slot as usize] = value;
+        }
+    }
+
+    /// Whether this is a function object.
+    pub fn is_callable(&self) -> bool {
+        matches!(self.kind, ObjectKind::Function(_))
+    }
+
+    /// The function, if this is a function object.
+    pub fn as_function(&self) -> Option<&Function> {
+        match &self.kind {
+            ObjectKind::Function(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// Whether this is an Array exotic object.
+    pub fn is_array(&self) -> bool {
+        matches!(self.kind, ObjectKind::Array { .. })
+    }
+
+    /// The own named property `key`: its value (or accessor cell) and
+    /// attributes. Index keys are looked up in the elements.
+    pub fn get_own(&self, heap: &Heap, key: PropertyKey) -> Option<(Value, Attributes)> {
+        if let PropertyKey::Index(i) = key {
+            return self.get_own_element(i);
+        }
+        match &self.properties {
+            Properties::Shaped { shape, slots } => {
+                shape.borrow(heap).lookup(key).map(|info| (slots[info.slot as usize], info.attrs))
+            }
+            Properties::Dictionary(map) => map.get(&key).copied(),
+        }
+    }
+
+    fn get_own_element(&self, i: u32) -> Option<(Value, Attributes)> {
+        match &self.elements {
+            Elements::Dense(v) => v.get(i as usize).filter(|v| !v.is_hole()).map(|&v| (v, Attributes::DEFAULT)),
+            Elements::Sparse(map) => map.get(&i).copied(),
+        }
+    }
+
+    /// Converts elements to sparse storage.
+    pub fn make_sparse(&mut self) {
+        if let Elements::Dense(v) = &self.elements {
+            let map = v
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| !v.is_hole())
+                .map(|(i, &v)| (i as u32, (v, Attributes::DEFAULT)))
+                .collect();
+            self.elements = Elements::Sparse(map);
+        }
+    }
+
+    /// Writes an element with default attributes, staying dense when the
+    /// index is near the end.
+    pub fn write_element(&mut self, index: u32, value: Value) {
+        match &mut self.elements {
+            Elements::Dense(v) => {
+                let i = index as usize;
+                if i < v.len() {
+                    v[i] = value;
+                    return;
+                }
+                if i - v.len() <= MAX_DENSE_GAP {
+                    v.resize(i, Value::HOLE);
+                    v.push(value);
+                    return;
+                }
+                self.make_sparse();
+                self.write_element(index, value);
+            }
+            Elements::Sparse(map) => {
+                map.insert(index, (value, Attributes::DEFAULT));
+            }
+        }
+    }
+
+    /// The own string and symbol keys in spec order (OrdinaryOwnPropertyKeys
+    /// §10.1.11): indices ascending, then strings, then symbols, each in
+    /// creation order.
+    pub fn own_keys(&self, heap: &Heap) -> Vec<PropertyKey> {
+        let mut keys = Vec::new();
+        if let ObjectKind::String(s) = &self.kind {
+            keys.extend((0..s.borrow(heap).len() as u32).map(PropertyKey::Index));
+        }
+        match &self.elements {
+            Elements::Dense(v) => {
+                keys.extend(
+                    v.iter().enumerate().filter(|(_, v)| !v.is_hole()).map(|(i, _)| PropertyKey::Index(i as u32)),
+                );
+            }
+            Elements::Sparse(map) => keys.extend(map.keys().map(|&i| PropertyKey::Index(i))),
+        }
+        let named: Vec<PropertyKey> = match &self.properties {
+            Properties::Shaped { shape, .. } => shape.borrow(heap).entries().map(|(k, _)| k).collect(),
+            Properties::Dictionary(map) => map.keys().copied().collect(),
+        };
+        keys.extend(named.iter().filter(|k| !k.is_symbol()));
+        keys.extend(named.iter().filter(|k| k.is_symbol()));
+        keys
+    }
+}
+
+// SAFETY: prototype, property values and keys, elements and the kind's
+// internal slots are all reported.
+unsafe impl Trace for JsObject {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.proto.trace(tracer);
+        match &self.properties {
+            Properties::Shaped { shape, slots } => {
+                shape.trace(tracer);
+                slots.trace(tracer);
+            }
+            Properties::Dictionary(map) => {
+                for (k, (v, _)) in map {
+                    k.trace(tracer);
+                    v.trace(tracer);
+                }
+            }
+        }
+        match &self.elements {
+            Elements::Dense(v) => v.trace(tracer),
+            Elements::Sparse(map) => {
+                for (v, _) in map.values() {
+                    v.trace(tracer);
+                }
+            }
+        }
+        match &self.kind {
+            ObjectKind::Function(f) => f.trace(tracer),
+            ObjectKind::String(s) => s.trace(tracer),
+            ObjectKind::Symbol(s) => s.trace(tracer),
+            ObjectKind::ArrayIterator { target, .. } => target.trace(tracer),
+            ObjectKind::StringIterator { string, .. } => string.trace(tracer),
+            ObjectKind::Ordinary
+            | ObjectKind::Array { .. }
+            | ObjectKind::Error
+            | ObjectKind::Boolean(_)
+            | ObjectKind::Number(_)
+            | ObjectKind::Arguments => {}
+        }
+    }
+
+    fn type_name() -> &'static str {
+        "Object"
+    }
+}

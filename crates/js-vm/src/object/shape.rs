@@ -1,0 +1,94 @@
+//! Shapes (hidden classes): the layout shared by objects that gained the
+//! same properties in the same order, so a property read can be cached as
+//! "objects of this shape keep it in slot n".
+//!
+//! Each shape owns its full key table (adding a property clones it once per
+//! new shape, and the transition is cached), which keeps lookups one hash
+//! probe. Objects that delete properties, change attributes or grow past
+//! [`MAX_SHAPED_PROPERTIES`] move to dictionary mode instead.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use js_gc::{Gc, Heap, Trace, Tracer, Weak};
+
+use super::property::{Attributes, PropertyKey};
+
+/// Objects with more properties than this use a dictionary.
+pub const MAX_SHAPED_PROPERTIES: usize = 64;
+
+/// Where a property lives in objects of a shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotInfo {
+    /// The index into the object's slots.
+    pub slot: u32,
+    /// The property's attributes.
+    pub attrs: Attributes,
+}
+
+/// A shape cell.
+pub struct Shape {
+    table: IndexMap<PropertyKey, SlotInfo, ahash::RandomState>,
+    transitions: RefCell<HashMap<(PropertyKey, Attributes), Weak<Shape>, ahash::RandomState>>,
+}
+
+impl Shape {
+    /// The shape with no properties.
+    pub fn root() -> Self {
+        Self { table: IndexMap::default(), transitions: RefCell::default() }
+    }
+
+    /// Looks a key up.
+    #[inline]
+    pub fn lookup(&self, key: PropertyKey) -> Option<SlotInfo> {
+        self.table.get(&key).copied()
+    }
+
+    /// The number of properties.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether there are no properties.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// The keys and slots in insertion order.
+    pub fn entries(&self) -> impl Iterator<Item = (PropertyKey, SlotInfo)> + '_ {
+        self.table.iter().map(|(k, v)| (*k, *v))
+    }
+
+    /// The shape after adding `key` with `attrs` (cached per parent).
+    pub fn add_property(heap: &mut Heap, shape: Gc<Shape>, key: PropertyKey, attrs: Attributes) -> Gc<Shape> {
+        let parent = shape.borrow(heap);
+        if let Some(next) = parent.transitions.borrow().get(&(key, attrs)).and_then(Weak::upgrade) {
+            return next;
+        }
+        let mut table = parent.table.clone();
+        let slot = table.len() as u32;
+        table.insert(key, SlotInfo { slot, attrs });
+        let next = heap.alloc(Shape { table, transitions: RefCell::default() });
+        shape.borrow(heap).transitions.borrow_mut().insert((key, attrs), Weak::new(next));
+        next
+    }
+}
+
+// SAFETY: keys (also those of transitions, so a transition never matches a
+// recycled key address) are strong edges; child shapes are weak.
+unsafe impl Trace for Shape {
+    fn trace(&self, tracer: &mut Tracer) {
+        for key in self.table.keys() {
+            key.trace(tracer);
+        }
+        for ((key, _), child) in self.transitions.borrow().iter() {
+            key.trace(tracer);
+            child.trace(tracer);
+        }
+    }
+
+    fn type_name() -> &'static str {
+        "Shape"
+    }
+}

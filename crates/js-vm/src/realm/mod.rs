@@ -1,0 +1,182 @@
+//! Realms (§9.3): the intrinsics and the global object. Nothing here is
+//! process-wide, so one VM can hold several realms.
+
+mod names;
+
+use std::collections::HashMap;
+
+use js_gc::{Gc, Heap, Trace, Tracer};
+
+pub use names::{CommonAtoms, WellKnownSymbols};
+
+use crate::object::{JsObject, ObjectKind, Shape};
+use crate::string::JsString;
+use crate::value::Value;
+
+macro_rules! intrinsics {
+    ($($(#[$doc:meta])* $name:ident,)*) => {
+        /// The well-known intrinsic objects (§6.1.7.4) of one realm.
+        pub struct Intrinsics {
+            $($(#[$doc])* pub $name: Gc<JsObject>,)*
+        }
+
+        impl Intrinsics {
+            fn all(&self) -> impl Iterator<Item = Gc<JsObject>> + '_ {
+                [$(self.$name,)*].into_iter()
+            }
+
+        }
+    };
+}
+
+intrinsics! {
+    /// %Object.prototype%
+    object_prototype,
+    /// %Function.prototype%
+    function_prototype,
+    /// %Array.prototype%
+    array_prototype,
+    /// %String.prototype%
+    string_prototype,
+    /// %Number.prototype%
+    number_prototype,
+    /// %Boolean.prototype%
+    boolean_prototype,
+    /// %Symbol.prototype%
+    symbol_prototype,
+    /// %Error.prototype%
+    error_prototype,
+    /// %EvalError.prototype%
+    eval_error_prototype,
+    /// %RangeError.prototype%
+    range_error_prototype,
+    /// %ReferenceError.prototype%
+    reference_error_prototype,
+    /// %SyntaxError.prototype%
+    syntax_error_prototype,
+    /// %TypeError.prototype%
+    type_error_prototype,
+    /// %URIError.prototype%
+    uri_error_prototype,
+    /// %AggregateError.prototype%
+    aggregate_error_prototype,
+    /// %Iterator.prototype%
+    iterator_prototype,
+    /// %ArrayIteratorPrototype%
+    array_iterator_prototype,
+    /// %StringIteratorPrototype%
+    string_iterator_prototype,
+    /// %Object%
+    object_constructor,
+    /// %Function%
+    function_constructor,
+    /// %Array%
+    array_constructor,
+    /// %ThrowTypeError%
+    throw_type_error,
+    /// %Array.prototype.values%
+    array_values,
+    /// %ArrayIteratorPrototype%.next
+    array_iterator_next,
+}
+
+/// A global `let`/`const`/`class` binding.
+#[derive(Clone, Copy, Debug)]
+pub struct GlobalLexical {
+    /// The value ([`Value::HOLE`] before initialisation).
+    pub value: Value,
+    /// Whether assignment is allowed.
+    pub mutable: bool,
+}
+
+/// A realm: intrinsics, the global object and the global declarative
+/// record.
+pub struct Realm {
+    /// `[[GlobalObject]]`.
+    pub global: Gc<JsObject>,
+    /// The global environment's declarative record, by atom.
+    pub global_lexicals: HashMap<Gc<JsString>, GlobalLexical, ahash::RandomState>,
+    /// `[[Intrinsics]]`.
+    pub intrinsics: Intrinsics,
+}
+
+impl Realm {
+    /// Creates the realm's objects with their prototype links; builtins fill
+    /// in the properties.
+    pub(crate) fn new(heap: &mut Heap, root: Gc<Shape>) -> Self {
+        let obj = |heap: &mut Heap, proto: Option<Gc<JsObject>>, kind: ObjectKind| {
+            heap.alloc(JsObject::new(root, proto, kind))
+        };
+        let object_prototype = obj(heap, None, ObjectKind::Ordinary);
+        let p = Some(object_prototype);
+        let function_prototype = obj(heap, p, ObjectKind::Function(crate::builtins::function::empty_function()));
+        let array_prototype = obj(heap, p, ObjectKind::Array { length: 0, length_writable: true });
+        let string_prototype = {
+            let empty = heap.alloc(JsString::from_str(""));
+            obj(heap, p, ObjectKind::String(empty))
+        };
+        let number_prototype = obj(heap, p, ObjectKind::Number(0.0));
+        let boolean_prototype = obj(heap, p, ObjectKind::Boolean(false));
+        let symbol_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let error_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let e = Some(error_prototype);
+        let eval_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        let range_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        let reference_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        let syntax_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        let type_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        let uri_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        let aggregate_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        let iterator_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let i = Some(iterator_prototype);
+        let array_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        let string_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        let global = obj(heap, p, ObjectKind::Ordinary);
+        // Constructors and function intrinsics are made by the builtins.
+        let placeholder = object_prototype;
+        Self {
+            global,
+            global_lexicals: HashMap::default(),
+            intrinsics: Intrinsics {
+                object_prototype,
+                function_prototype,
+                array_prototype,
+                string_prototype,
+                number_prototype,
+                boolean_prototype,
+                symbol_prototype,
+                error_prototype,
+                eval_error_prototype,
+                range_error_prototype,
+                reference_error_prototype,
+                syntax_error_prototype,
+                type_error_prototype,
+                uri_error_prototype,
+                aggregate_error_prototype,
+                iterator_prototype,
+                array_iterator_prototype,
+                string_iterator_prototype,
+                object_constructor: placeholder,
+                function_constructor: placeholder,
+                array_constructor: placeholder,
+                throw_type_error: placeholder,
+                array_values: placeholder,
+                array_iterator_next: placeholder,
+            },
+        }
+    }
+}
+
+// SAFETY: the global object, global lexical bindings and intrinsics.
+unsafe impl Trace for Realm {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.global.trace(tracer);
+        for (name, binding) in &self.global_lexicals {
+            name.trace(tracer);
+            binding.value.trace(tracer);
+        }
+        for object in self.intrinsics.all() {
+            object.trace(tracer);
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! JavaScript strings: sequences of UTF-16 code units, stored as Latin-1
+//! bytes while every unit fits in one (as V8 and JSC do), as `u16`s
+//! otherwise, or as a rope (a lazy concatenation) until first read.
+
+mod atom;
+mod builder;
+
+use std::cell::Cell;
+use std::fmt;
+
+use js_gc::{Gc, Heap, Trace, Tracer};
+
+pub use atom::AtomTable;
+pub use builder::StringBuilder;
+
+/// Concatenations shorter than this are copied at once; longer ones become
+/// ropes, so `s += piece` in a loop is linear.
+const MIN_ROPE_LENGTH: usize = 64;
+
+/// A string cell.
+pub struct JsString {
+    repr: Repr,
+    /// Set once the string is the atom table's entry for its content.
+    atom: Cell<bool>,
+}
+
+enum Repr {
+    Latin1(Box<[u8]>),
+    Utf16(Box<[u16]>),
+    Rope { left: Gc<JsString>, right: Gc<JsString>, len: usize, latin1: bool },
+}
+
+/// The content of a flat string, borrowed from its cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsStr<'a> {
+    /// Every code unit is at most 0xFF.
+    Latin1(&'a [u8]),
+    /// UTF-16 code units.
+    Utf16(&'a [u16]),
+}
+
+impl JsStr<'_> {
+    /// The length in code units.
+    pub fn len(self) -> usize {
+        match self {
+            JsStr::Latin1(b) => b.len(),
+            JsStr::Utf16(u) => u.len(),
+        }
+    }
+
+    /// Whether the string is empty.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The code unit at `i`.
+    pub fn at(self, i: usize) -> u16 {
+        match self {
+            JsStr::Latin1(b) => u16::from(b[i]),
+            JsStr::Utf16(u) => u[i],
+        }
+    }
+
+    /// Iterates the code units.
+    pub fn units(self) -> impl Iterator<Item = u16> + Clone {
+        let (latin1, utf16): (&[u8], &[u16]) = match self {
+            JsStr::Latin1(b) => (b, &[]),
+            JsStr::Utf16(u) => (&[], u),
+        };
+        latin1.iter().map(|&b| u16::from(b)).chain(utf16.iter().copied())
+    }
+
+    /// The content as a Rust string, lone surrogates replaced by U+FFFD.
+    pub fn to_rust_string(self) -> String {
+        match self {
+            JsStr::Latin1(b) => b.iter().map(|&c| char::from(c)).collect(),
+            JsStr::Utf16(u) => String::from_utf16_lossy(u),
+        }
+    }
+
+    /// Whether the content equals the ASCII/Latin-1 text `s`.
+    pub fn eq_str(self, s: &str) -> bool {
+        self.units().eq(s.encode_utf16())
+    }
+}
+
+impl JsString {
+    /// A string from Latin-1 bytes.
+    pub fn from_latin1(bytes: impl Into<Box<[u8]>>) -> Self {
+        Self { repr: Repr::Latin1(bytes.into()), atom: Cell::new(false) }
+    }
+
+    /// A string from UTF-16 code units, stored as Latin-1 if they all fit.
+    pub fn from_utf16(units: &[u16]) -> Self {
+        if units.iter().all(|&u| u <= 0xFF) {
+            Self::from_latin1(units.iter().map(|&u| u as u8).collect::<Box<[u8]>>())
+        } else {
+            Self { repr: Repr::Utf16(units.into()), atom: Cell::new(false) }
+        }
+    }
+
+    /// A string from Rust text.
+    pub fn from_str(s: &str) -> Self {
+        if s.is_ascii() {
+            Self::from_latin1(s.as_bytes())
+        } else {
+            Self::from_utf16(&s.encode_utf16().collect::<Vec<_>>())
+        }
+    }
+
+    /// The length in UTF-16 code units.
+    pub fn len(&self) -> usize {
+        match &self.repr {
+            Repr::Latin1(b) => b.len(),
+            Repr::Utf16(u) => u.len(),
+            Repr::Rope { len, .. } => *len,
+        }
+    }
+
+    /// Whether the string is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether every code unit fits in Latin-1.
+    pub fn is_latin1(&self) -> bool {
+        match &self.repr {
+            Repr::Latin1(_) => true,
+            Repr::Utf16(_) => false,
+            Repr::Rope { latin1, .. } => *latin1,
+        }
+    }
+
+    /// The content, if the string is flat (not a rope). Use
+    /// [`JsString::flatten`] first where it may be a rope.
+    pub fn as_flat(&self) -> Option<JsStr<'_>> {
+        match &self.repr {
+            Repr::Latin1(b) => Some(JsStr::Latin1(b)),
+            Repr::Utf16(u) => Some(JsStr::Utf16(u)),
+            Repr::Rope { .. } => None,
+        }
+    }
+
+    /// The content of a string known to be flat; an empty string for a rope
+    /// (callers flatten first).
+    pub fn flat(&self) -> JsStr<'_> {
+        self.as_flat().unwrap_or(JsStr::Latin1(&[]))
+    }
+
+    /// Whether this string is its content's atom.
+    pub fn is_atom(&self) -> bool {
+        self.atom.get()
+    }
+
+    pub(crate) fn mark_atom(&self) {
+        self.atom.set(true);
+    }
+
+    /// Concatenates two strings, as a rope when the result is long.
+    pub fn concat(heap: &mut Heap, left: Gc<JsString>, right: Gc<JsString>) -> Gc<JsString> {
+        let (l, r) = (left.borrow(heap), right.borrow(heap));
+        if r.is_empty() {
+            return left;
+        }
+        if l.is_empty() {
+            return right;
+        }
+        let len = l.len() + r.len();
+        let latin1 = l.is_latin1() && r.is_latin1();
+        if len >= MIN_ROPE_LENGTH || l.as_flat().is_none() || r.as_flat().is_none() {
+            return heap.alloc(JsString { repr: Repr::Rope { left, right, len, latin1 }, atom: Cell::new(false) });
+        }
+        let mut b = StringBuilder::with_capacity(len);
+        b.push_str(l.flat());
+        b.push_str(r.flat());
+        b.finish(heap)
+    }
+
+    /// Makes a rope flat in place, iteratively (ropes may be deep), and
+    /// returns the same string.
+    pub fn flatten(heap: &mut Heap, s: Gc<JsString>) -> Gc<JsString> {
+        let this = s.borrow(heap);
+        let Repr::Rope { len, .. } = this.repr else { return s };
+        let mut b = StringBuilder::with_capacity(len);
+        let mut stack = vec![s];
+        while let Some(part) = stack.pop() {
+            match &part.borrow(heap).repr {
+                Repr::Latin1(bytes) => b.push_str(JsStr::Latin1(bytes)),
+                Repr::Utf16(units) => b.push_str(JsStr::Utf16(units)),
+                Repr::Rope { left, right, .. } => {
+                    stack.push(*right);
+                    stack.push(*left);
+                }
+            }
+        }
+        let repr = b.into_repr();
+        s.borrow_mut(heap).repr = repr;
+        s
+    }
+
+    /// Compares two flat strings by code units.
+    pub fn cmp_units(a: JsStr<'_>, b: JsStr<'_>) -> std::cmp::Ordering {
+        match (a, b) {
+            (JsStr::Latin1(x), JsStr::Latin1(y)) => x.cmp(y),
+            (JsStr::Utf16(x), JsStr::Utf16(y)) => x.cmp(y),
+            _ => a.units().cmp(b.units()),
+        }
+    }
+}
+
+impl fmt::Debug for JsString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.as_flat() {
+            Some(s) => write!(f, "{:?}", s.to_rust_string()),
+            None => write!(f, "<rope of {}>", self.len()),
+        }
+    }
+}
+
+// SAFETY: a rope owns its two halves; flat strings own no cells.
+unsafe impl Trace for JsString {
+    fn trace(&self, tracer: &mut Tracer) {
+        if let Repr::Rope { left, right, .. } = &self.repr {
+            left.trace(tracer);
+            right.trace(tracer);
+        }
+    }
+
+    fn type_name() -> &'static str {
+        "String"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latin1_when_possible() {
+        assert!(JsString::from_str("héllo").is_latin1());
+        assert!(!JsString::from_str("a→b").is_latin1());
+        assert_eq!(JsString::from_str("a→b").len(), 3);
+        assert_eq!(JsString::from_str("😀").len(), 2);
+    }
+
+    #[test]
+    fn deep_ropes_flatten_without_recursion() {
+        let mut heap = Heap::new();
+        let piece = heap.alloc(JsString::from_str(&"x".repeat(70)));
+        let mut s = heap.alloc(JsString::from_str(""));
+        for _ in 0..100_000 {
+            s = JsString::concat(&mut heap, s, piece);
+        }
+        assert!(s.borrow(&heap).as_flat().is_none());
+        let flat = JsString::flatten(&mut heap, s);
+        assert_eq!(flat.borrow(&heap).len(), 7_000_000);
+        assert_eq!(flat.borrow(&heap).flat().at(6_999_999), u16::from(b'x'));
+    }
+
+    #[test]
+    fn concat_of_wide_and_narrow_is_wide() {
+        let mut heap = Heap::new();
+        let a = heap.alloc(JsString::from_str("ab"));
+        let b = heap.alloc(JsString::from_str("→"));
+        let c = JsString::concat(&mut heap, a, b);
+        assert_eq!(c.borrow(&heap).flat(), JsStr::Utf16(&[97, 98, 0x2192]));
+    }
+}

@@ -1,0 +1,330 @@
+//! The VM: the heap, the register file and call frames, the realm, the atom
+//! table and inline caches, and the entry points embedders call.
+
+use std::io::Write;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use js_gc::{Gc, GcAny, Heap, HeapConfig, Liveness, Reconciler, Roots, Trace, Tracer};
+
+use crate::bytecode::{Code, Source};
+use crate::compiler::{self, CompileError};
+use crate::interpreter::{Frame, InlineCacheTables};
+use crate::object::{JsObject, ObjectKind, PropertyKey, Shape};
+use crate::realm::{CommonAtoms, Realm, WellKnownSymbols};
+use crate::string::{AtomTable, JsString};
+use crate::value::Value;
+
+/// How a script stopped abnormally.
+#[derive(Clone, Copy, Debug)]
+pub enum Exception {
+    /// A JavaScript exception: catchable, carries the thrown value.
+    Throw(Value),
+    /// The embedder interrupted execution ([`Vm::interrupt_handle`]); not
+    /// catchable by scripts.
+    Terminated,
+}
+
+/// The result of anything that can throw.
+pub type JsResult<T> = Result<T, Exception>;
+
+/// Options for a new VM.
+#[derive(Debug, Clone)]
+pub struct VmOptions {
+    /// Heap configuration (gc-stress among it).
+    pub heap: HeapConfig,
+    /// Maximum depth of JavaScript calls before a RangeError.
+    pub max_call_depth: usize,
+    /// Add `$vm.gc()` and `$vm.heapStats()`.
+    pub expose_internals: bool,
+}
+
+impl Default for VmOptions {
+    fn default() -> Self {
+        Self { heap: HeapConfig::default(), max_call_depth: 10_000, expose_internals: false }
+    }
+}
+
+/// Where `console.log` and `console.error` write.
+pub trait ConsoleSink {
+    /// Writes one line to standard output.
+    fn log(&mut self, line: &str);
+    /// Writes one line to standard error.
+    fn error(&mut self, line: &str);
+}
+
+/// A sink writing to the process's standard streams.
+#[derive(Debug, Default)]
+pub struct StdConsole;
+
+impl ConsoleSink for StdConsole {
+    fn log(&mut self, line: &str) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+    }
+
+    fn error(&mut self, line: &str) {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "{line}");
+    }
+}
+
+/// A JavaScript virtual machine: one heap, one thread.
+pub struct Vm {
+    /// The heap every value lives in.
+    pub heap: Heap,
+    /// Interned property-key strings.
+    pub atoms: AtomTable,
+    pub(crate) stack: Vec<Value>,
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) realm: Realm,
+    pub(crate) root_shape: Gc<Shape>,
+    pub(crate) symbols: WellKnownSymbols,
+    pub(crate) names: CommonAtoms,
+    /// Values native code keeps alive across calls back into scripts;
+    /// truncated when the native function returns.
+    pub(crate) temp_roots: Vec<Value>,
+    pub(crate) inline_caches: InlineCacheTables,
+    pub(crate) options: VmOptions,
+    pub(crate) native_depth: usize,
+    pub(crate) console: Box<dyn ConsoleSink>,
+    /// Arrays being joined, so cyclic arrays print as empty strings.
+    pub(crate) join_stack: Vec<Gc<JsObject>>,
+    /// `Symbol.for`'s registry.
+    pub(crate) symbol_registry: crate::builtins::symbol::SymbolRegistry,
+    /// `Math.random`'s xorshift128+ state.
+    pub(crate) random_state: [u64; 2],
+    interrupt: Arc<AtomicBool>,
+}
+
+impl Vm {
+    /// A VM with default options.
+    pub fn new() -> Self {
+        Self::with_options(VmOptions::default())
+    }
+
+    /// A VM with `options`.
+    pub fn with_options(options: VmOptions) -> Self {
+        let mut heap = Heap::with_config(options.heap.clone());
+        let mut atoms = AtomTable::new();
+        let root_shape = heap.alloc(Shape::root());
+        let names = CommonAtoms::new(&mut heap, &mut atoms);
+        let symbols = WellKnownSymbols::new(&mut heap, &mut atoms);
+        let realm = Realm::new(&mut heap, root_shape);
+        let mut vm = Self {
+            heap,
+            atoms,
+            stack: Vec::with_capacity(1024),
+            frames: Vec::new(),
+            realm,
+            root_shape,
+            symbols,
+            names,
+            temp_roots: Vec::new(),
+            inline_caches: InlineCacheTables::default(),
+            options,
+            native_depth: 0,
+            console: Box::new(StdConsole),
+            join_stack: Vec::new(),
+            symbol_registry: crate::builtins::symbol::SymbolRegistry::default(),
+            random_state: random_seed(),
+            interrupt: Arc::new(AtomicBool::new(false)),
+        };
+        crate::builtins::install(&mut vm);
+        vm
+    }
+
+    /// Replaces where `console` output goes.
+    pub fn set_console(&mut self, sink: Box<dyn ConsoleSink>) {
+        self.console = sink;
+    }
+
+    /// A flag another thread can set to stop the running script at its next
+    /// loop back-edge or call with an uncatchable termination.
+    pub fn interrupt_handle(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.interrupt)
+    }
+
+    /// Requests (or withdraws a request for) termination.
+    pub fn set_interrupt(&self, on: bool) {
+        self.interrupt.store(on, Ordering::Relaxed);
+    }
+
+    #[inline]
+    pub(crate) fn check_interrupt(&self) -> JsResult<()> {
+        if self.interrupt.load(Ordering::Relaxed) { Err(Exception::Terminated) } else { Ok(()) }
+    }
+
+    /// The global object.
+    pub fn global_object(&self) -> Gc<JsObject> {
+        self.realm.global
+    }
+
+    /// Compiles and runs a script.
+    pub fn eval_script(&mut self, file_name: &str, text: &str) -> JsResult<Value> {
+        let source = Rc::new(Source::new(file_name, text));
+        let code = match compiler::compile_script(self, &source) {
+            Ok(code) => code,
+            Err(err) => return Err(self.compile_error(&err)),
+        };
+        self.run_script(code)
+    }
+
+    pub(crate) fn compile_error(&mut self, err: &CompileError) -> Exception {
+        match err {
+            CompileError::Syntax(message) => self.syntax_error(message),
+            CompileError::Range(message) => self.range_error(message),
+        }
+    }
+
+    /// Allocates a string value from Rust text.
+    pub fn string(&mut self, s: &str) -> Value {
+        Value::string(self.heap.alloc(JsString::from_str(s)))
+    }
+
+    /// The atom property key for Rust text (array indices become index keys).
+    pub fn key(&mut self, s: &str) -> PropertyKey {
+        if let Some(i) = crate::abstract_ops::array_index_of_str(s) {
+            return PropertyKey::Index(i);
+        }
+        PropertyKey::String(self.atoms.intern_str(&mut self.heap, s))
+    }
+
+    /// A new ordinary object with `proto`.
+    pub fn new_object(&mut self, proto: Option<Gc<JsObject>>) -> Gc<JsObject> {
+        self.heap.alloc(JsObject::new(self.root_shape, proto, ObjectKind::Ordinary))
+    }
+
+    /// A new plain object (`{}`).
+    pub fn new_plain_object(&mut self) -> Gc<JsObject> {
+        let proto = self.realm.intrinsics.object_prototype;
+        self.new_object(Some(proto))
+    }
+
+    /// A new object of `kind` with `proto`.
+    pub fn new_object_of_kind(&mut self, proto: Option<Gc<JsObject>>, kind: ObjectKind) -> Gc<JsObject> {
+        self.heap.alloc(JsObject::new(self.root_shape, proto, kind))
+    }
+
+    /// Heap statistics.
+    pub fn heap_stats(&self) -> js_gc::HeapStats {
+        self.heap.stats()
+    }
+
+    /// Collects garbage now, with the VM's registers, frames and realm as
+    /// roots.
+    pub fn collect_garbage(&mut self) -> js_gc::CollectionReport {
+        let mut roots = VmRoots {
+            stack: &self.stack,
+            frames: &self.frames,
+            realm: &self.realm,
+            root_shape: self.root_shape,
+            symbols: &self.symbols,
+            names: &self.names,
+            temp_roots: &self.temp_roots,
+            registry: &self.symbol_registry,
+            atoms: &mut self.atoms,
+            inline_caches: &mut self.inline_caches,
+        };
+        // SAFETY: every cell the VM can reach afterwards is traced by
+        // `VmRoots` (registers, frames, realm, temporary roots); native code
+        // keeps its other values in `temp_roots`.
+        unsafe { self.heap.collect(&mut roots) }
+    }
+
+    /// A collection if the allocation debt (or gc-stress) asks for one.
+    #[inline]
+    pub(crate) fn safepoint(&mut self) {
+        if self.heap.should_collect() {
+            self.collect_garbage();
+        }
+    }
+
+    /// How an uncaught exception is reported: an error's `stack`, or
+    /// `Uncaught <value>` for other values, as Node prints them.
+    pub fn describe_uncaught(&mut self, value: Value) -> String {
+        if let Some(o) = value.as_object() {
+            if matches!(o.borrow(&self.heap).kind, ObjectKind::Error) {
+                if let Ok(text) = crate::host::console::inspect(self, value) {
+                    return text;
+                }
+            }
+        }
+        match crate::host::console::inspect(self, value) {
+            Ok(text) => format!("Uncaught {text}"),
+            Err(_) => "Uncaught exception".to_owned(),
+        }
+    }
+
+    /// A value as `console.log` prints it.
+    pub fn display(&mut self, value: Value) -> String {
+        crate::host::console::format_log_arguments(self, &[value]).unwrap_or_default()
+    }
+
+    /// Keeps `value` alive until the running native function returns.
+    pub fn keep_alive(&mut self, value: Value) {
+        self.temp_roots.push(value);
+    }
+}
+
+impl Default for Vm {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The VM's roots and caches, borrowed apart from its heap for a collection.
+struct VmRoots<'a> {
+    stack: &'a [Value],
+    frames: &'a [Frame],
+    realm: &'a Realm,
+    root_shape: Gc<Shape>,
+    symbols: &'a WellKnownSymbols,
+    names: &'a CommonAtoms,
+    temp_roots: &'a [Value],
+    registry: &'a crate::builtins::symbol::SymbolRegistry,
+    atoms: &'a mut AtomTable,
+    inline_caches: &'a mut InlineCacheTables,
+}
+
+impl Roots for VmRoots<'_> {
+    fn trace_roots(&self, tracer: &mut Tracer) {
+        self.stack.trace(tracer);
+        for frame in self.frames {
+            frame.trace(tracer);
+        }
+        self.realm.trace(tracer);
+        self.root_shape.trace(tracer);
+        self.symbols.trace(tracer);
+        self.names.trace(tracer);
+        self.temp_roots.trace(tracer);
+        for symbol in self.registry.symbols() {
+            symbol.trace(tracer);
+        }
+    }
+
+    fn reconcile(&mut self, liveness: &Liveness<'_>) {
+        self.atoms.reconcile(liveness);
+        self.inline_caches.reconcile(liveness);
+    }
+}
+
+/// Records `code`'s inline caches with the VM (done when code is loaded).
+pub(crate) fn register_code(vm: &mut Vm, code: Gc<Code>) {
+    let count = code.borrow(&vm.heap).ic_count;
+    let table = vm.inline_caches.allocate(GcAny::from(code), count);
+    code.borrow_mut(&mut vm.heap).ic_table = table;
+    let children: Vec<Gc<Code>> = code.borrow(&vm.heap).functions.to_vec();
+    for child in children {
+        register_code(vm, child);
+    }
+}
+
+/// A seed for `Math.random` from the clock and an address.
+fn random_seed() -> [u64; 2] {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let local = 0u8;
+    let addr = std::ptr::addr_of!(local) as u64;
+    [nanos ^ 0x9E37_79B9_7F4A_7C15, addr.rotate_left(17) | 1]
+}
