@@ -14,6 +14,8 @@ pub enum TaskError {
     Failed { step: String, code: Option<i32> },
     /// Benchmark results were missing or unreadable.
     Results(String),
+    /// A conformance run could not run or regressed.
+    Conformance(String),
 }
 
 impl fmt::Display for TaskError {
@@ -23,6 +25,7 @@ impl fmt::Display for TaskError {
             Self::Failed { step, code: Some(code) } => write!(f, "step `{step}` failed with exit code {code}"),
             Self::Failed { step, code: None } => write!(f, "step `{step}` was killed by a signal"),
             Self::Results(msg) => write!(f, "benchmark results: {msg}"),
+            Self::Conformance(msg) => write!(f, "conformance: {msg}"),
         }
     }
 }

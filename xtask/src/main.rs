@@ -5,23 +5,28 @@
 //!   the test suites again with the heap in gc-stress mode.
 //! * `bench [CRATE]` — runs the criterion benchmarks of one crate (or all)
 //!   and prints their tables with ratios against each group's baseline.
+//! * `test262 [--check] [PATHS]` — runs the test262 conformance suite on the
+//!   engine and writes (or, with `--check`, verifies) per-directory counts.
 
 mod bench;
 mod ci;
 mod command;
+mod test262;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE]>
+const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE] | test262 [--check] [--verbose] [PATHS]>
 
-  ci             fmt check, clippy -D warnings, tests, loom tests, gc-stress tests
-  bench [CRATE]  run criterion benchmarks (CRATE: gc, json, ... or js-gc) and print tables";
+  ci               fmt check, clippy -D warnings, tests, loom tests, gc-stress tests, test262 check
+  bench [CRATE]    run criterion benchmarks (CRATE: gc, json, ... or js-gc) and print tables
+  test262 [PATHS]  run ../shared/conformance/test262 (all: write conformance/test262.md)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci::run(),
         Some("bench") => bench::run(args.get(1).map(String::as_str)),
+        Some("test262") => test262::run(&args[1..]),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())

@@ -41,4 +41,4 @@ pub mod value;
 pub mod vm;
 
 pub use value::Value;
-pub use vm::{ConsoleSink, Exception, JsResult, StdConsole, Vm, VmOptions};
+pub use vm::{ConsoleSink, Exception, JsResult, Phase, StdConsole, Vm, VmOptions};

@@ -26,6 +26,15 @@ pub enum Exception {
     Terminated,
 }
 
+/// When a script failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Parsing or early errors: nothing ran.
+    Parse,
+    /// Evaluation.
+    Runtime,
+}
+
 /// The result of anything that can throw.
 pub type JsResult<T> = Result<T, Exception>;
 
@@ -171,6 +180,27 @@ impl Vm {
         self.run_script(code)
     }
 
+    /// Like [`Vm::eval_script`], but says whether the failure happened
+    /// while parsing (early errors) or while running.
+    pub fn eval_script_phased(&mut self, file_name: &str, text: &str) -> Result<Value, (Phase, Exception)> {
+        let source = Rc::new(Source::new(file_name, text));
+        let code = match compiler::compile_script(self, &source) {
+            Ok(code) => code,
+            Err(err) => return Err((Phase::Parse, self.compile_error(&err))),
+        };
+        self.run_script(code).map_err(|e| (Phase::Runtime, e))
+    }
+
+    /// The `name` of a thrown value's constructor (`"TypeError"`), for
+    /// test harnesses.
+    pub fn constructor_name(&mut self, value: Value) -> Option<String> {
+        let ctor_key = PropertyKey::String(self.names.constructor);
+        let ctor = crate::object::internal_methods::get_value(self, value, ctor_key).ok()?;
+        let name_key = PropertyKey::String(self.names.name);
+        let name = crate::object::internal_methods::get_value(self, ctor, name_key).ok()?;
+        name.as_string().map(|s| crate::interpreter::string_text(self, s))
+    }
+
     pub(crate) fn compile_error(&mut self, err: &CompileError) -> Exception {
         match err {
             CompileError::Syntax(message) => self.syntax_error(message),
@@ -255,6 +285,17 @@ impl Vm {
             Ok(text) => format!("Uncaught {text}"),
             Err(_) => "Uncaught exception".to_owned(),
         }
+    }
+
+    /// ToString of a value, as Rust text (lone surrogates become U+FFFD).
+    pub fn to_rust_string(&mut self, value: Value) -> JsResult<String> {
+        let s = crate::abstract_ops::to_string(self, value)?;
+        Ok(crate::interpreter::string_text(self, s))
+    }
+
+    /// Writes a line through the console sink (`print` in test harnesses).
+    pub fn console_log(&mut self, line: &str) {
+        self.console.log(line);
     }
 
     /// A value as `console.log` prints it.

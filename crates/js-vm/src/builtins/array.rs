@@ -65,16 +65,19 @@ fn this_object(vm: &mut Vm, info: &CallInfo) -> JsResult<(Gc<JsObject>, f64)> {
 }
 
 fn get_index(vm: &mut Vm, o: Gc<JsObject>, i: f64) -> JsResult<Value> {
+    vm.check_interrupt()?;
     let key = index_key(vm, i as u64);
     get(vm, o, key, Value::object(o))
 }
 
 fn has_index(vm: &mut Vm, o: Gc<JsObject>, i: f64) -> JsResult<bool> {
+    vm.check_interrupt()?;
     let key = index_key(vm, i as u64);
     has_property(vm, o, key)
 }
 
 fn set_index(vm: &mut Vm, o: Gc<JsObject>, i: f64, v: Value) -> JsResult<()> {
+    vm.check_interrupt()?;
     let key = index_key(vm, i as u64);
     if !set(vm, o, key, v, Value::object(o))? {
         return Err(vm.type_error(&format!("Cannot assign to read only property '{}' of object", i as u64)));
@@ -272,6 +275,9 @@ fn unshift(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, len) = this_object(vm, info)?;
     let count = info.argc as f64;
     if count > 0.0 {
+        if len + count > 9_007_199_254_740_991.0 {
+            return Err(vm.type_error("Unshift would exceed the maximum array length"));
+        }
         let mut k = len;
         while k > 0.0 {
             if has_index(vm, o, k - 1.0)? {

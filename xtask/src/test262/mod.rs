@@ -1,0 +1,442 @@
+//! `cargo xtask test262 [--check] [PATHS]`: runs ../shared/conformance/test262
+//! in process on two threads, each test in a fresh VM, with a per-test time
+//! limit enforced through the VM's interrupt flag.
+//!
+//! Without paths it runs everything and writes `conformance/test262.md` and
+//! `conformance/test262-baseline.json`; with `--check` it compares pass
+//! counts against the baseline instead and fails on any drop.
+
+mod metadata;
+mod report;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use js_vm::builtins::{method, value_property};
+use js_vm::interpreter::CallInfo;
+use js_vm::object::Attributes;
+use js_vm::{Exception, JsResult, Phase, Value, Vm, VmOptions};
+
+use crate::command::{TaskError, workspace_root};
+use metadata::Metadata;
+pub use report::Counts;
+
+/// Wall-clock limit per test run.
+const TIME_LIMIT: Duration = Duration::from_secs(10);
+/// Worker threads (the machines have two cores).
+const WORKERS: usize = 2;
+/// Stack of each worker: the engine bounds its recursion well below this.
+const WORKER_STACK: usize = 256 * 1024 * 1024;
+
+/// Features this engine does not implement yet: tests that need them are
+/// skipped (and counted as not passed).
+const UNSUPPORTED_FEATURES: &[&str] = &[
+    "async-functions",
+    "async-iteration",
+    "generators",
+    "BigInt",
+    "Proxy",
+    "regexp-dotall",
+    "regexp-lookbehind",
+    "regexp-named-groups",
+    "regexp-unicode-property-escapes",
+    "regexp-match-indices",
+    "regexp-v-flag",
+    "regexp-modifiers",
+    "regexp-duplicate-named-groups",
+    "class-fields-private",
+    "class-fields-private-in",
+    "class-methods-private",
+    "class-static-fields-private",
+    "class-static-methods-private",
+    "decorators",
+    "WeakRef",
+    "FinalizationRegistry",
+    "TypedArray",
+    "ArrayBuffer",
+    "SharedArrayBuffer",
+    "DataView",
+    "Atomics",
+    "resizable-arraybuffer",
+    "Temporal",
+    "ShadowRealm",
+    "cross-realm",
+    "tail-call-optimization",
+    "IsHTMLDDA",
+    "host-gc-required",
+    "explicit-resource-management",
+    "source-phase-imports",
+    "import-defer",
+    "import-attributes",
+    "json-modules",
+    "dynamic-import",
+    "top-level-await",
+    "Float16Array",
+    "uint8array-base64",
+    "promise-with-resolvers",
+    "Symbol.asyncIterator",
+];
+
+/// How one test run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// It passed.
+    Pass,
+    /// It failed, with a reason.
+    Fail(String),
+    /// It was not run (unsupported flag or feature).
+    Skip,
+}
+
+/// One test file.
+struct TestCase {
+    path: PathBuf,
+    /// Path relative to `test/`, with `/` separators.
+    relative: String,
+}
+
+fn test262_root() -> PathBuf {
+    workspace_root().join("..").join("shared").join("conformance").join("test262")
+}
+
+fn collect_tests(dir: &Path, root: &Path, out: &mut Vec<TestCase>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            collect_tests(&path, root, out)?;
+        } else if path.extension().is_some_and(|e| e == "js") && !path.to_string_lossy().contains("_FIXTURE") {
+            let relative = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            out.push(TestCase { path, relative });
+        }
+    }
+    Ok(())
+}
+
+/// The harness files, read once.
+struct Harness {
+    dir: PathBuf,
+    cache: Mutex<BTreeMap<String, Arc<String>>>,
+}
+
+impl Harness {
+    fn file(&self, name: &str) -> Result<Arc<String>, String> {
+        if let Some(text) = self.cache.lock().map_err(|_| "harness cache poisoned")?.get(name) {
+            return Ok(Arc::clone(text));
+        }
+        let text = std::fs::read_to_string(self.dir.join(name)).map_err(|e| format!("harness {name}: {e}"))?;
+        let text = Arc::new(text);
+        self.cache.lock().map_err(|_| "harness cache poisoned")?.insert(name.to_owned(), Arc::clone(&text));
+        Ok(text)
+    }
+}
+
+fn print(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    let text = vm.to_rust_string(v)?;
+    vm.console_log(&text);
+    Ok(Value::UNDEFINED)
+}
+
+fn eval_script(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    let text = vm.to_rust_string(v)?;
+    vm.eval_script("evalScript", &text)
+}
+
+fn gc(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+    vm.collect_garbage();
+    Ok(Value::UNDEFINED)
+}
+
+/// Records `print` output for async tests.
+struct Recorder(Arc<Mutex<Vec<String>>>);
+
+impl js_vm::ConsoleSink for Recorder {
+    fn log(&mut self, line: &str) {
+        if let Ok(mut lines) = self.0.lock() {
+            lines.push(line.to_owned());
+        }
+    }
+
+    fn error(&mut self, line: &str) {
+        self.log(line);
+    }
+}
+
+/// Defines `print` and `$262` (the hooks this engine supports).
+fn install_host(vm: &mut Vm) {
+    let global = vm.global_object();
+    method(vm, global, "print", 1, print);
+    let host = vm.new_plain_object();
+    value_property(vm, host, "global", Value::object(global), Attributes::METHOD);
+    method(vm, host, "evalScript", 1, eval_script);
+    method(vm, host, "gc", 0, gc);
+    value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
+}
+
+fn run_once(
+    case: &TestCase,
+    meta: &Metadata,
+    source: &str,
+    strict: bool,
+    harness: &Harness,
+    interrupt_slot: &Mutex<Option<Arc<AtomicBool>>>,
+) -> Outcome {
+    let mut vm = Vm::with_options(VmOptions::default());
+    let printed = Arc::new(Mutex::new(Vec::new()));
+    vm.set_console(Box::new(Recorder(Arc::clone(&printed))));
+    if let Ok(mut slot) = interrupt_slot.lock() {
+        *slot = Some(vm.interrupt_handle());
+    }
+    install_host(&mut vm);
+    if !meta.has_flag("raw") {
+        let mut files = vec!["assert.js".to_owned(), "sta.js".to_owned()];
+        if meta.has_flag("async") {
+            files.push("doneprintHandle.js".to_owned());
+        }
+        files.extend(meta.includes.iter().cloned());
+        for name in files {
+            let text = match harness.file(&name) {
+                Ok(t) => t,
+                Err(e) => return Outcome::Fail(e),
+            };
+            if let Err(e) = vm.eval_script(&name, &text) {
+                let message = describe(&mut vm, e);
+                return Outcome::Fail(format!("harness {name} failed: {message}"));
+            }
+        }
+    }
+    let text = if strict { format!("\"use strict\";\n{source}") } else { source.to_owned() };
+    let result = vm.eval_script_phased(&case.relative, &text);
+    let outcome = match (&meta.negative, result) {
+        (Some(negative), Err((phase, Exception::Throw(value)))) => {
+            let phase_ok = matches!(
+                (negative.phase.as_str(), phase),
+                ("parse", Phase::Parse) | ("runtime" | "resolution", Phase::Runtime)
+            );
+            let name = vm.constructor_name(value).unwrap_or_default();
+            if phase_ok && name == negative.error_type {
+                Outcome::Pass
+            } else {
+                let message = describe(&mut vm, Exception::Throw(value));
+                Outcome::Fail(format!("expected {} {}, got {:?} {message}", negative.phase, negative.error_type, phase))
+            }
+        }
+        (Some(negative), Ok(_)) => {
+            Outcome::Fail(format!("expected {} {}, but it completed", negative.phase, negative.error_type))
+        }
+        (_, Err((_, Exception::Terminated))) => Outcome::Fail("timed out".to_owned()),
+        (None, Err((_, e))) => Outcome::Fail(describe(&mut vm, e)),
+        (None, Ok(_)) => {
+            if meta.has_flag("async") {
+                let lines = printed.lock().map(|l| l.clone()).unwrap_or_default();
+                if lines.iter().any(|l| l == "Test262:AsyncTestComplete") {
+                    Outcome::Pass
+                } else {
+                    Outcome::Fail(lines.last().cloned().unwrap_or_else(|| "async test never completed".to_owned()))
+                }
+            } else {
+                Outcome::Pass
+            }
+        }
+    };
+    if let Ok(mut slot) = interrupt_slot.lock() {
+        *slot = None;
+    }
+    outcome
+}
+
+fn describe(vm: &mut Vm, e: Exception) -> String {
+    match e {
+        Exception::Throw(v) => vm.describe_uncaught(v).lines().next().unwrap_or_default().to_owned(),
+        Exception::Terminated => "timed out".to_owned(),
+    }
+}
+
+/// Runs one test file in the modes its flags ask for.
+fn run_case(case: &TestCase, harness: &Harness, interrupt_slot: &Mutex<Option<Arc<AtomicBool>>>) -> Outcome {
+    let source = match std::fs::read_to_string(&case.path) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Fail(format!("unreadable: {e}")),
+    };
+    let meta = metadata::parse(&source);
+    if meta.has_flag("module") || meta.has_flag("async") || meta.has_flag("CanBlockIsTrue") {
+        return Outcome::Skip;
+    }
+    if meta.features.iter().any(|f| UNSUPPORTED_FEATURES.contains(&f.as_str())) {
+        return Outcome::Skip;
+    }
+    let modes: &[bool] = if meta.has_flag("raw") || meta.has_flag("noStrict") {
+        &[false]
+    } else if meta.has_flag("onlyStrict") {
+        &[true]
+    } else {
+        &[false, true]
+    };
+    for &strict in modes {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_once(case, &meta, &source, strict, harness, interrupt_slot)
+        }))
+        .unwrap_or_else(|payload| {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            Outcome::Fail(format!("engine panic: {message}"))
+        });
+        if let Outcome::Fail(reason) = outcome {
+            let mode = if strict { "strict" } else { "sloppy" };
+            return Outcome::Fail(format!("[{mode}] {reason}"));
+        }
+    }
+    Outcome::Pass
+}
+
+/// Runs `cases` on the worker threads; returns outcomes in order.
+fn run_all(cases: &[TestCase], harness: &Harness) -> Vec<Outcome> {
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Outcome>>> = cases.iter().map(|_| Mutex::new(None)).collect();
+    let slots: Vec<Mutex<Option<Arc<AtomicBool>>>> = (0..WORKERS).map(|_| Mutex::new(None)).collect();
+    let started: Vec<Mutex<Option<Instant>>> = (0..WORKERS).map(|_| Mutex::new(None)).collect();
+    let finished = AtomicBool::new(false);
+    let done_count = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for worker in 0..WORKERS {
+            let (next, results, slots, started, done_count) = (&next, &results, &slots, &started, &done_count);
+            std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(case) = cases.get(i) else { break };
+                        if let Ok(mut s) = started[worker].lock() {
+                            *s = Some(Instant::now());
+                        }
+                        let outcome = run_case(case, harness, &slots[worker]);
+                        if let Ok(mut s) = started[worker].lock() {
+                            *s = None;
+                        }
+                        if let Ok(mut r) = results[i].lock() {
+                            *r = Some(outcome);
+                        }
+                        done_count.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+                .map_err(|e| eprintln!("test262: cannot start a worker: {e}"))
+                .ok();
+        }
+        // The watchdog: interrupts a test that runs past the limit.
+        let (slots, started, finished, done_count) = (&slots, &started, &finished, &done_count);
+        scope.spawn(move || {
+            let mut last_report = Instant::now();
+            while !finished.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+                for w in 0..WORKERS {
+                    let overdue = started[w].lock().ok().and_then(|s| *s).is_some_and(|t| t.elapsed() > TIME_LIMIT);
+                    if overdue {
+                        if let Some(flag) = slots[w].lock().ok().and_then(|s| s.clone()) {
+                            flag.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+                if last_report.elapsed() > Duration::from_secs(15) {
+                    eprintln!("test262: {} / {} files", done_count.load(Ordering::Relaxed), cases.len());
+                    last_report = Instant::now();
+                }
+                if done_count.load(Ordering::Relaxed) >= cases.len() {
+                    break;
+                }
+            }
+        });
+        while done_count.load(Ordering::Relaxed) < cases.len() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        finished.store(true, Ordering::Relaxed);
+    });
+    results.into_iter().map(|m| m.into_inner().ok().flatten().unwrap_or(Outcome::Fail("not run".to_owned()))).collect()
+}
+
+/// The directory a test is counted under.
+pub fn group_of(relative: &str) -> String {
+    let parts: Vec<&str> = relative.split('/').collect();
+    let depth = if parts.first() == Some(&"language") { 3 } else { 2 };
+    parts[..parts.len().saturating_sub(1).min(depth)].join("/")
+}
+
+/// Entry point of `cargo xtask test262`.
+pub fn run(args: &[String]) -> Result<(), TaskError> {
+    if cfg!(debug_assertions) {
+        // Conformance runs need an optimised engine: re-run in release.
+        let mut cmd = crate::command::cargo(&["run", "--release", "--quiet", "--package", "xtask", "--", "test262"]);
+        cmd.args(args);
+        return crate::command::run("test262 (release)", &mut cmd);
+    }
+    let check = args.iter().any(|a| a == "--check");
+    let verbose = args.iter().any(|a| a == "--verbose");
+    let paths: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let root = test262_root();
+    let test_dir = root.join("test");
+    let mut cases = Vec::new();
+    if paths.is_empty() {
+        collect_tests(&test_dir, &test_dir, &mut cases).map_err(|e| TaskError::Conformance(e.to_string()))?;
+    } else {
+        for p in &paths {
+            let p = p.strip_prefix("test/").unwrap_or(p);
+            let full = test_dir.join(p);
+            if full.is_dir() {
+                collect_tests(&full, &test_dir, &mut cases).map_err(|e| TaskError::Conformance(e.to_string()))?;
+            } else {
+                let relative = p.replace('\\', "/");
+                cases.push(TestCase { path: full, relative });
+            }
+        }
+    }
+    let harness = Harness { dir: root.join("harness"), cache: Mutex::new(BTreeMap::new()) };
+    let quiet_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let started = Instant::now();
+    let outcomes = run_all(&cases, &harness);
+    std::panic::set_hook(quiet_hook);
+    let mut counts: BTreeMap<String, Counts> = BTreeMap::new();
+    for (case, outcome) in cases.iter().zip(&outcomes) {
+        let c = counts.entry(group_of(&case.relative)).or_default();
+        c.total += 1;
+        match outcome {
+            Outcome::Pass => c.passed += 1,
+            Outcome::Fail(reason) => {
+                c.failed += 1;
+                if verbose || paths.iter().any(|p| p.ends_with(".js")) {
+                    println!("FAIL {}: {reason}", case.relative);
+                }
+            }
+            Outcome::Skip => c.skipped += 1,
+        }
+    }
+    let total = report::sum(counts.values());
+    println!(
+        "test262: {} files in {:.1}s: {} passed, {} failed, {} skipped",
+        total.total,
+        started.elapsed().as_secs_f64(),
+        total.passed,
+        total.failed,
+        total.skipped
+    );
+    let conformance = workspace_root().join("conformance");
+    if check {
+        let baseline = report::read_baseline(&conformance.join("test262-baseline.json"))?;
+        return report::check(&counts, &baseline);
+    }
+    print!("{}", report::summary_table(&counts));
+    if paths.is_empty() {
+        std::fs::create_dir_all(&conformance).map_err(|e| TaskError::Conformance(e.to_string()))?;
+        report::write(&conformance, &counts, &root)?;
+        println!("test262: wrote conformance/test262.md and conformance/test262-baseline.json");
+    }
+    Ok(())
+}
