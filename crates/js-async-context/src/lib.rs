@@ -1,0 +1,1 @@
+//! Async-context frames (in progress).
