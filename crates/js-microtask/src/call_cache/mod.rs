@@ -28,26 +28,23 @@ pub struct CacheCounters {
     pub pruned: u64,
 }
 
-/// One set: `WAYS` keys, their entries and their last-use stamps.
+/// One way of a set: a key, the cache clock when it was last used (the
+/// smallest stamp in a set is its least recently used way; empty ways hold
+/// 0) and its entry (`Some` exactly when the key is). Key, stamp and entry
+/// sit together so a hit touches one way and needs no index arithmetic.
 #[derive(Clone, Copy)]
-struct Set<K, E, const WAYS: usize> {
-    keys: [Option<K>; WAYS],
-    /// The cache clock when each way was last used; the smallest is the
-    /// least recently used way. Empty ways hold 0.
-    stamps: [u64; WAYS],
-    /// `Some` exactly where `keys` is.
-    entries: [Option<E>; WAYS],
+struct Way<K, E> {
+    key: Option<K>,
+    stamp: u64,
+    entry: Option<E>,
 }
 
-impl<K: CacheKey, E: Copy, const WAYS: usize> Set<K, E, WAYS> {
-    const EMPTY: Self = Self { keys: [None; WAYS], stamps: [0; WAYS], entries: [None; WAYS] };
-
-    fn remove(&mut self, way: usize) {
-        self.keys[way] = None;
-        self.entries[way] = None;
-        self.stamps[way] = 0;
-    }
+impl<K: CacheKey, E: Copy> Way<K, E> {
+    const EMPTY: Self = Self { key: None, stamp: 0, entry: None };
 }
+
+/// One set: `WAYS` ways.
+type Set<K, E, const WAYS: usize> = [Way<K, E>; WAYS];
 
 /// A set-associative cache from executables to call-setup entries: `SETS`
 /// sets of `WAYS` ways (8 × 4 = 32 entries by default, as `JavaScriptCore`'s
@@ -94,7 +91,15 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
 
     /// An empty cache.
     pub const fn new() -> Self {
-        Self { sets: [Set::EMPTY; SETS], clock: 0, insertions: 0, misses: 0, evictions: 0, invalidations: 0, pruned: 0 }
+        Self {
+            sets: [[Way::EMPTY; WAYS]; SETS],
+            clock: 0,
+            insertions: 0,
+            misses: 0,
+            evictions: 0,
+            invalidations: 0,
+            pruned: 0,
+        }
     }
 
     /// The set `key` lives in: the top bits of its Fibonacci hash.
@@ -110,12 +115,10 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
     #[inline]
     pub fn get(&mut self, key: K) -> Option<E> {
         let set = &mut self.sets[Self::set_index(key)];
-        for way in 0..WAYS {
-            if set.keys[way] == Some(key) {
-                self.clock += 1;
-                set.stamps[way] = self.clock;
-                return set.entries[way];
-            }
+        if let Some(way) = set.iter_mut().find(|way| way.key == Some(key)) {
+            self.clock += 1;
+            way.stamp = self.clock;
+            return way.entry;
         }
         self.misses += 1;
         None
@@ -123,7 +126,7 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
 
     /// Whether `key` has an entry, without touching LRU order or counters.
     pub fn contains(&self, key: K) -> bool {
-        self.sets[Self::set_index(key)].keys.contains(&Some(key))
+        self.sets[Self::set_index(key)].iter().any(|way| way.key == Some(key))
     }
 
     /// Stores `entry` for `key`, as the most recently used entry of its set.
@@ -136,29 +139,24 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
         self.insertions += 1;
         let stamp = self.clock;
         let set = &mut self.sets[Self::set_index(key)];
-        if let Some(way) = set.keys.iter().position(|k| *k == Some(key)) {
-            set.entries[way] = Some(entry);
-            set.stamps[way] = stamp;
+        if let Some(way) = set.iter_mut().find(|way| way.key == Some(key)) {
+            way.entry = Some(entry);
+            way.stamp = stamp;
             return None;
         }
-        let way = if let Some(empty) = set.keys.iter().position(Option::is_none) {
-            empty
-        } else {
-            let mut lru = 0;
-            for way in 1..WAYS {
-                if set.stamps[way] < set.stamps[lru] {
-                    lru = way;
-                }
+        // An empty way has stamp 0, below every used way's: the least
+        // recently used way is an empty one if there is one.
+        let mut lru = 0;
+        for way in 1..WAYS {
+            if set[way].stamp < set[lru].stamp {
+                lru = way;
             }
-            lru
-        };
-        let evicted = set.keys[way];
+        }
+        let evicted = set[lru].key;
         if evicted.is_some() {
             self.evictions += 1;
         }
-        set.keys[way] = Some(key);
-        set.entries[way] = Some(entry);
-        set.stamps[way] = stamp;
+        set[lru] = Way { key: Some(key), stamp, entry: Some(entry) };
         evicted
     }
 
@@ -166,9 +164,9 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
     /// it had one.
     pub fn invalidate(&mut self, key: K) -> bool {
         let set = &mut self.sets[Self::set_index(key)];
-        match set.keys.iter().position(|k| *k == Some(key)) {
+        match set.iter_mut().find(|way| way.key == Some(key)) {
             Some(way) => {
-                set.remove(way);
+                *way = Way::EMPTY;
                 self.invalidations += 1;
                 true
             }
@@ -179,12 +177,12 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
     /// Forgets every entry.
     pub fn clear(&mut self) {
         self.invalidations += self.len() as u64;
-        self.sets = [Set::EMPTY; SETS];
+        self.sets = [[Way::EMPTY; WAYS]; SETS];
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.sets.iter().map(|set| set.keys.iter().flatten().count()).sum()
+        self.sets.iter().flatten().filter(|way| way.key.is_some()).count()
     }
 
     /// Whether the cache has no entry.
@@ -194,7 +192,7 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
 
     /// Every key with an entry, set by set.
     pub fn keys(&self) -> impl Iterator<Item = K> + '_ {
-        self.sets.iter().flat_map(|set| set.keys.iter().flatten().copied())
+        self.sets.iter().flatten().filter_map(|way| way.key)
     }
 
     /// The keys of set `index`, most recently used first.
@@ -202,10 +200,9 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
     /// # Panics
     /// If `index` is not below `SETS`.
     pub fn set_keys_by_recency(&self, index: usize) -> Vec<K> {
-        let set = &self.sets[index];
-        let mut ways: Vec<usize> = (0..WAYS).filter(|&way| set.keys[way].is_some()).collect();
-        ways.sort_by_key(|&way| std::cmp::Reverse(set.stamps[way]));
-        ways.into_iter().filter_map(|way| set.keys[way]).collect()
+        let mut ways: Vec<&Way<K, E>> = self.sets[index].iter().filter(|way| way.key.is_some()).collect();
+        ways.sort_by_key(|way| std::cmp::Reverse(way.stamp));
+        ways.into_iter().filter_map(|way| way.key).collect()
     }
 
     /// What the cache has done so far.
@@ -222,12 +219,10 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
     /// Drops every entry for which `dead(key)` holds; returns how many.
     pub fn prune(&mut self, mut dead: impl FnMut(K) -> bool) -> usize {
         let mut pruned = 0;
-        for set in &mut self.sets {
-            for way in 0..WAYS {
-                if set.keys[way].is_some_and(&mut dead) {
-                    set.remove(way);
-                    pruned += 1;
-                }
+        for way in self.sets.iter_mut().flatten() {
+            if way.key.is_some_and(&mut dead) {
+                *way = Way::EMPTY;
+                pruned += 1;
             }
         }
         self.pruned += pruned as u64;
