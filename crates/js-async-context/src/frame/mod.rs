@@ -129,8 +129,8 @@ impl<V: Trace + Copy + 'static> Frame<V> {
     #[inline]
     pub fn get(self, heap: &Heap, variable: VariableId) -> Option<V> {
         let bindings = self.bindings(heap);
-        // Frames are small: a linear scan beats a binary search below a
-        // dozen bindings, and a frame rarely has more.
+        // Frames are small (one binding per live variable): scan short
+        // ones linearly, search long ones.
         if bindings.len() <= 8 {
             bindings.iter().find(|(v, _)| *v == variable).map(|&(_, value)| value)
         } else {
