@@ -1,43 +1,19 @@
 //! js-async-context benchmarks: `capture()` with tracking off and on, a swap
 //! scope's enter + exit, and frame reads and writes. Wall time with
 //! criterion; instructions per operation with callgrind (`fact:` lines).
+//! Allocation counts come from the separate `allocations` benchmark binary,
+//! so no counting allocator perturbs these measurements.
 //! Run with `cargo xtask bench async-context`.
 
 mod callgrind;
+mod workload;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use js_async_context::{ContextState, Frame, SwapScope, VariableId};
-use js_gc::{Heap, HeapConfig};
-
-/// A heap that collects only when asked.
-fn bench_heap() -> Heap {
-    Heap::with_config(HeapConfig { stress: false, poison: false, ..HeapConfig::default() })
-}
-
-/// A VM state with tracking on and a current frame of three variables,
-/// plus a second frame to install.
-struct Tracking {
-    heap: Heap,
-    state: ContextState<u64>,
-    other: Frame<u64>,
-    variables: [VariableId; 3],
-}
-
-fn tracking() -> Tracking {
-    let mut heap = bench_heap();
-    let mut state = ContextState::new();
-    let variables = [(); 3].map(|()| state.create_variable().expect("variable"));
-    let mut frame = Frame::new(&mut heap, variables[0], 1);
-    frame = frame.with(&mut heap, variables[1], 2).with(&mut heap, variables[2], 3);
-    let other = frame.with(&mut heap, variables[1], 20);
-    state.enter_with(Some(frame));
-    // Warm the saved-frame stack so scopes never allocate.
-    drop(SwapScope::enter(&mut state, None));
-    Tracking { heap, state, other, variables }
-}
+use js_async_context::{ContextState, Frame, SwapScope};
+use workload::tracking;
 
 #[inline]
 fn swap_scope(state: &mut ContextState<u64>, captured: Option<Frame<u64>>) {

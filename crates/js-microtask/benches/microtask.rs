@@ -2,9 +2,12 @@
 //! of boxed closures, call-cache hits and misses, and the remote inbox's
 //! post→run latency and cross-thread throughput. Wall time with criterion;
 //! instructions per operation with callgrind (printed as `fact:` lines).
+//! Allocation counts come from the separate `allocations` benchmark binary,
+//! so no counting allocator perturbs these measurements.
 //! Run with `cargo xtask bench microtask`.
 
 mod callgrind;
+mod workload;
 
 use std::collections::VecDeque;
 use std::hint::black_box;
@@ -14,79 +17,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use js_microtask::{CallCache, Job, JobKind, JobQueue, RemoteInbox, WaitStatus};
-
-/// Jobs queued before each drain in the queue benchmarks: a burst of
-/// promise reactions.
-const BURST: u64 = 64;
-
-const ADD: JobKind = JobKind::new(0);
-const XOR: JobKind = JobKind::new(1);
-
-/// The usual queue: one boxed closure per job.
-type BoxedQueue = VecDeque<Box<dyn FnOnce(&mut u64)>>;
-
-/// What the engine caches per callee: enough to skip call setup.
-#[derive(Clone, Copy)]
-struct CallSetup {
-    entry: NonZeroU64,
-    frame_size: u32,
-    arity: u32,
-}
-
-type Cache = CallCache<NonZeroU64, CallSetup>;
-
-/// Callee `i`: 64-byte code cells laid out one after another.
-fn callee(i: u64) -> NonZeroU64 {
-    NonZeroU64::new(0x7f00_0000_0000 + 64 * i).expect("non-zero address")
-}
-
-fn setup_of(key: NonZeroU64) -> CallSetup {
-    CallSetup { entry: key, frame_size: 16, arity: 1 }
-}
-
-/// A warm cache holding callees `0..16`.
-fn warm_cache() -> (Cache, [NonZeroU64; 16]) {
-    let keys: [NonZeroU64; 16] = std::array::from_fn(|i| callee(i as u64));
-    let mut cache = Cache::new();
-    for &key in &keys {
-        cache.insert(key, setup_of(key));
-    }
-    (cache, keys)
-}
-
-/// Queues `BURST` jobs and drains them; the jobs add or xor their argument
-/// into the checksum.
-#[inline]
-fn job_queue_burst(queue: &mut JobQueue<u64>, round: u64, sum: &mut u64) {
-    for n in 0..BURST {
-        let kind = if n & 1 == 0 { ADD } else { XOR };
-        queue.enqueue(Job::new(kind, [round ^ n, 0, 0, 0]));
-    }
-    queue.drain(|_, job| {
-        if job.kind() == ADD {
-            *sum = sum.wrapping_add(job.arg(0));
-        } else {
-            *sum ^= job.arg(0);
-        }
-    });
-}
-
-/// The same burst as boxed closures.
-#[inline]
-fn boxed_burst(queue: &mut BoxedQueue, round: u64, sum: &mut u64) {
-    for n in 0..BURST {
-        let value = round ^ n;
-        if n & 1 == 0 {
-            queue.push_back(Box::new(move |sum: &mut u64| *sum = sum.wrapping_add(value)));
-        } else {
-            queue.push_back(Box::new(move |sum: &mut u64| *sum ^= value));
-        }
-    }
-    while let Some(job) = queue.pop_front() {
-        job(sum);
-    }
-}
+use js_microtask::{JobQueue, RemoteInbox, WaitStatus};
+use workload::{BURST, BoxedQueue, Cache, boxed_burst, callee, job_queue_burst, setup_of, warm_cache};
 
 /// Runs `count` repetitions of `op` under callgrind (the child side of
 /// [`callgrind::report`]). Setup is identical for every count.
