@@ -1,0 +1,11 @@
+//! Integration tests of js-microtask: the queue and the call cache used the
+//! way an engine uses them, with a real js-gc heap, and counted allocations.
+
+mod allocations;
+mod counting_allocator;
+mod nested_drain;
+mod reconcile;
+mod traced_queue;
+
+#[global_allocator]
+static ALLOCATOR: counting_allocator::CountingAllocator = counting_allocator::CountingAllocator;
