@@ -57,6 +57,17 @@ fn loom_crates() -> Vec<String> {
     crates
 }
 
+/// test262 directories run again with the heap collecting at every
+/// safepoint.
+const GC_STRESS_SAMPLE: &[&str] = &[
+    "built-ins/Array/prototype/map",
+    "built-ins/Array/prototype/splice",
+    "built-ins/Object/defineProperties",
+    "language/statements/for-of",
+    "language/expressions/class/subclass",
+    "language/expressions/object/method-definition",
+];
+
 pub fn run() -> Result<(), TaskError> {
     command::run("cargo fmt --check", &mut cargo(&["fmt", "--all", "--check"]))?;
     command::run(
@@ -86,6 +97,13 @@ pub fn run() -> Result<(), TaskError> {
         &["test", "--workspace"],
         &[(GC_STRESS_ENV, "1")],
         &mut totals,
+    )?;
+
+    // Conformance: no test262 directory may fall below its recorded pass
+    // count, and a sample must behave the same with gc-stress on.
+    crate::test262::run(&["--check".to_owned()])?;
+    crate::test262::run(
+        &GC_STRESS_SAMPLE.iter().map(|s| (*s).to_owned()).chain(["--gc-stress-compare".to_owned()]).collect::<Vec<_>>(),
     )?;
 
     println!("\nci: {} passed, {} failed, {} skipped", totals.passed, totals.failed, totals.ignored);

@@ -25,6 +25,23 @@
 //! `Vm::keep_alive` values of running native functions. Inline caches and
 //! the atom table are weak and reconciled at the end of every collection.
 
+#![allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "ECMAScript's integer conversions (ToUint32, array indices, lengths) are spelled as casts after the spec's range checks"
+)]
+#![allow(clippy::float_cmp, reason = "the spec compares Number values exactly")]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "every fallible function returns JsResult: its error is the thrown JavaScript exception"
+)]
+#![allow(clippy::unnecessary_wraps, reason = "builtins share the NativeFn signature, whether or not they can throw")]
+#![allow(
+    clippy::many_single_char_names,
+    clippy::similar_names,
+    reason = "spec algorithms name their variables O, P, k, len; the code keeps those names"
+)]
+
 pub mod abstract_ops;
 pub mod builtins;
 pub mod bytecode;

@@ -43,7 +43,7 @@ pub type JsResult<T> = Result<T, Exception>;
 pub struct VmOptions {
     /// Heap configuration (gc-stress among it).
     pub heap: HeapConfig,
-    /// Maximum depth of JavaScript calls before a RangeError.
+    /// Maximum depth of JavaScript calls before a `RangeError`.
     pub max_call_depth: usize,
     /// Add `$vm.gc()` and `$vm.heapStats()`.
     pub expose_internals: bool,
@@ -210,7 +210,7 @@ impl Vm {
 
     /// Allocates a string value from Rust text.
     pub fn string(&mut self, s: &str) -> Value {
-        Value::string(self.heap.alloc(JsString::from_str(s)))
+        Value::string(self.heap.alloc(JsString::from_rust_str(s)))
     }
 
     /// The atom property key for Rust text (array indices become index keys).
@@ -274,12 +274,11 @@ impl Vm {
     /// How an uncaught exception is reported: an error's `stack`, or
     /// `Uncaught <value>` for other values, as Node prints them.
     pub fn describe_uncaught(&mut self, value: Value) -> String {
-        if let Some(o) = value.as_object() {
-            if matches!(o.borrow(&self.heap).kind, ObjectKind::Error) {
-                if let Ok(text) = crate::host::console::inspect(self, value) {
-                    return text;
-                }
-            }
+        if let Some(o) = value.as_object()
+            && matches!(o.borrow(&self.heap).kind, ObjectKind::Error)
+            && let Ok(text) = crate::host::console::inspect(self, value)
+        {
+            return text;
         }
         match crate::host::console::inspect(self, value) {
             Ok(text) => format!("Uncaught {text}"),
@@ -287,7 +286,7 @@ impl Vm {
         }
     }
 
-    /// ToString of a value, as Rust text (lone surrogates become U+FFFD).
+    /// `ToString` of a value, as Rust text (lone surrogates become U+FFFD).
     pub fn to_rust_string(&mut self, value: Value) -> JsResult<String> {
         let s = crate::abstract_ops::to_string(self, value)?;
         Ok(crate::interpreter::string_text(self, s))

@@ -63,8 +63,8 @@ pub fn parse(source: &str) -> Metadata {
         if indented && in_negative {
             if let Some((k, v)) = trimmed.split_once(':') {
                 match k.trim() {
-                    "phase" => phase = v.trim().to_owned(),
-                    "type" => error_type = v.trim().to_owned(),
+                    "phase" => v.trim().clone_into(&mut phase),
+                    "type" => v.trim().clone_into(&mut error_type),
                     _ => {}
                 }
             }

@@ -148,6 +148,7 @@ fn eval_script(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     vm.eval_script("evalScript", &text)
 }
 
+#[allow(clippy::unnecessary_wraps, reason = "the NativeFn signature")]
 fn gc(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     vm.collect_garbage();
     Ok(Value::UNDEFINED)
@@ -179,6 +180,9 @@ fn install_host(vm: &mut Vm) {
     value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
 }
 
+/// Whether VMs collect at every safepoint (`--gc-stress-compare`).
+static GC_STRESS: AtomicBool = AtomicBool::new(false);
+
 fn run_once(
     case: &TestCase,
     meta: &Metadata,
@@ -187,7 +191,11 @@ fn run_once(
     harness: &Harness,
     interrupt_slot: &Mutex<Option<Arc<AtomicBool>>>,
 ) -> Outcome {
-    let mut vm = Vm::with_options(VmOptions::default());
+    let mut options = VmOptions::default();
+    if GC_STRESS.load(Ordering::Relaxed) {
+        options.heap.stress = true;
+    }
+    let mut vm = Vm::with_options(options);
     let printed = Arc::new(Mutex::new(Vec::new()));
     vm.set_console(Box::new(Recorder(Arc::clone(&printed))));
     if let Ok(mut slot) = interrupt_slot.lock() {
@@ -339,10 +347,8 @@ fn run_all(cases: &[TestCase], harness: &Harness) -> Vec<Outcome> {
                 std::thread::sleep(Duration::from_millis(50));
                 for w in 0..WORKERS {
                     let overdue = started[w].lock().ok().and_then(|s| *s).is_some_and(|t| t.elapsed() > TIME_LIMIT);
-                    if overdue {
-                        if let Some(flag) = slots[w].lock().ok().and_then(|s| s.clone()) {
-                            flag.store(true, Ordering::Relaxed);
-                        }
+                    if overdue && let Some(flag) = slots[w].lock().ok().and_then(|s| s.clone()) {
+                        flag.store(true, Ordering::Relaxed);
                     }
                 }
                 if last_report.elapsed() > Duration::from_secs(15) {
@@ -362,6 +368,29 @@ fn run_all(cases: &[TestCase], harness: &Harness) -> Vec<Outcome> {
     results.into_iter().map(|m| m.into_inner().ok().flatten().unwrap_or(Outcome::Fail("not run".to_owned()))).collect()
 }
 
+/// `--gc-stress-compare`: every test must end the same with the heap
+/// collecting at every safepoint.
+fn compare_stressed(cases: &[TestCase], normal: &[Outcome], stressed: &[Outcome]) -> Result<(), TaskError> {
+    let mut differences = 0;
+    for ((case, a), b) in cases.iter().zip(normal).zip(stressed) {
+        let same = matches!(
+            (a, b),
+            (Outcome::Pass, Outcome::Pass) | (Outcome::Skip, Outcome::Skip) | (Outcome::Fail(_), Outcome::Fail(_))
+        );
+        if !same {
+            differences += 1;
+            println!("GC-STRESS DIFFERENCE {}: normal {a:?}, stressed {b:?}", case.relative);
+        }
+    }
+    let passed = normal.iter().filter(|o| **o == Outcome::Pass).count();
+    println!("test262 gc-stress: {} files, {passed} pass in both modes, {differences} differ", cases.len());
+    if differences == 0 {
+        Ok(())
+    } else {
+        Err(TaskError::Conformance(format!("{differences} tests behave differently under gc-stress")))
+    }
+}
+
 /// The directory a test is counted under.
 pub fn group_of(relative: &str) -> String {
     let parts: Vec<&str> = relative.split('/').collect();
@@ -378,6 +407,7 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
         return crate::command::run("test262 (release)", &mut cmd);
     }
     let check = args.iter().any(|a| a == "--check");
+    let stress_compare = args.iter().any(|a| a == "--gc-stress-compare");
     let verbose = args.iter().any(|a| a == "--verbose");
     let paths: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let root = test262_root();
@@ -402,7 +432,16 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
     std::panic::set_hook(Box::new(|_| {}));
     let started = Instant::now();
     let outcomes = run_all(&cases, &harness);
+    let stressed = stress_compare.then(|| {
+        GC_STRESS.store(true, Ordering::Relaxed);
+        let o = run_all(&cases, &harness);
+        GC_STRESS.store(false, Ordering::Relaxed);
+        o
+    });
     std::panic::set_hook(quiet_hook);
+    if let Some(stressed) = stressed {
+        return compare_stressed(&cases, &outcomes, &stressed);
+    }
     let mut counts: BTreeMap<String, Counts> = BTreeMap::new();
     for (case, outcome) in cases.iter().zip(&outcomes) {
         let c = counts.entry(group_of(&case.relative)).or_default();
@@ -411,7 +450,11 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
             Outcome::Pass => c.passed += 1,
             Outcome::Fail(reason) => {
                 c.failed += 1;
-                if verbose || paths.iter().any(|p| p.ends_with(".js")) {
+                if verbose
+                    || paths
+                        .iter()
+                        .any(|p| Path::new(p.as_str()).extension().is_some_and(|e| e.eq_ignore_ascii_case("js")))
+                {
                     println!("FAIL {}: {reason}", case.relative);
                 }
             }

@@ -113,10 +113,10 @@ pub fn read_baseline(path: &Path) -> Result<BTreeMap<String, u64>, TaskError> {
 pub fn check(counts: &BTreeMap<String, Counts>, baseline: &BTreeMap<String, u64>) -> Result<(), TaskError> {
     let mut regressions = Vec::new();
     for (dir, c) in counts {
-        if let Some(&expected) = baseline.get(dir) {
-            if c.passed < expected {
-                regressions.push(format!("{dir}: {} passed, baseline {expected}", c.passed));
-            }
+        if let Some(&expected) = baseline.get(dir)
+            && c.passed < expected
+        {
+            regressions.push(format!("{dir}: {} passed, baseline {expected}", c.passed));
         }
     }
     if regressions.is_empty() {

@@ -24,7 +24,7 @@ fn strings_equal(vm: &mut Vm, a: Value, b: Value) -> bool {
     }
 }
 
-/// IsStrictlyEqual (`===`).
+/// `IsStrictlyEqual` (`===`).
 pub fn is_strictly_equal(vm: &mut Vm, a: Value, b: Value) -> bool {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
         return x == y;
@@ -35,7 +35,7 @@ pub fn is_strictly_equal(vm: &mut Vm, a: Value, b: Value) -> bool {
     a == b
 }
 
-/// SameValue (`Object.is`).
+/// `SameValue` (`Object.is`).
 pub fn same_value(vm: &mut Vm, a: Value, b: Value) -> bool {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
         return (x.is_nan() && y.is_nan()) || x.to_bits() == y.to_bits();
@@ -43,7 +43,7 @@ pub fn same_value(vm: &mut Vm, a: Value, b: Value) -> bool {
     is_strictly_equal(vm, a, b)
 }
 
-/// SameValueZero (`includes`, Map keys).
+/// `SameValueZero` (`includes`, Map keys).
 pub fn same_value_zero(vm: &mut Vm, a: Value, b: Value) -> bool {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
         return (x.is_nan() && y.is_nan()) || x == y;
@@ -51,7 +51,7 @@ pub fn same_value_zero(vm: &mut Vm, a: Value, b: Value) -> bool {
     is_strictly_equal(vm, a, b)
 }
 
-/// IsLooselyEqual (`==`).
+/// `IsLooselyEqual` (`==`).
 pub fn is_loosely_equal(vm: &mut Vm, a: Value, b: Value) -> JsResult<bool> {
     let (ta, tb) = (a.value_type(), b.value_type());
     if ta == tb {
@@ -82,7 +82,7 @@ pub fn is_loosely_equal(vm: &mut Vm, a: Value, b: Value) -> JsResult<bool> {
     })
 }
 
-/// IsLessThan (§7.2.13): `None` stands for *undefined* (a NaN operand).
+/// `IsLessThan` (§7.2.13): `None` stands for *undefined* (a NaN operand).
 /// `left_first` says which operand is converted first.
 pub fn is_less_than(vm: &mut Vm, x: Value, y: Value, left_first: bool) -> JsResult<Option<bool>> {
     if let (Some(a), Some(b)) = (x.as_number(), y.as_number()) {

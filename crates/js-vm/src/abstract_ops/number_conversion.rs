@@ -1,9 +1,9 @@
-//! Numbers to strings and back (§6.1.6.1.20 Number::toString, §7.1.4.1.1
-//! StringToNumber), and the integer conversions.
+//! Numbers to strings and back (§6.1.6.1.20 `Number::toString`, §7.1.4.1.1
+//! `StringToNumber`), and the integer conversions.
 
 use crate::string::JsStr;
 
-/// Number::toString(n, 10), exactly as engines print it.
+/// `Number::toString(n`, 10), exactly as engines print it.
 pub fn number_to_string(n: f64) -> String {
     if n == 0.0 {
         return "0".to_owned();
@@ -16,7 +16,7 @@ fn is_js_whitespace(u: u16) -> bool {
     matches!(u, 0x09..=0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF)
 }
 
-/// StringToNumber: `NaN` when the text is not a StringNumericLiteral.
+/// `StringToNumber`: `NaN` when the text is not a `StringNumericLiteral`.
 pub fn string_to_number(s: JsStr<'_>) -> f64 {
     let units: Vec<u16> = s.units().collect();
     let start = units.iter().position(|&u| !is_js_whitespace(u)).unwrap_or(units.len());
@@ -87,12 +87,12 @@ fn parse_numeric_literal(text: &str) -> f64 {
     unsigned.parse::<f64>().map_or(f64::NAN, |n| sign * n)
 }
 
-/// ToIntegerOrInfinity on a number.
+/// `ToIntegerOrInfinity` on a number.
 pub fn to_integer_or_infinity(n: f64) -> f64 {
     if n.is_nan() || n == 0.0 { 0.0 } else { n.trunc() }
 }
 
-/// ToUint32 on a number.
+/// `ToUint32` on a number.
 pub fn to_uint32(n: f64) -> u32 {
     if !n.is_finite() {
         return 0;
@@ -101,7 +101,7 @@ pub fn to_uint32(n: f64) -> u32 {
     m as u32
 }
 
-/// ToInt32 on a number.
+/// `ToInt32` on a number.
 pub fn to_int32(n: f64) -> i32 {
     to_uint32(n) as i32
 }

@@ -9,7 +9,7 @@ use crate::string::{JsStr, JsString};
 use crate::value::{Value, ValueType};
 use crate::vm::{JsResult, Vm};
 
-/// The hint of ToPrimitive.
+/// The hint of `ToPrimitive`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PreferredType {
     /// No hint (`"default"`).
@@ -20,7 +20,7 @@ pub enum PreferredType {
     Number,
 }
 
-/// ToBoolean.
+/// `ToBoolean`.
 pub fn to_boolean(vm: &Vm, v: Value) -> bool {
     match v.value_type() {
         ValueType::Undefined | ValueType::Null => false,
@@ -47,7 +47,7 @@ pub fn type_of(vm: &Vm, v: Value) -> &'static str {
     }
 }
 
-/// ToPrimitive (§7.1.1).
+/// `ToPrimitive` (§7.1.1).
 pub fn to_primitive(vm: &mut Vm, v: Value, hint: PreferredType) -> JsResult<Value> {
     let Some(obj) = v.as_object() else { return Ok(v) };
     let key = PropertyKey::Symbol(vm.symbols.to_primitive);
@@ -85,12 +85,12 @@ pub fn to_primitive(vm: &mut Vm, v: Value, hint: PreferredType) -> JsResult<Valu
     Err(vm.type_error("Cannot convert object to primitive value"))
 }
 
-/// IsCallable.
+/// `IsCallable`.
 pub fn is_callable(vm: &Vm, v: Value) -> bool {
     v.as_object().is_some_and(|o| o.borrow(&vm.heap).is_callable())
 }
 
-/// ToNumber (§7.1.4).
+/// `ToNumber` (§7.1.4).
 pub fn to_number(vm: &mut Vm, v: Value) -> JsResult<f64> {
     if let Some(n) = v.as_number() {
         return Ok(n);
@@ -111,12 +111,12 @@ pub fn to_number(vm: &mut Vm, v: Value) -> JsResult<f64> {
     }
 }
 
-/// ToNumeric (§7.1.3); there are no BigInts yet, so the result is a number.
+/// `ToNumeric` (§7.1.3); there are no `BigInts` yet, so the result is a number.
 pub fn to_numeric(vm: &mut Vm, v: Value) -> JsResult<f64> {
     to_number(vm, v)
 }
 
-/// ToString (§7.1.17).
+/// `ToString` (§7.1.17).
 pub fn to_string(vm: &mut Vm, v: Value) -> JsResult<Gc<JsString>> {
     if let Some(s) = v.as_string() {
         return Ok(s);
@@ -134,7 +134,7 @@ pub fn to_string(vm: &mut Vm, v: Value) -> JsResult<Gc<JsString>> {
         ValueType::Number => {
             let n = v.as_number().unwrap_or(f64::NAN);
             let s = number_to_string(n);
-            return Ok(vm.heap.alloc(JsString::from_str(&s)));
+            return Ok(vm.heap.alloc(JsString::from_rust_str(&s)));
         }
         ValueType::Symbol => return Err(vm.type_error("Cannot convert a Symbol value to a string")),
         ValueType::String | ValueType::Object => {
@@ -145,7 +145,7 @@ pub fn to_string(vm: &mut Vm, v: Value) -> JsResult<Gc<JsString>> {
     Ok(vm.atoms.intern_str(&mut vm.heap, text))
 }
 
-/// ToObject (§7.1.18).
+/// `ToObject` (§7.1.18).
 pub fn to_object(vm: &mut Vm, v: Value) -> JsResult<Gc<JsObject>> {
     if let Some(o) = v.as_object() {
         return Ok(o);
@@ -170,12 +170,13 @@ pub fn to_object(vm: &mut Vm, v: Value) -> JsResult<Gc<JsObject>> {
     Ok(vm.new_object_of_kind(Some(proto), kind))
 }
 
-/// ToPropertyKey (§7.1.19).
+/// `ToPropertyKey` (§7.1.19).
 pub fn to_property_key(vm: &mut Vm, v: Value) -> JsResult<PropertyKey> {
-    if let Some(n) = v.as_number() {
-        if n >= 0.0 && n < 4_294_967_295.0 && n.fract() == 0.0 {
-            return Ok(PropertyKey::Index(n as u32));
-        }
+    if let Some(n) = v.as_number()
+        && (0.0..4_294_967_295.0).contains(&n)
+        && n.fract() == 0.0
+    {
+        return Ok(PropertyKey::Index(n as u32));
     }
     let prim = to_primitive(vm, v, PreferredType::String)?;
     if let Some(sym) = prim.as_symbol() {
@@ -200,7 +201,7 @@ pub fn string_key(vm: &mut Vm, s: Gc<JsString>) -> PropertyKey {
     }
 }
 
-/// ToLength (§7.1.20).
+/// `ToLength` (§7.1.20).
 pub fn to_length(vm: &mut Vm, v: Value) -> JsResult<f64> {
     let n = super::to_integer_or_infinity(to_number(vm, v)?);
     Ok(n.clamp(0.0, 9_007_199_254_740_991.0))

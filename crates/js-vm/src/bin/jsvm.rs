@@ -66,11 +66,10 @@ fn main() -> ExitCode {
         }
     };
     let handle = std::thread::Builder::new().name("jsvm".to_owned()).stack_size(STACK_SIZE).spawn(move || run(args));
-    match handle.map(std::thread::JoinHandle::join) {
-        Ok(Ok(code)) => code,
-        _ => {
-            eprintln!("jsvm: the engine thread failed");
-            ExitCode::from(70)
-        }
+    if let Ok(Ok(code)) = handle.map(std::thread::JoinHandle::join) {
+        code
+    } else {
+        eprintln!("jsvm: the engine thread failed");
+        ExitCode::from(70)
     }
 }

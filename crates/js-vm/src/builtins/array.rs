@@ -20,7 +20,7 @@ use crate::string::{JsString, StringBuilder};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-/// ArrayCreate with the given elements.
+/// `ArrayCreate` with the given elements.
 pub fn array_create(vm: &mut Vm, values: &[Value]) -> Gc<JsObject> {
     let proto = vm.realm.intrinsics.array_prototype;
     let length = values.len() as u32;
@@ -118,7 +118,7 @@ fn callback(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(f)
 }
 
-/// ArraySpeciesCreate (§10.4.2.3), honouring `constructor[Symbol.species]`.
+/// `ArraySpeciesCreate` (§10.4.2.3), honouring `constructor[Symbol.species]`.
 fn array_species_create(vm: &mut Vm, original: Gc<JsObject>, length: f64) -> JsResult<Gc<JsObject>> {
     if !original.borrow(&vm.heap).is_array() {
         return array_with_length(vm, length);
@@ -160,7 +160,7 @@ fn array_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let len = info.arg(vm, 0);
         match len.as_number() {
             Some(n) => {
-                if to_uint32(n) as f64 != n {
+                if f64::from(to_uint32(n)) != n {
                     return Err(vm.range_error("Invalid array length"));
                 }
                 array_with_length(vm, n)?
@@ -428,7 +428,8 @@ fn concat(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn join(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, len) = this_object(vm, info)?;
     let sep_arg = info.arg(vm, 0);
-    let sep = if sep_arg.is_undefined() { vm.heap.alloc(JsString::from_str(",")) } else { to_string(vm, sep_arg)? };
+    let sep =
+        if sep_arg.is_undefined() { vm.heap.alloc(JsString::from_rust_str(",")) } else { to_string(vm, sep_arg)? };
     if vm.join_stack.contains(&o) {
         return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
     }
@@ -564,7 +565,7 @@ fn reverse(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(o))
 }
 
-/// SortCompare (§23.1.3.30.2).
+/// `SortCompare` (§23.1.3.30.2).
 fn sort_compare(vm: &mut Vm, comparator: Value, x: Value, y: Value) -> JsResult<std::cmp::Ordering> {
     use std::cmp::Ordering;
     match (x.is_undefined(), y.is_undefined()) {
@@ -623,7 +624,7 @@ fn merge_sort(vm: &mut Vm, items: &mut Vec<Value>, comparator: Value) -> JsResul
     Ok(())
 }
 
-/// SortIndexedProperties: the present elements, sorted.
+/// `SortIndexedProperties`: the present elements, sorted.
 fn sorted_values(vm: &mut Vm, o: Gc<JsObject>, len: f64, comparator: Value, skip_holes: bool) -> JsResult<Vec<Value>> {
     let mut items = Vec::new();
     let mut k = 0.0;
@@ -910,7 +911,7 @@ fn at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     get_index(vm, o, k)
 }
 
-/// FlattenIntoArray (§23.1.3.13.1).
+/// `FlattenIntoArray` (§23.1.3.13.1).
 fn flatten_into(
     vm: &mut Vm,
     target: Gc<JsObject>,

@@ -19,10 +19,10 @@ fn this_boolean(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<bool> {
     if let Some(b) = info.this.as_boolean() {
         return Ok(b);
     }
-    if let Some(o) = info.this.as_object() {
-        if let ObjectKind::Boolean(b) = o.borrow(&vm.heap).kind {
-            return Ok(b);
-        }
+    if let Some(o) = info.this.as_object()
+        && let ObjectKind::Boolean(b) = o.borrow(&vm.heap).kind
+    {
+        return Ok(b);
     }
     Err(vm.type_error(&format!("Boolean.prototype.{name} requires that 'this' be a Boolean")))
 }

@@ -1,4 +1,4 @@
-//! Error, the NativeErrors and AggregateError (§20.5), with V8-style
+//! Error, the `NativeErrors` and `AggregateError` (§20.5), with V8-style
 //! `stack` strings, and the VM's helpers for throwing them.
 
 use js_gc::Gc;
@@ -80,22 +80,22 @@ impl Vm {
         Exception::Throw(Value::object(self.make_error(kind, message)))
     }
 
-    /// A thrown TypeError.
+    /// A thrown `TypeError`.
     pub fn type_error(&mut self, message: &str) -> Exception {
         self.throw_error(ErrorKind::Type, message)
     }
 
-    /// A thrown RangeError.
+    /// A thrown `RangeError`.
     pub fn range_error(&mut self, message: &str) -> Exception {
         self.throw_error(ErrorKind::Range, message)
     }
 
-    /// A thrown ReferenceError.
+    /// A thrown `ReferenceError`.
     pub fn reference_error(&mut self, message: &str) -> Exception {
         self.throw_error(ErrorKind::Reference, message)
     }
 
-    /// A thrown SyntaxError.
+    /// A thrown `SyntaxError`.
     pub fn syntax_error(&mut self, message: &str) -> Exception {
         self.throw_error(ErrorKind::Syntax, message)
     }
@@ -216,7 +216,7 @@ fn error_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if msg.borrow(&vm.heap).is_empty() {
         return Ok(Value::string(name));
     }
-    let sep = vm.heap.alloc(JsString::from_str(": "));
+    let sep = vm.heap.alloc(JsString::from_rust_str(": "));
     let left = JsString::concat(&mut vm.heap, name, sep);
     Ok(Value::string(JsString::concat(&mut vm.heap, left, msg)))
 }

@@ -27,7 +27,7 @@ pub(crate) fn empty_function() -> Function {
     Function::Native(NativeFunction { call: return_undefined, constructor: false, data: Value::UNDEFINED })
 }
 
-/// OrdinaryFunctionCreate + MakeConstructor for compiled code.
+/// `OrdinaryFunctionCreate` + `MakeConstructor` for compiled code.
 pub(crate) fn make_closure(
     vm: &mut Vm,
     code: Gc<Code>,
@@ -54,7 +54,7 @@ pub(crate) fn make_closure(
     f
 }
 
-/// SetFunctionName (§10.2.9) for a function whose name comes from a
+/// `SetFunctionName` (§10.2.9) for a function whose name comes from a
 /// computed key or accessor.
 pub(crate) fn set_function_name(vm: &mut Vm, f: Gc<JsObject>, key: PropertyKey, prefix: Option<&str>) {
     let base = match key {
@@ -73,7 +73,7 @@ pub(crate) fn set_function_name(vm: &mut Vm, f: Gc<JsObject>, key: PropertyKey, 
     define_builtin(vm, f, name_key, value, Attributes::CONFIGURABLE_ONLY);
 }
 
-/// CreateUnmappedArgumentsObject (§10.4.4.6) for the running frame.
+/// `CreateUnmappedArgumentsObject` (§10.4.4.6) for the running frame.
 pub(crate) fn create_arguments_object(vm: &mut Vm, strict: bool) -> Gc<JsObject> {
     let _ = strict;
     let values = frame_arguments(vm);
@@ -117,7 +117,7 @@ pub(crate) fn create_rest_array(vm: &mut Vm, from: usize) -> Gc<JsObject> {
     super::array::array_create(vm, &rest)
 }
 
-/// ClassDefinitionEvaluation's object creation: the constructor from
+/// `ClassDefinitionEvaluation`'s object creation: the constructor from
 /// `functions[index]` and its prototype object.
 pub(crate) fn create_class(
     vm: &mut Vm,
@@ -175,7 +175,7 @@ fn call(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     call_function(vm, f, this, &args)
 }
 
-/// CreateListFromArrayLike (§7.3.18).
+/// `CreateListFromArrayLike` (§7.3.18).
 pub(crate) fn list_from_array_like(vm: &mut Vm, v: Value) -> JsResult<Vec<Value>> {
     if v.is_nullish() {
         return Ok(Vec::new());
@@ -241,7 +241,7 @@ fn bind(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         Some(s) => s,
         None => vm.atoms.intern_str(&mut vm.heap, ""),
     };
-    let prefix = vm.heap.alloc(JsString::from_str("bound "));
+    let prefix = vm.heap.alloc(JsString::from_rust_str("bound "));
     let full = JsString::concat(&mut vm.heap, prefix, name);
     define_builtin(vm, f, name_key, Value::string(full), Attributes::CONFIGURABLE_ONLY);
     Ok(Value::object(f))
@@ -251,21 +251,18 @@ fn bind(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `function name() { [native code] }` otherwise.
 fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let f = this_function(vm, info, "toString")?;
-    let text = match f.borrow(&vm.heap).as_function() {
-        Some(Function::Closure(c)) => {
-            let code = c.code.borrow(&vm.heap);
-            let (start, end) = code.span;
-            code.source.text.get(start as usize..end as usize).unwrap_or_default().to_owned()
-        }
-        _ => {
-            let key = PropertyKey::String(vm.names.name);
-            let name = get(vm, f, key, Value::object(f))?;
-            let name = match name.as_string() {
-                Some(s) => crate::interpreter::string_text(vm, s),
-                None => String::new(),
-            };
-            format!("function {name}() {{ [native code] }}")
-        }
+    let text = if let Some(Function::Closure(c)) = f.borrow(&vm.heap).as_function() {
+        let code = c.code.borrow(&vm.heap);
+        let (start, end) = code.span;
+        code.source.text.get(start as usize..end as usize).unwrap_or_default().to_owned()
+    } else {
+        let key = PropertyKey::String(vm.names.name);
+        let name = get(vm, f, key, Value::object(f))?;
+        let name = match name.as_string() {
+            Some(s) => crate::interpreter::string_text(vm, s),
+            None => String::new(),
+        };
+        format!("function {name}() {{ [native code] }}")
     };
     Ok(vm.string(&text))
 }
@@ -304,7 +301,7 @@ fn function_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(result)
 }
 
-/// %ThrowTypeError%.
+/// %`ThrowTypeError`%.
 fn throw_type_error(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     Err(vm.type_error("'caller', 'callee', and 'arguments' properties may not be accessed on strict mode functions or the arguments objects for calls to them"))
 }

@@ -1,5 +1,7 @@
 //! The global object's value and function properties (§19.1, §19.2).
 
+use std::fmt::Write as _;
+
 use super::{method, value_property};
 use crate::abstract_ops::{string_to_number, to_number, to_string};
 use crate::interpreter::CallInfo;
@@ -9,7 +11,7 @@ use crate::string::{JsStr, JsString, StringBuilder};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-/// CreateGlobalVarBinding: a script-level `var` or function becomes a
+/// `CreateGlobalVarBinding`: a script-level `var` or function becomes a
 /// property of the global object (undefined, non-configurable) unless it
 /// exists.
 pub(crate) fn declare_global_var(vm: &mut Vm, name: &str) {
@@ -179,7 +181,7 @@ fn encode(vm: &mut Vm, info: &CallInfo, extra_unescaped: &str) -> JsResult<Value
         let mut buf = [0u8; 4];
         let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
         for b in ch.encode_utf8(&mut buf).bytes() {
-            out.push_str(&format!("%{b:02X}"));
+            let _ = write!(out, "%{b:02X}");
         }
         k += 1;
     }
@@ -283,10 +285,10 @@ pub(crate) fn install(vm: &mut Vm) {
         if name == "parseFloat" || name == "parseInt" {
             // Number.parseFloat/parseInt are the same function objects.
             let number_key = vm.key("Number");
-            if let Ok(number) = crate::object::internal_methods::get(vm, global, number_key, Value::object(global)) {
-                if let Some(n) = number.as_object() {
-                    value_property(vm, n, name, Value::object(function), Attributes::METHOD);
-                }
+            if let Ok(number) = crate::object::internal_methods::get(vm, global, number_key, Value::object(global))
+                && let Some(n) = number.as_object()
+            {
+                value_property(vm, n, name, Value::object(function), Attributes::METHOD);
             }
         }
     }

@@ -32,23 +32,22 @@ pub fn get_iterator(vm: &mut Vm, v: Value) -> JsResult<Gc<IteratorRecord>> {
     Ok(vm.heap.alloc(IteratorRecord { iterator, next, done: false }))
 }
 
-/// IteratorStepValue (§7.4.8): the next value, or `None` when done.
+/// `IteratorStepValue` (§7.4.8): the next value, or `None` when done.
 pub fn iterator_step_value(vm: &mut Vm, record: Gc<IteratorRecord>) -> JsResult<Option<Value>> {
     let r = record.borrow(&vm.heap);
     if r.done {
         return Ok(None);
     }
     let (iterator, next) = (r.iterator, r.next);
-    if next == Value::object(vm.realm.intrinsics.array_iterator_next) {
-        if let Some(it) = iterator.as_object() {
-            if let Some(step) = array_iterator_step(vm, it) {
-                let step = step?;
-                if step.is_none() {
-                    record.borrow_mut(&mut vm.heap).done = true;
-                }
-                return Ok(step);
-            }
+    if next == Value::object(vm.realm.intrinsics.array_iterator_next)
+        && let Some(it) = iterator.as_object()
+        && let Some(step) = array_iterator_step(vm, it)
+    {
+        let step = step?;
+        if step.is_none() {
+            record.borrow_mut(&mut vm.heap).done = true;
         }
+        return Ok(step);
     }
     let result = match call(vm, next, iterator, &[]) {
         Ok(v) => v,
@@ -71,7 +70,7 @@ pub fn iterator_step_value(vm: &mut Vm, record: Gc<IteratorRecord>) -> JsResult<
     Ok(Some(get(vm, result_obj, value_key, result)?))
 }
 
-/// IteratorClose (§7.4.11) for a normal completion: calls `return` unless
+/// `IteratorClose` (§7.4.11) for a normal completion: calls `return` unless
 /// the iterator finished.
 pub fn iterator_close(vm: &mut Vm, record: Gc<IteratorRecord>) -> JsResult<()> {
     let r = record.borrow(&vm.heap);
@@ -140,7 +139,7 @@ fn array_iterator_advance(
     }))
 }
 
-/// CreateIterResultObject.
+/// `CreateIterResultObject`.
 pub fn iter_result(vm: &mut Vm, value: Value, done: bool) -> Value {
     let obj = vm.new_plain_object();
     let value_key = PropertyKey::String(vm.names.value);

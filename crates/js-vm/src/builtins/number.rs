@@ -23,15 +23,15 @@ fn this_number(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<f64> {
     if let Some(n) = info.this.as_number() {
         return Ok(n);
     }
-    if let Some(o) = info.this.as_object() {
-        if let ObjectKind::Number(n) = o.borrow(&vm.heap).kind {
-            return Ok(n);
-        }
+    if let Some(o) = info.this.as_object()
+        && let ObjectKind::Number(n) = o.borrow(&vm.heap).kind
+    {
+        return Ok(n);
     }
     Err(vm.type_error(&format!("Number.prototype.{name} requires that 'this' be a Number")))
 }
 
-/// Number::toString(x, radix) for radix 2..=36 other than 10.
+/// `Number::toString(x`, radix) for radix 2..=36 other than 10.
 pub fn number_to_radix_string(x: f64, radix: u32) -> String {
     if x.is_nan() {
         return "NaN".to_owned();

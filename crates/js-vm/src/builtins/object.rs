@@ -13,7 +13,7 @@ use crate::object::{JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-/// CopyDataProperties (§7.3.25): own enumerable properties of `source`
+/// `CopyDataProperties` (§7.3.25): own enumerable properties of `source`
 /// into `target`, skipping `excluded`.
 pub fn copy_data_properties(
     vm: &mut Vm,
@@ -30,11 +30,11 @@ pub fn copy_data_properties(
         if excluded.contains(&key) {
             continue;
         }
-        if let Some(desc) = get_own_property(vm, from, key) {
-            if desc.enumerable == Some(true) {
-                let v = get(vm, from, key, Value::object(from))?;
-                create_data_property_or_throw(vm, target, key, v)?;
-            }
+        if let Some(desc) = get_own_property(vm, from, key)
+            && desc.enumerable == Some(true)
+        {
+            let v = get(vm, from, key, Value::object(from))?;
+            create_data_property_or_throw(vm, target, key, v)?;
         }
     }
     Ok(())
@@ -49,7 +49,7 @@ pub fn key_to_value(vm: &mut Vm, key: PropertyKey) -> Value {
     }
 }
 
-/// ToPropertyDescriptor (§6.2.6.5).
+/// `ToPropertyDescriptor` (§6.2.6.5).
 pub fn to_property_descriptor(vm: &mut Vm, v: Value) -> JsResult<PropertyDescriptor> {
     let Some(o) = v.as_object() else {
         return Err(vm.type_error("Property description must be an object"));
@@ -90,7 +90,7 @@ pub fn to_property_descriptor(vm: &mut Vm, v: Value) -> JsResult<PropertyDescrip
     Ok(desc)
 }
 
-/// FromPropertyDescriptor (§6.2.6.4).
+/// `FromPropertyDescriptor` (§6.2.6.4).
 pub fn from_property_descriptor(vm: &mut Vm, desc: Option<PropertyDescriptor>) -> JsResult<Value> {
     let Some(desc) = desc else { return Ok(Value::UNDEFINED) };
     let obj = vm.new_plain_object();
@@ -111,11 +111,11 @@ pub fn from_property_descriptor(vm: &mut Vm, desc: Option<PropertyDescriptor>) -
 }
 
 fn object_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    if let Some(nt) = info.new_target {
-        if nt != info.callee {
-            let proto = prototype_from_constructor(vm, nt)?;
-            return Ok(Value::object(vm.new_object(Some(proto))));
-        }
+    if let Some(nt) = info.new_target
+        && nt != info.callee
+    {
+        let proto = prototype_from_constructor(vm, nt)?;
+        return Ok(Value::object(vm.new_object(Some(proto))));
     }
     let v = info.arg(vm, 0);
     if v.is_nullish() {
@@ -326,15 +326,15 @@ fn set_prototype_of_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             None => return Err(vm.type_error("Object prototype may only be an Object or null")),
         }
     };
-    if let Some(o) = target.as_object() {
-        if !set_prototype_of(vm, o, proto) {
-            return Err(vm.type_error("Cyclic __proto__ value or object not extensible"));
-        }
+    if let Some(o) = target.as_object()
+        && !set_prototype_of(vm, o, proto)
+    {
+        return Err(vm.type_error("Cyclic __proto__ value or object not extensible"));
     }
     Ok(target)
 }
 
-/// SetIntegrityLevel (§7.3.16): `frozen` or sealed.
+/// `SetIntegrityLevel` (§7.3.16): `frozen` or sealed.
 fn set_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<()> {
     prevent_extensions(vm, o);
     for key in own_property_keys(vm, o) {
@@ -348,7 +348,7 @@ fn set_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<(
     Ok(())
 }
 
-/// TestIntegrityLevel (§7.3.17).
+/// `TestIntegrityLevel` (§7.3.17).
 fn test_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> bool {
     if o.borrow(&vm.heap).extensible {
         return false;
@@ -446,13 +446,12 @@ fn group_by(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let k = crate::object::internal_methods::call(vm, callback, Value::UNDEFINED, &[v, Value::number(i as f64)])?;
         let key = to_property_key(vm, k)?;
         let existing = get(vm, result, key, Value::object(result))?;
-        let group = match existing.as_object() {
-            Some(g) => g,
-            None => {
-                let g = super::array::array_create(vm, &[]);
-                create_data_property_or_throw(vm, result, key, Value::object(g))?;
-                g
-            }
+        let group = if let Some(g) = existing.as_object() {
+            g
+        } else {
+            let g = super::array::array_create(vm, &[]);
+            create_data_property_or_throw(vm, result, key, Value::object(g))?;
+            g
         };
         super::array::push_element(vm, group, v);
     }

@@ -12,7 +12,7 @@ use crate::string::{JsStr, JsString, StringBuilder};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-/// RequireObjectCoercible(this) then ToString, flattened.
+/// RequireObjectCoercible(this) then `ToString`, flattened.
 fn this_string(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Gc<JsString>> {
     if info.this.is_nullish() {
         return Err(vm.type_error(&format!("String.prototype.{name} called on null or undefined")));
@@ -42,11 +42,11 @@ fn string_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         vm.atoms.intern_str(&mut vm.heap, "")
     } else {
         let v = info.arg(vm, 0);
-        if info.new_target.is_none() {
-            if let Some(sym) = v.as_symbol() {
-                let d = sym.borrow(&vm.heap).description.map(|d| d.borrow(&vm.heap).flat().to_rust_string());
-                return Ok(vm.string(&format!("Symbol({})", d.unwrap_or_default())));
-            }
+        if info.new_target.is_none()
+            && let Some(sym) = v.as_symbol()
+        {
+            let d = sym.borrow(&vm.heap).description.map(|d| d.borrow(&vm.heap).flat().to_rust_string());
+            return Ok(vm.string(&format!("Symbol({})", d.unwrap_or_default())));
         }
         to_string(vm, v)?
     };
@@ -114,10 +114,10 @@ fn this_string_value(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Value
     if info.this.is_string() {
         return Ok(info.this);
     }
-    if let Some(o) = info.this.as_object() {
-        if let ObjectKind::String(s) = o.borrow(&vm.heap).kind {
-            return Ok(Value::string(s));
-        }
+    if let Some(o) = info.this.as_object()
+        && let ObjectKind::String(s) = o.borrow(&vm.heap).kind
+    {
+        return Ok(Value::string(s));
     }
     Err(vm.type_error(&format!("String.prototype.{name} requires that 'this' be a String")))
 }
@@ -317,11 +317,11 @@ fn substr(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn convert_case(vm: &mut Vm, info: &CallInfo, upper: bool) -> JsResult<Value> {
     let s = this_string(vm, info, if upper { "toUpperCase" } else { "toLowerCase" })?;
     let flat = s.borrow(&vm.heap).flat();
-    if let JsStr::Latin1(bytes) = flat {
-        if bytes.is_ascii() {
-            let converted: Vec<u8> = if upper { bytes.to_ascii_uppercase() } else { bytes.to_ascii_lowercase() };
-            return Ok(Value::string(vm.heap.alloc(JsString::from_latin1(converted))));
-        }
+    if let JsStr::Latin1(bytes) = flat
+        && bytes.is_ascii()
+    {
+        let converted: Vec<u8> = if upper { bytes.to_ascii_uppercase() } else { bytes.to_ascii_lowercase() };
+        return Ok(Value::string(vm.heap.alloc(JsString::from_latin1(converted))));
     }
     let text = string_with_lone_surrogates(flat);
     let mut b = StringBuilder::new();
@@ -512,7 +512,7 @@ fn split(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(super::array::array_create(vm, &parts)))
 }
 
-/// GetSubstitution (§22.1.3.19.1) without named captures.
+/// `GetSubstitution` (§22.1.3.19.1) without named captures.
 fn substitution(matched: &[u16], position: usize, string: &[u16], replacement: &[u16]) -> Vec<u16> {
     let mut out = Vec::new();
     let mut i = 0;

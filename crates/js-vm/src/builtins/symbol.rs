@@ -61,15 +61,15 @@ fn this_symbol(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Gc<Symbol>>
     if let Some(s) = info.this.as_symbol() {
         return Ok(s);
     }
-    if let Some(o) = info.this.as_object() {
-        if let ObjectKind::Symbol(s) = o.borrow(&vm.heap).kind {
-            return Ok(s);
-        }
+    if let Some(o) = info.this.as_object()
+        && let ObjectKind::Symbol(s) = o.borrow(&vm.heap).kind
+    {
+        return Ok(s);
     }
     Err(vm.type_error(&format!("Symbol.prototype.{name} requires that 'this' be a Symbol")))
 }
 
-/// SymbolDescriptiveString.
+/// `SymbolDescriptiveString`.
 pub fn descriptive_string(vm: &Vm, s: Gc<Symbol>) -> String {
     let d = s.borrow(&vm.heap).description.map(|d| d.borrow(&vm.heap).flat().to_rust_string());
     format!("Symbol({})", d.unwrap_or_default())

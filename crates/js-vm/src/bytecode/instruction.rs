@@ -54,22 +54,22 @@ pub enum Instruction {
     RestoreEnv { src: Reg },
     /// Reads a captured binding `depth` environments out.
     GetEnv { dst: Reg, depth: u16, slot: u32 },
-    /// Reads a captured binding, throwing a ReferenceError in its TDZ.
+    /// Reads a captured binding, throwing a `ReferenceError` in its TDZ.
     GetEnvChecked { dst: Reg, depth: u16, slot: u32, name: ConstIndex },
     /// Writes a captured binding.
     SetEnv { src: Reg, depth: u16, slot: u32 },
-    /// Writes a captured binding, throwing a ReferenceError in its TDZ.
+    /// Writes a captured binding, throwing a `ReferenceError` in its TDZ.
     SetEnvChecked { src: Reg, depth: u16, slot: u32, name: ConstIndex },
-    /// Throws a ReferenceError if `src` holds the TDZ marker.
+    /// Throws a `ReferenceError` if `src` holds the TDZ marker.
     CheckTdz { src: Reg, name: ConstIndex },
 
     /// Reads a global binding (lexical declarations first, then the global
-    /// object); ReferenceError if missing.
+    /// object); `ReferenceError` if missing.
     GetGlobal { dst: Reg, name: ConstIndex, ic: IcIndex },
     /// `typeof name` for a global: `undefined` when missing.
     TypeofGlobal { dst: Reg, name: ConstIndex },
     /// Writes a global binding; in strict code a missing one is a
-    /// ReferenceError.
+    /// `ReferenceError`.
     SetGlobal { src: Reg, name: ConstIndex, strict: bool },
     /// Initialises a top-level `let`/`const`/`class` binding.
     InitGlobalLexical { src: Reg, name: ConstIndex },
@@ -133,7 +133,7 @@ pub enum Instruction {
     Return { src: Reg },
     /// Throws `src`.
     Throw { src: Reg },
-    /// Throws a TypeError for an assignment to a constant.
+    /// Throws a `TypeError` for an assignment to a constant.
     ThrowConstAssign { name: ConstIndex },
 
     /// `dst = lhs + rhs`
@@ -182,7 +182,7 @@ pub enum Instruction {
     In { dst: Reg, lhs: Reg, rhs: Reg },
     /// `dst = -src`
     Neg { dst: Reg, src: Reg },
-    /// `dst = +src` (ToNumber)
+    /// `dst = +src` (`ToNumber`)
     ToNumber { dst: Reg, src: Reg },
     /// `dst = ToNumeric(src)`, for postfix updates.
     ToNumeric { dst: Reg, src: Reg },
@@ -224,7 +224,7 @@ pub enum Instruction {
     /// Steps the iterator in `iter`: `dst = value`, or jumps to `done` when
     /// it is exhausted.
     IteratorNext { dst: Reg, iter: Reg, done: Target },
-    /// IteratorClose on early exit from a loop or destructuring.
+    /// `IteratorClose` on early exit from a loop or destructuring.
     IteratorClose { iter: Reg },
     /// Starts a `for-in` enumeration of `obj`.
     ForInStart { dst: Reg, obj: Reg },
@@ -252,7 +252,7 @@ pub enum Instruction {
     SuperCall { dst: Reg, args: Reg, argc: u16 },
     /// `super(...array)`.
     SuperCallSpread { dst: Reg, args: Reg },
-    /// Throws a ReferenceError unless `this` is initialised (derived
+    /// Throws a `ReferenceError` unless `this` is initialised (derived
     /// constructors).
     CheckThis { dst: Reg },
     /// Does nothing (`debugger`).

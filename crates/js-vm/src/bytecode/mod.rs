@@ -106,7 +106,7 @@ pub struct Code {
     pub handlers: Box<[Handler]>,
     /// Registers the frame needs (including `this` and the parameters).
     pub register_count: u16,
-    /// Declared parameters (registers 1..=param_count).
+    /// Declared parameters (registers `1..=param_count`).
     pub param_count: u16,
     /// The function's `length`.
     pub length: u16,

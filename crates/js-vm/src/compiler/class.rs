@@ -1,4 +1,4 @@
-//! Class definitions (§15.7 ClassDefinitionEvaluation).
+//! Class definitions (§15.7 `ClassDefinitionEvaluation`).
 
 use oxc_ast::ast::{Class, ClassElement, MethodDefinitionKind, PropertyKey};
 
@@ -8,6 +8,7 @@ use crate::bytecode::{CodeKind, Instruction, Reg};
 
 impl<'a> FunctionCompiler<'_, 'a> {
     /// Evaluates a class definition into `dst`.
+    #[allow(clippy::too_many_lines, reason = "ClassDefinitionEvaluation's steps in order")]
     pub fn class(&mut self, class: &'a Class<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
         let class_name =
             class.id.as_ref().map(|id| id.name.as_str().to_owned()).or(name.map(str::to_owned)).unwrap_or_default();
@@ -88,7 +89,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     self.property_key(&p.key, p.computed, key)?;
                     match &p.value {
                         Some(value) => {
-                            let code = self.element_function(ElementBody::Expression(value), ctor, key)?;
+                            let code = self.element_function(value)?;
                             self.functions.push(code);
                             let index = (self.functions.len() - 1) as u32;
                             self.emit(Instruction::Closure { dst: func, index });
@@ -193,28 +194,15 @@ impl<'a> FunctionCompiler<'_, 'a> {
     }
 
     /// A function returning one static field's value.
-    fn element_function(
-        &mut self,
-        body: ElementBody<'a>,
-        home: Reg,
-        key: Reg,
-    ) -> CResult<js_gc::Gc<crate::bytecode::Code>> {
-        let _ = (home, key);
+    fn element_function(&mut self, e: &'a oxc_ast::ast::Expression<'a>) -> CResult<js_gc::Gc<crate::bytecode::Code>> {
         let boundary = self.current_scope();
         let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, boundary, CodeKind::Method, true, "");
         fc.scope_stack.push(boundary);
         fc.reserve_registers(1);
         let value = fc.temp()?;
-        let ElementBody::Expression(e) = body;
         fc.expression(e, value)?;
         fc.emit(Instruction::Return { src: value });
         let span = oxc_span::GetSpan::span(e);
         Ok(fc.finish(span.start, span.end))
     }
-}
-
-/// What a synthesised class-element function evaluates.
-enum ElementBody<'a> {
-    /// A field initialiser.
-    Expression(&'a oxc_ast::ast::Expression<'a>),
 }

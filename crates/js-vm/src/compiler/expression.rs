@@ -41,20 +41,18 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// Compiles `e` into some register: a local binding's own register when
     /// `e` is one, otherwise a new temporary.
     pub fn expression_any(&mut self, e: &'a Expression<'a>) -> CResult<Reg> {
-        if let Expression::Identifier(id) = e {
-            if let Some(symbol) = self.symbol_of(id) {
-                if let Location::Register(_) = self.location_of(symbol) {
-                    let r = self.temp()?;
-                    return self.load_binding(symbol, r, false);
-                }
-            }
+        if let Expression::Identifier(id) = e
+            && let Some(symbol) = self.symbol_of(id)
+            && let Location::Register(_) = self.location_of(symbol)
+        {
+            let r = self.temp()?;
+            return self.load_binding(symbol, r, false);
         }
-        if let Expression::ThisExpression(_) = e {
-            if !matches!(self.kind, crate::bytecode::CodeKind::ClassConstructor { derived: true })
-                && self.kind != crate::bytecode::CodeKind::Arrow
-            {
-                return Ok(THIS_REG);
-            }
+        if let Expression::ThisExpression(_) = e
+            && !matches!(self.kind, crate::bytecode::CodeKind::ClassConstructor { derived: true })
+            && self.kind != crate::bytecode::CodeKind::Arrow
+        {
+            return Ok(THIS_REG);
         }
         let r = self.temp()?;
         self.expression(e, r)?;
@@ -246,11 +244,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Ok(());
         }
         let name = id.name.as_str();
-        if name == "arguments" {
-            if let Some(location) = self.arguments_location() {
-                self.load_location(location, dst);
-                return Ok(());
-            }
+        if name == "arguments"
+            && let Some(location) = self.arguments_location()
+        {
+            self.load_location(location, dst);
+            return Ok(());
         }
         if name == "undefined" {
             // Still a global read: `undefined` is a non-writable global.
@@ -279,11 +277,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
         if let Some(symbol) = self.symbol_of(id) {
             return self.store_binding(symbol, src, false);
         }
-        if id.name == "arguments" {
-            if let Some(location) = self.arguments_location() {
-                self.store_location(location, src);
-                return Ok(());
-            }
+        if id.name == "arguments"
+            && let Some(location) = self.arguments_location()
+        {
+            self.store_location(location, src);
+            return Ok(());
         }
         let c = self.name_constant(id.name.as_str());
         self.emit(Instruction::SetGlobal { src, name: c, strict: self.strict });
@@ -426,14 +424,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     self.emit(Instruction::CopyDataProperties { dst: obj, src: value });
                 }
                 ObjectPropertyKind::ObjectProperty(p) => {
-                    if !p.computed && !p.method && p.kind == PropertyKind::Init {
-                        if let PropertyKey::StaticIdentifier(id) = &p.key {
-                            if id.name == "__proto__" && !p.shorthand {
-                                self.expression(&p.value, value)?;
-                                self.emit(Instruction::SetProtoLiteral { obj, proto: value });
-                                continue;
-                            }
-                        }
+                    if !p.computed
+                        && !p.method
+                        && p.kind == PropertyKind::Init
+                        && let PropertyKey::StaticIdentifier(id) = &p.key
+                        && id.name == "__proto__"
+                        && !p.shorthand
+                    {
+                        self.expression(&p.value, value)?;
+                        self.emit(Instruction::SetProtoLiteral { obj, proto: value });
+                        continue;
                     }
                     self.property_key(&p.key, p.computed, key)?;
                     let static_name = if p.computed { None } else { Self::static_key_name(&p.key) };
@@ -476,13 +476,13 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn unary(&mut self, u: &'a UnaryExpression<'a>, dst: Reg) -> CResult<()> {
         match u.operator {
             UnaryOperator::Typeof => {
-                if let Expression::Identifier(id) = &u.argument {
-                    if self.symbol_of(id).is_none() && !(id.name == "arguments" && self.arguments_location().is_some())
-                    {
-                        let c = self.name_constant(id.name.as_str());
-                        self.emit(Instruction::TypeofGlobal { dst, name: c });
-                        return Ok(());
-                    }
+                if let Expression::Identifier(id) = &u.argument
+                    && self.symbol_of(id).is_none()
+                    && !(id.name == "arguments" && self.arguments_location().is_some())
+                {
+                    let c = self.name_constant(id.name.as_str());
+                    self.emit(Instruction::TypeofGlobal { dst, name: c });
+                    return Ok(());
                 }
                 self.expression(&u.argument, dst)?;
                 self.emit(Instruction::TypeOf { dst, src: dst });
@@ -550,18 +550,39 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
+    /// A binary expression; left-nested chains (`a + b + c + …`, common in
+    /// generated code) compile in a loop, not by recursion.
     fn binary(&mut self, b: &'a BinaryExpression<'a>, dst: Reg) -> CResult<()> {
+        let mut spine = vec![b];
+        let mut innermost = &b.left;
+        while let Expression::BinaryExpression(inner) = innermost {
+            spine.push(inner);
+            innermost = &inner.left;
+        }
         let mark = self.mark();
-        let lhs = if is_side_effect_free(&b.right) {
-            self.expression_any(&b.left)?
+        let mut acc = if spine.len() == 1 && is_side_effect_free(&b.right) {
+            self.expression_any(innermost)?
         } else {
             let r = self.temp()?;
-            self.expression(&b.left, r)?;
+            self.expression(innermost, r)?;
             r
         };
-        let rhs = self.expression_any(&b.right)?;
-        self.mark_position(b.span.start);
-        self.emit(binary_instruction(b.operator, dst, lhs, rhs));
+        while let Some(node) = spine.pop() {
+            let inner_mark = self.mark();
+            let rhs = self.expression_any(&node.right)?;
+            self.mark_position(node.span.start);
+            let target = if spine.is_empty() {
+                dst
+            } else if acc.0 < mark {
+                // `acc` is a binding's own register: never write into it.
+                self.temp()?
+            } else {
+                acc
+            };
+            self.emit(binary_instruction(node.operator, target, acc, rhs));
+            self.release(inner_mark.max(target.0 + 1).max(mark));
+            acc = target;
+        }
         self.release(mark);
         Ok(())
     }
@@ -807,16 +828,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
             _ => None,
         };
         if a.operator == AssignmentOperator::Assign {
-            if let Some(simple) = a.left.as_simple_assignment_target() {
-                if let Some(m) = simple.as_member_expression() {
-                    let mark = self.mark();
-                    let r = self.property_ref(m)?;
-                    self.expression(&a.right, dst)?;
-                    self.mark_position(a.span.start);
-                    self.set_ref(r, dst);
-                    self.release(mark);
-                    return Ok(());
-                }
+            if let Some(simple) = a.left.as_simple_assignment_target()
+                && let Some(m) = simple.as_member_expression()
+            {
+                let mark = self.mark();
+                let r = self.property_ref(m)?;
+                self.expression(&a.right, dst)?;
+                self.mark_position(a.span.start);
+                self.set_ref(r, dst);
+                self.release(mark);
+                return Ok(());
             }
             self.expression_named(&a.right, dst, name.as_deref())?;
             return self.assign_to_target(&a.left, dst);
@@ -826,19 +847,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Err(CompileError::Syntax("Invalid left-hand side in assignment".to_owned()));
         };
         let mark = self.mark();
-        let reference = match simple.as_member_expression() {
-            Some(m) => {
-                let r = self.property_ref(m)?;
-                self.get_ref(r, dst);
-                Some(r)
-            }
-            None => {
-                let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple else {
-                    return Err(CompileError::Syntax("Invalid left-hand side in assignment".to_owned()));
-                };
-                self.identifier(id, dst)?;
-                None
-            }
+        let reference = if let Some(m) = simple.as_member_expression() {
+            let r = self.property_ref(m)?;
+            self.get_ref(r, dst);
+            Some(r)
+        } else {
+            let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple else {
+                return Err(CompileError::Syntax("Invalid left-hand side in assignment".to_owned()));
+            };
+            self.identifier(id, dst)?;
+            None
         };
         let logical = match a.operator {
             AssignmentOperator::LogicalAnd => Some(self.emit(Instruction::JumpIfFalse { cond: dst, target: u32::MAX })),
@@ -875,19 +893,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn update(&mut self, u: &'a UpdateExpression<'a>, dst: Reg) -> CResult<()> {
         let mark = self.mark();
         let new_value = self.temp()?;
-        let reference = match u.argument.as_member_expression() {
-            Some(m) => {
-                let r = self.property_ref(m)?;
-                self.get_ref(r, dst);
-                Some(r)
-            }
-            None => {
-                let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument else {
-                    return Err(CompileError::Syntax("Invalid left-hand side expression in update".to_owned()));
-                };
-                self.identifier(id, dst)?;
-                None
-            }
+        let reference = if let Some(m) = u.argument.as_member_expression() {
+            let r = self.property_ref(m)?;
+            self.get_ref(r, dst);
+            Some(r)
+        } else {
+            let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument else {
+                return Err(CompileError::Syntax("Invalid left-hand side expression in update".to_owned()));
+            };
+            self.identifier(id, dst)?;
+            None
         };
         self.emit(Instruction::ToNumeric { dst, src: dst });
         let op = if u.operator == UpdateOperator::Increment {

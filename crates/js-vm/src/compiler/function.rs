@@ -314,10 +314,9 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             let flags = scoping.symbol_flags(symbol);
             if flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class)
                 && !flags.contains(SymbolFlags::Function)
+                && let Some(Location::Register(r)) = self.locations.get(&symbol)
             {
-                if let Some(Location::Register(r)) = self.locations.get(&symbol) {
-                    regs.push(*r);
-                }
+                regs.push(*r);
             }
         }
         regs.sort_unstable();
@@ -330,10 +329,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     /// scope.
     fn hoist_functions(&mut self, body: &'a [Statement<'a>]) -> CResult<()> {
         for statement in body {
-            let function = match statement {
-                Statement::FunctionDeclaration(f) => f,
-                _ => continue,
-            };
+            let Statement::FunctionDeclaration(function) = statement else { continue };
             let Some(id) = &function.id else { continue };
             let Some(symbol) = id.symbol_id.get() else { continue };
             let mark = self.mark();
@@ -621,10 +617,10 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         let mut targets = Vec::new();
         for &symbol in scoping.get_bindings(self.boundary).values() {
             let flags = scoping.symbol_flags(symbol);
-            if flags.intersects(SymbolFlags::FunctionScopedVariable) {
-                if let Some(Location::Env { slot, .. }) = self.locations.get(&symbol) {
-                    targets.push(*slot);
-                }
+            if flags.intersects(SymbolFlags::FunctionScopedVariable)
+                && let Some(Location::Env { slot, .. }) = self.locations.get(&symbol)
+            {
+                targets.push(*slot);
             }
         }
         if targets.is_empty() {

@@ -38,10 +38,10 @@ use self::scope::{Analysis, Location};
 /// Why source text could not be compiled.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
 pub enum CompileError {
-    /// An early error: reported as a SyntaxError.
+    /// An early error: reported as a `SyntaxError`.
     #[error("SyntaxError: {0}")]
     Syntax(String),
-    /// Nesting deeper than the compiler allows: a RangeError.
+    /// Nesting deeper than the compiler allows: a `RangeError`.
     #[error("RangeError: {0}")]
     Range(String),
 }
@@ -54,7 +54,7 @@ pub(crate) type CResult<T> = Result<T, CompileError>;
 const MAX_NESTING: usize = 1_000;
 
 /// AST depth the compiler recurses to before giving up.
-pub(crate) const MAX_COMPILE_DEPTH: u32 = 1_500;
+pub(crate) const MAX_COMPILE_DEPTH: u32 = 5_000;
 
 fn check_nesting(text: &str) -> CResult<()> {
     let mut depth = 0usize;
@@ -73,9 +73,18 @@ fn check_nesting(text: &str) -> CResult<()> {
     Ok(())
 }
 
+/// Stack the parser and compiler run on. oxc's parser and semantic
+/// analysis recurse on nesting; a fresh stack of this size (reserved, not
+/// committed) makes their depth independent of the embedder's thread.
+const COMPILE_STACK: usize = 256 * 1024 * 1024;
+
 /// Compiles a classic script.
 pub fn compile_script(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
+    stacker::grow(COMPILE_STACK, || compile_script_on_big_stack(vm, source))
+}
+
+fn compile_script_on_big_stack(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<Code>> {
     let allocator = Allocator::default();
     let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
     let parsed = Parser::new(&allocator, &source.text, SourceType::script()).with_options(options).parse();

@@ -1,6 +1,6 @@
 //! Destructuring: binding patterns in declarations and parameters, and
-//! assignment patterns (§8.6.2 BindingInitialization, §13.15.5
-//! DestructuringAssignmentEvaluation).
+//! assignment patterns (§8.6.2 `BindingInitialization`, §13.15.5
+//! `DestructuringAssignmentEvaluation`).
 
 use oxc_ast::ast::{
     AssignmentTarget, AssignmentTargetMaybeDefault, AssignmentTargetProperty, BindingPattern, PropertyKey,
@@ -90,7 +90,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
     }
 
-    /// Throws the destructuring TypeError for `null`/`undefined`.
+    /// Throws the destructuring `TypeError` for `null`/`undefined`.
     fn require_object_coercible(&mut self, value: Reg) -> CResult<()> {
         let mark = self.mark();
         let excluded = self.temp()?;

@@ -55,10 +55,10 @@ impl Analysis {
     pub fn new(semantic: Semantic<'_>) -> Self {
         let mut class_scopes = HashSet::new();
         for node in semantic.nodes().iter() {
-            if let AstKind::Class(class) = node.kind() {
-                if let Some(scope) = class.scope_id.get() {
-                    class_scopes.insert(scope);
-                }
+            if let AstKind::Class(class) = node.kind()
+                && let Some(scope) = class.scope_id.get()
+            {
+                class_scopes.insert(scope);
             }
         }
         let scoping = semantic.into_scoping();

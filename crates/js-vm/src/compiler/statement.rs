@@ -28,10 +28,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
         result
     }
 
+    #[allow(clippy::too_many_lines, reason = "one arm per statement kind")]
     fn statement_inner(&mut self, statement: &'a Statement<'a>, labels: Vec<String>) -> CResult<()> {
         match statement {
             Statement::BlockStatement(block) => self.block(block),
-            Statement::EmptyStatement(_) | Statement::DebuggerStatement(_) => Ok(()),
+            // Function declarations were hoisted to the start of their scope.
+            Statement::EmptyStatement(_) | Statement::DebuggerStatement(_) | Statement::FunctionDeclaration(_) => {
+                Ok(())
+            }
             Statement::ExpressionStatement(e) => {
                 let mark = self.mark();
                 let r = match self.completion {
@@ -43,7 +47,6 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 Ok(())
             }
             Statement::VariableDeclaration(decl) => self.variable_declaration(decl),
-            Statement::FunctionDeclaration(_) => Ok(()),
             Statement::ClassDeclaration(class) => {
                 let mark = self.mark();
                 let r = self.temp()?;
@@ -280,10 +283,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 Control::Env => Some(Instruction::PopEnv),
                 Control::Iterator { record } => Some(Instruction::IteratorClose { iter: *record }),
                 Control::Try { open, ranges, finalizer, .. } => {
-                    if let Some(start) = open.take() {
-                        if start < here {
-                            ranges.push((start, here));
-                        }
+                    if let Some(start) = open.take()
+                        && start < here
+                    {
+                        ranges.push((start, here));
                     }
                     if let Some(f) = *finalizer {
                         self.inline_finally(i, f)?;
@@ -303,10 +306,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
     pub fn reopen_ranges(&mut self, level: usize) {
         let here = self.here();
         for c in &mut self.control[level..] {
-            if let Control::Try { open, .. } = c {
-                if open.is_none() {
-                    *open = Some(here);
-                }
+            if let Control::Try { open, .. } = c
+                && open.is_none()
+            {
+                *open = Some(here);
             }
         }
     }
@@ -383,10 +386,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let here = self.here();
         match self.control.pop() {
             Some(Control::Try { mut ranges, open, .. }) => {
-                if let Some(start) = open {
-                    if start < here {
-                        ranges.push((start, here));
-                    }
+                if let Some(start) = open
+                    && start < here
+                {
+                    ranges.push((start, here));
                 }
                 ranges
             }

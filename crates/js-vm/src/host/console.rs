@@ -2,6 +2,8 @@
 //! (`util.inspect` with its defaults: depth 2, break length 80, arrays of
 //! more than six short items grouped into columns).
 
+use std::fmt::Write as _;
+
 use js_gc::Gc;
 
 use crate::abstract_ops::number_to_string;
@@ -33,8 +35,8 @@ pub fn format_log_arguments(vm: &mut Vm, args: &[Value]) -> JsResult<String> {
 
 /// `util.inspect(value)` with Node's defaults.
 pub fn inspect(vm: &mut Vm, v: Value) -> JsResult<String> {
-    let mut seen = Vec::new();
-    inspect_value(vm, v, 0, &mut seen, 0)
+    let mut ctx = Inspector { seen: Vec::new(), indentation: 0, current_depth: 0 };
+    format_value(vm, &mut ctx, v, 0)
 }
 
 fn quote_string(s: &str) -> String {
@@ -62,7 +64,9 @@ fn quote_string(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7F => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7F => {
+                let _ = write!(out, "\\x{:02X}", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -96,7 +100,20 @@ fn function_name(vm: &mut Vm, o: Gc<JsObject>) -> JsResult<String> {
     })
 }
 
-fn inspect_value(vm: &mut Vm, v: Value, depth: usize, seen: &mut Vec<Gc<JsObject>>, indent: usize) -> JsResult<String> {
+/// Formatting state, as Node's `ctx`: the indentation of the value being
+/// formatted and the depth of the most recently formatted object.
+struct Inspector {
+    seen: Vec<Gc<JsObject>>,
+    indentation: usize,
+    current_depth: usize,
+}
+
+/// The length Node measures: UTF-16 code units.
+fn js_len(s: &str) -> usize {
+    s.encode_utf16().count()
+}
+
+fn format_value(vm: &mut Vm, ctx: &mut Inspector, v: Value, depth: usize) -> JsResult<String> {
     match v.value_type() {
         ValueType::Undefined => Ok("undefined".to_owned()),
         ValueType::Null => Ok("null".to_owned()),
@@ -113,13 +130,14 @@ fn inspect_value(vm: &mut Vm, v: Value, depth: usize, seen: &mut Vec<Gc<JsObject
             Ok(v.as_symbol().map(|s| crate::builtins::symbol::descriptive_string(vm, s)).unwrap_or_default())
         }
         ValueType::Object => match v.as_object() {
-            Some(o) => inspect_object(vm, o, depth, seen, indent),
+            Some(o) => format_object(vm, ctx, o, depth),
             None => Ok(String::new()),
         },
     }
 }
 
-/// The own enumerable string keys and symbol keys to show.
+/// The own enumerable keys to show (indices excluded for arrays and
+/// String objects, which show them otherwise).
 fn shown_keys(vm: &mut Vm, o: Gc<JsObject>, skip_indices: bool) -> Vec<PropertyKey> {
     let keys = crate::object::internal_methods::own_property_keys(vm, o);
     keys.into_iter()
@@ -128,13 +146,12 @@ fn shown_keys(vm: &mut Vm, o: Gc<JsObject>, skip_indices: bool) -> Vec<PropertyK
         .collect()
 }
 
-fn property_entry(
+fn format_property(
     vm: &mut Vm,
+    ctx: &mut Inspector,
     o: Gc<JsObject>,
     key: PropertyKey,
     depth: usize,
-    seen: &mut Vec<Gc<JsObject>>,
-    indent: usize,
 ) -> JsResult<String> {
     let name = key_text(vm, key);
     let desc = get_own_property(vm, o, key).unwrap_or_default();
@@ -148,63 +165,10 @@ fn property_entry(
         };
         return Ok(format!("{name}: {text}"));
     }
-    let value = desc.value.unwrap_or_default();
-    let text = inspect_value(vm, value, depth + 1, seen, indent + 2)?;
-    Ok(format!("{name}: {text}"))
-}
-
-fn inspect_object(
-    vm: &mut Vm,
-    o: Gc<JsObject>,
-    depth: usize,
-    seen: &mut Vec<Gc<JsObject>>,
-    indent: usize,
-) -> JsResult<String> {
-    if seen.contains(&o) {
-        return Ok("[Circular *1]".to_owned());
-    }
-    let kind_tag = match &o.borrow(&vm.heap).kind {
-        ObjectKind::Array { .. } => Kind::Array,
-        ObjectKind::Function(f) => {
-            let is_class = match f {
-                Function::Closure(c) => {
-                    matches!(c.code.borrow(&vm.heap).kind, crate::bytecode::CodeKind::ClassConstructor { .. })
-                }
-                _ => false,
-            };
-            Kind::Function { is_class }
-        }
-        ObjectKind::Error => Kind::Error,
-        ObjectKind::Boolean(b) => {
-            Kind::Boxed(if *b { "[Boolean: true]".to_owned() } else { "[Boolean: false]".to_owned() })
-        }
-        ObjectKind::Number(n) => Kind::Boxed(format!("[Number: {}]", number_to_string(*n))),
-        ObjectKind::String(s) => {
-            let s = *s;
-            let text = crate::interpreter::string_text(vm, s);
-            Kind::Boxed(format!("[String: {}]", quote_string(&text)))
-        }
-        ObjectKind::Symbol(s) => {
-            let s = *s;
-            Kind::Boxed(format!("[Symbol: {}]", crate::builtins::symbol::descriptive_string(vm, s)))
-        }
-        ObjectKind::Arguments => Kind::Arguments,
-        _ => Kind::Object,
-    };
-    if let Kind::Error = kind_tag {
-        let key = PropertyKey::String(vm.names.stack);
-        let stack = get(vm, o, key, Value::object(o))?;
-        if let Some(s) = stack.as_string() {
-            return Ok(crate::interpreter::string_text(vm, s));
-        }
-        let info = CallInfo { callee: o, this: Value::object(o), new_target: None, args_base: vm.stack.len(), argc: 0 };
-        let text = crate::builtins::error::error_to_string_value(vm, &info)?;
-        return Ok(format!("[{text}]"));
-    }
-    seen.push(o);
-    let result = inspect_object_body(vm, o, kind_tag, depth, seen, indent);
-    seen.pop();
-    result
+    ctx.indentation += 2;
+    let text = format_value(vm, ctx, desc.value.unwrap_or_default(), depth + 1);
+    ctx.indentation -= 2;
+    Ok(format!("{name}: {}", text?))
 }
 
 enum Kind {
@@ -233,31 +197,108 @@ fn constructor_name(vm: &mut Vm, o: Gc<JsObject>) -> JsResult<Option<String>> {
     Ok(None)
 }
 
-fn inspect_object_body(
-    vm: &mut Vm,
-    o: Gc<JsObject>,
-    kind: Kind,
-    depth: usize,
-    seen: &mut Vec<Gc<JsObject>>,
-    indent: usize,
-) -> JsResult<String> {
-    let mut entries = Vec::new();
-    let mut prefix = String::new();
-    let (open, close) = match &kind {
-        Kind::Array | Kind::Arguments => ("[", "]"),
-        _ => ("{", "}"),
-    };
+fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
+    match &o.borrow(&vm.heap).kind {
+        ObjectKind::Array { .. } => Kind::Array,
+        ObjectKind::Function(f) => {
+            let is_class = match f {
+                Function::Closure(c) => {
+                    matches!(c.code.borrow(&vm.heap).kind, crate::bytecode::CodeKind::ClassConstructor { .. })
+                }
+                _ => false,
+            };
+            Kind::Function { is_class }
+        }
+        ObjectKind::Error => Kind::Error,
+        ObjectKind::Boolean(b) => {
+            Kind::Boxed(if *b { "[Boolean: true]".to_owned() } else { "[Boolean: false]".to_owned() })
+        }
+        ObjectKind::Number(n) => {
+            let n = *n;
+            Kind::Boxed(format!(
+                "[Number: {}]",
+                if n == 0.0 && n.is_sign_negative() { "-0".to_owned() } else { number_to_string(n) }
+            ))
+        }
+        ObjectKind::String(s) => {
+            let s = *s;
+            let text = crate::interpreter::string_text(vm, s);
+            Kind::Boxed(format!("[String: {}]", quote_string(&text)))
+        }
+        ObjectKind::Symbol(s) => {
+            let s = *s;
+            Kind::Boxed(format!("[Symbol: {}]", crate::builtins::symbol::descriptive_string(vm, s)))
+        }
+        ObjectKind::Arguments => Kind::Arguments,
+        _ => Kind::Object,
+    }
+}
+
+/// The `[Function: f]` / `[class A extends B]` base of a function.
+fn function_base(vm: &mut Vm, o: Gc<JsObject>, is_class: bool) -> JsResult<String> {
+    let name = function_name(vm, o)?;
+    if !is_class {
+        return Ok(if name.is_empty() { "[Function (anonymous)]".to_owned() } else { format!("[Function: {name}]") });
+    }
+    let mut base = if name.is_empty() { "[class (anonymous)".to_owned() } else { format!("[class {name}") };
+    let parent = o.borrow(&vm.heap).proto;
+    if let Some(p) = parent.filter(|p| *p != vm.realm.intrinsics.function_prototype) {
+        let parent_name = function_name(vm, p)?;
+        if !parent_name.is_empty() {
+            base.push_str(" extends ");
+            base.push_str(&parent_name);
+        }
+    }
+    base.push(']');
+    Ok(base)
+}
+
+fn format_object(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, depth: usize) -> JsResult<String> {
+    if ctx.seen.contains(&o) {
+        return Ok("[Circular *1]".to_owned());
+    }
+    let kind = kind_of(vm, o);
+    if let Kind::Error = kind {
+        let key = PropertyKey::String(vm.names.stack);
+        let stack = get(vm, o, key, Value::object(o))?;
+        if let Some(s) = stack.as_string() {
+            return Ok(crate::interpreter::string_text(vm, s));
+        }
+        let info = CallInfo { callee: o, this: Value::object(o), new_target: None, args_base: vm.stack.len(), argc: 0 };
+        let text = crate::builtins::error::error_to_string_value(vm, &info)?;
+        return Ok(format!("[{text}]"));
+    }
+    ctx.seen.push(o);
+    let result = format_raw(vm, ctx, o, &kind, depth);
+    ctx.seen.pop();
+    result
+}
+
+/// Node's `formatRaw` + `reduceToSingleString` for one object.
+fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, depth: usize) -> JsResult<String> {
+    let mut base = String::new();
+    let mut open = "{".to_owned();
+    let close;
+    let mut output = Vec::new();
     let is_array = matches!(kind, Kind::Array | Kind::Arguments);
-    let mut extra_keys_only = false;
-    match &kind {
+    let skip_indices = is_array || matches!(kind, Kind::Boxed(b) if b.starts_with("[String"));
+    let keys = shown_keys(vm, o, skip_indices);
+    match kind {
         Kind::Array | Kind::Arguments => {
-            if let Kind::Arguments = kind {
-                prefix = "[Arguments] ".to_owned();
+            close = "]";
+            open = if matches!(kind, Kind::Arguments) { "[Arguments] [".to_owned() } else { "[".to_owned() };
+            let len = crate::object::internal_methods::length_of_array_like(vm, o)? as usize;
+            if let Kind::Array = kind {
+                if let Some(name) = constructor_name(vm, o)? {
+                    if name != "Array" {
+                        open = format!("{name}({len}) [");
+                    }
+                }
             }
             if depth > MAX_DEPTH {
                 return Ok("[Array]".to_owned());
             }
-            let len = crate::object::internal_methods::length_of_array_like(vm, o)? as usize;
+            ctx.current_depth = depth;
             let mut holes = 0;
             let shown = len.min(MAX_ARRAY_ITEMS);
             for i in 0..shown {
@@ -267,126 +308,176 @@ fn inspect_object_body(
                     continue;
                 }
                 if holes > 0 {
-                    entries.push(format!("<{holes} empty item{}>", if holes == 1 { "" } else { "s" }));
+                    output.push(format!("<{holes} empty item{}>", if holes == 1 { "" } else { "s" }));
                     holes = 0;
                 }
                 let v = get(vm, o, key, Value::object(o))?;
-                entries.push(inspect_value(vm, v, depth + 1, seen, indent + 2)?);
+                ctx.indentation += 2;
+                let text = format_value(vm, ctx, v, depth + 1);
+                ctx.indentation -= 2;
+                output.push(text?);
             }
             if holes > 0 {
-                entries.push(format!("<{holes} empty item{}>", if holes == 1 { "" } else { "s" }));
+                output.push(format!("<{holes} empty item{}>", if holes == 1 { "" } else { "s" }));
             }
             if len > shown {
                 let more = len - shown;
-                entries.push(format!("... {more} more item{}", if more == 1 { "" } else { "s" }));
+                output.push(format!("... {more} more item{}", if more == 1 { "" } else { "s" }));
             }
         }
         Kind::Function { is_class } => {
-            let name = function_name(vm, o)?;
-            prefix = match (is_class, name.is_empty()) {
-                (true, true) => "[class (anonymous)]".to_owned(),
-                (true, false) => format!("[class {name}]"),
-                (false, true) => "[Function (anonymous)]".to_owned(),
-                (false, false) => format!("[Function: {name}]"),
-            };
-            extra_keys_only = true;
-        }
-        Kind::Boxed(text) => {
-            prefix.clone_from(text);
-            extra_keys_only = true;
-        }
-        Kind::Error | Kind::Object => match constructor_name(vm, o)? {
-            Some(name) if name != "Object" => prefix = format!("{name} "),
-            None => prefix = "[Object: null prototype] ".to_owned(),
-            _ => {}
-        },
-    }
-    let keys = shown_keys(vm, o, is_array);
-    if extra_keys_only && keys.is_empty() {
-        return Ok(prefix);
-    }
-    if depth > MAX_DEPTH && !keys.is_empty() {
-        let name = prefix.trim_end();
-        return Ok(if name.is_empty() { "[Object]".to_owned() } else { format!("[{name}]") });
-    }
-    for key in keys {
-        entries.push(property_entry(vm, o, key, depth, seen, indent)?);
-    }
-    let prefix = if extra_keys_only { format!("{prefix} ") } else { prefix };
-    if entries.is_empty() {
-        return Ok(format!("{prefix}{open}{close}"));
-    }
-    let entries = if is_array && entries.len() > 6 { group_array_elements(&entries) } else { entries };
-    let total: usize = entries.iter().map(|e| e.len()).sum::<usize>() + entries.len();
-    let start = prefix.len() + indent + open.len() + 10;
-    if total + start <= BREAK_LENGTH && !entries.iter().any(|e| e.contains('\n')) {
-        return Ok(format!("{prefix}{open} {} {close}", entries.join(", ")));
-    }
-    let pad = " ".repeat(indent + 2);
-    let body = entries.join(&format!(",\n{pad}"));
-    Ok(format!("{prefix}{open}\n{pad}{body}\n{}{close}", " ".repeat(indent)))
-}
-
-/// Node's `groupArrayElements`: arranges many short items in aligned
-/// columns.
-fn group_array_elements(entries: &[String]) -> Vec<String> {
-    let output_len = entries.len();
-    let separator_space = 2;
-    let lengths: Vec<usize> = entries.iter().map(|e| e.chars().count()).collect();
-    let data_len: Vec<usize> = lengths.iter().map(|l| l + separator_space).collect();
-    let max_length = data_len.iter().copied().max().unwrap_or(0);
-    let total_length: usize = data_len.iter().sum();
-    let actual_max = max_length;
-    if actual_max * 3 + 2 >= BREAK_LENGTH || (total_length / actual_max <= 5 && output_len <= 6) {
-        return entries.to_vec();
-    }
-    let approx_chars_heights = 2.5;
-    let average_bias = (actual_max as f64 - total_length as f64 / output_len as f64).sqrt();
-    let bias_factor = (average_bias).max(1.0);
-    let columns = ((approx_chars_heights * bias_factor * output_len as f64).sqrt() / bias_factor)
-        .round()
-        .min(((BREAK_LENGTH - 2) as f64 / actual_max as f64).floor())
-        .min(4.0 * approx_chars_heights)
-        .min(15.0) as usize;
-    if columns <= 1 {
-        return entries.to_vec();
-    }
-    let mut max_line_length = Vec::with_capacity(columns);
-    for i in 0..columns {
-        let mut line_length = 0;
-        let mut j = i;
-        while j < output_len {
-            line_length = line_length.max(data_len[j]);
-            j += columns;
-        }
-        max_line_length.push(line_length + separator_space);
-    }
-    let numeric = entries.iter().all(|e| e.parse::<f64>().is_ok() || e == "NaN" || e.ends_with("Infinity"));
-    let mut grouped = Vec::new();
-    let mut i = 0;
-    while i < output_len {
-        let max = (i + columns).min(output_len);
-        let mut line = String::new();
-        for j in i..max - 1 {
-            let padding = max_line_length[j - i] + entries[j].len() - lengths[j];
-            let cell = format!("{}, ", entries[j]);
-            if numeric {
-                line.push_str(&format!("{cell:>width$}", width = padding));
-            } else {
-                line.push_str(&format!("{cell:<width$}", width = padding));
+            close = "}";
+            base = function_base(vm, o, *is_class)?;
+            if keys.is_empty() {
+                return Ok(base);
             }
         }
-        let last = &entries[max - 1];
-        if numeric {
-            let padding = max_line_length[max - 1 - i] + last.len() - lengths[max - 1] - separator_space;
-            line.push_str(&format!("{last:>padding$}"));
-        } else {
-            line.push_str(last);
+        Kind::Boxed(text) => {
+            close = "}";
+            base.clone_from(text);
+            if keys.is_empty() {
+                return Ok(base);
+            }
         }
-        grouped.push(line);
-        i += columns;
+        Kind::Error | Kind::Object => {
+            close = "}";
+            match constructor_name(vm, o)? {
+                Some(name) if name != "Object" => open = format!("{name} {{"),
+                None => open = "[Object: null prototype] {".to_owned(),
+                _ => {}
+            }
+            if keys.is_empty() {
+                return Ok(format!("{open}}}"));
+            }
+        }
     }
-    grouped
+    if depth > MAX_DEPTH {
+        let name = open.trim_end_matches(['{', '[', ' ']);
+        return Ok(if name.is_empty() { "[Object]".to_owned() } else { format!("[{name}]") });
+    }
+    ctx.current_depth = depth;
+    for key in keys {
+        output.push(format_property(vm, ctx, o, key, depth)?);
+    }
+    if output.is_empty() {
+        return Ok(format!("{open}{close}"));
+    }
+    let entries = output.len();
+    if is_array && entries > 6 {
+        output = group_array_elements(ctx, &output, o, vm);
+    }
+    if ctx.current_depth - depth < COMPACT && entries == output.len() {
+        let start = output.len() + ctx.indentation + js_len(&open) + js_len(&base) + 10;
+        if is_below_break_length(&output, start, &base) {
+            let joined = output.join(", ");
+            if !joined.contains('\n') {
+                let base = if base.is_empty() { String::new() } else { format!("{base} ") };
+                return Ok(format!("{base}{open} {joined} {close}"));
+            }
+        }
+    }
+    let indentation = format!("\n{}", " ".repeat(ctx.indentation));
+    let base = if base.is_empty() { String::new() } else { format!("{base} ") };
+    Ok(format!("{base}{open}{indentation}  {}{indentation}{close}", output.join(&format!(",{indentation}  "))))
+}
+
+/// Node's `compact` default: objects nesting fewer levels than this may
+/// print on one line.
+const COMPACT: usize = 3;
+
+fn is_below_break_length(output: &[String], start: usize, base: &str) -> bool {
+    let mut total = output.len() + start;
+    if total + output.len() > BREAK_LENGTH {
+        return false;
+    }
+    for entry in output {
+        total += js_len(entry);
+        if total > BREAK_LENGTH {
+            return false;
+        }
+    }
+    base.is_empty() || !base.contains('\n')
+}
+
+/// Node's `groupArrayElements`: many short items in aligned columns.
+fn group_array_elements(ctx: &Inspector, output: &[String], array: Gc<JsObject>, vm: &mut Vm) -> Vec<String> {
+    let mut total_length = 0;
+    let mut max_length = 0;
+    let mut output_len = output.len();
+    if output.last().is_some_and(|l| l.starts_with("... ")) {
+        output_len -= 1;
+    }
+    let separator_space = 2;
+    let data_len: Vec<usize> = output[..output_len].iter().map(|e| js_len(e)).collect();
+    for &len in &data_len {
+        total_length += len + separator_space;
+        max_length = max_length.max(len);
+    }
+    let actual_max = max_length + separator_space;
+    if actual_max * 3 + ctx.indentation < BREAK_LENGTH
+        && (total_length as f64 / actual_max as f64 > 5.0 || max_length <= 6)
+    {
+        let approx_char_heights = 2.5;
+        let average_bias = (actual_max as f64 - total_length as f64 / output.len() as f64).sqrt();
+        let biased_max = (actual_max as f64 - 3.0 - average_bias).max(1.0);
+        let columns = ((approx_char_heights * biased_max * output_len as f64).sqrt() / biased_max)
+            .round()
+            .min(((BREAK_LENGTH - ctx.indentation) as f64 / actual_max as f64).floor())
+            .min((COMPACT * 4) as f64)
+            .min(15.0) as usize;
+        if columns <= 1 {
+            return output.to_vec();
+        }
+        let mut max_line_length = Vec::with_capacity(columns);
+        for i in 0..columns {
+            let mut line_length = 0;
+            let mut j = i;
+            while j < output_len {
+                line_length = line_length.max(data_len[j]);
+                j += columns;
+            }
+            max_line_length.push(line_length + separator_space);
+        }
+        // Numbers are right-aligned, anything else left-aligned.
+        let numeric = (0..output_len).all(|i| {
+            let key = PropertyKey::Index(i as u32);
+            get_own_property(vm, array, key).and_then(|d| d.value).is_some_and(|v| v.as_number().is_some())
+        });
+        let mut grouped = Vec::new();
+        let mut i = 0;
+        while i < output_len {
+            let max = (i + columns).min(output_len);
+            let mut line = String::new();
+            let mut j = i;
+            while j < max - 1 {
+                let padding = max_line_length[j - i];
+                let cell = format!("{}, ", output[j]);
+                let pad = padding.saturating_sub(js_len(&cell));
+                if numeric {
+                    line.push_str(&" ".repeat(pad));
+                    line.push_str(&cell);
+                } else {
+                    line.push_str(&cell);
+                    line.push_str(&" ".repeat(pad));
+                }
+                j += 1;
+            }
+            if numeric {
+                let padding = max_line_length[j - i] - separator_space;
+                line.push_str(&" ".repeat(padding.saturating_sub(data_len[j])));
+                line.push_str(&output[j]);
+            } else {
+                line.push_str(&output[j]);
+            }
+            grouped.push(line);
+            i += columns;
+        }
+        if output_len < output.len() {
+            grouped.push(output[output_len].clone());
+        }
+        return grouped;
+    }
+    output.to_vec()
 }
 
 fn log(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

@@ -83,7 +83,7 @@ impl CallInfo {
     }
 }
 
-/// The iterator record of GetIterator (§7.4.1), kept in a register.
+/// The iterator record of `GetIterator` (§7.4.1), kept in a register.
 pub struct IteratorRecord {
     /// `[[Iterator]]`.
     pub iterator: Value,
@@ -106,7 +106,7 @@ unsafe impl Trace for IteratorRecord {
 }
 
 /// The state of one `for-in` loop (§14.7.5.10 ForIn/OfHeadEvaluation
-/// with EnumerateObjectProperties).
+/// with `EnumerateObjectProperties`).
 pub struct ForInIterator {
     /// The object being enumerated.
     pub object: Gc<JsObject>,

@@ -78,7 +78,7 @@ impl Reconciler for InlineCacheTables {
                 self.free.push(index as u32);
                 continue;
             }
-            for entry in table.entries.iter_mut() {
+            for entry in &mut table.entries {
                 if entry.shape.is_some_and(|s| !liveness.is_live(s)) {
                     *entry = InlineCache::default();
                 }

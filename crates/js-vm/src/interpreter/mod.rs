@@ -48,7 +48,7 @@ pub fn construct_function(vm: &mut Vm, f: Gc<JsObject>, args: &[Value], new_targ
     result
 }
 
-/// `instanceof` (§13.10.2 InstanceofOperator).
+/// `instanceof` (§13.10.2 `InstanceofOperator`).
 pub fn instance_of(vm: &mut Vm, v: Value, target: Value) -> JsResult<bool> {
     if !target.is_object() {
         return Err(vm.type_error("Right-hand side of 'instanceof' is not an object"));
@@ -191,14 +191,14 @@ fn enter_function(
                 entry,
                 construct: new_target.is_some(),
             });
-            if new_target.is_some() {
-                if let Err(e) = initialize_fields(vm, f) {
-                    let frame = vm.frames.pop();
-                    if let Some(frame) = frame {
-                        vm.stack.truncate(frame.base);
-                    }
-                    return Err(e);
+            if new_target.is_some()
+                && let Err(e) = initialize_fields(vm, f)
+            {
+                let frame = vm.frames.pop();
+                if let Some(frame) = frame {
+                    vm.stack.truncate(frame.base);
                 }
+                return Err(e);
             }
             Ok(Entered::Frame)
         }
@@ -222,7 +222,7 @@ fn initialize_fields(vm: &mut Vm, f: Gc<JsObject>) -> JsResult<()> {
     Ok(())
 }
 
-/// GetPrototypeFromConstructor with %Object.prototype% as the default.
+/// `GetPrototypeFromConstructor` with %Object.prototype% as the default.
 pub fn prototype_from_constructor(vm: &mut Vm, ctor: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
     let key = PropertyKey::String(vm.names.prototype);
     let proto = get(vm, ctor, key, Value::object(ctor))?;
@@ -476,10 +476,10 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::InitGlobalLexical { src, name } => {
                     let (v, name) = (r!(src), constant!(name));
-                    if let Some(atom) = name.as_string() {
-                        if let Some(binding) = vm.realm.global_lexicals.get_mut(&atom) {
-                            binding.value = v;
-                        }
+                    if let Some(atom) = name.as_string()
+                        && let Some(binding) = vm.realm.global_lexicals.get_mut(&atom)
+                    {
+                        binding.value = v;
                     }
                 }
                 Instruction::DeleteGlobal { dst, name } => {
@@ -508,20 +508,14 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                             }
                             let key = atom_key!(name);
                             if matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error)
+                                && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+                                && !info.attrs.is_accessor()
                             {
-                                if let Some(info) = shape.borrow(&vm.heap).lookup(key) {
-                                    if !info.attrs.is_accessor() {
-                                        let v = o.borrow(&vm.heap).slot(info.slot);
-                                        vm.inline_caches.set(
-                                            ic_table,
-                                            ic,
-                                            InlineCache { shape: Some(shape), slot: info.slot },
-                                        );
-                                        r!(dst) = v;
-                                        pc += 1;
-                                        continue;
-                                    }
-                                }
+                                let v = o.borrow(&vm.heap).slot(info.slot);
+                                vm.inline_caches.set(ic_table, ic, InlineCache { shape: Some(shape), slot: info.slot });
+                                r!(dst) = v;
+                                pc += 1;
+                                continue;
                             }
                         }
                     }
@@ -541,19 +535,14 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                             }
                             let key = atom_key!(name);
                             if matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error)
+                                && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+                                && info.attrs.writable()
+                                && !info.attrs.is_accessor()
                             {
-                                if let Some(info) = shape.borrow(&vm.heap).lookup(key) {
-                                    if info.attrs.writable() && !info.attrs.is_accessor() {
-                                        o.borrow_mut(&mut vm.heap).set_slot(info.slot, v);
-                                        vm.inline_caches.set(
-                                            ic_table,
-                                            ic,
-                                            InlineCache { shape: Some(shape), slot: info.slot },
-                                        );
-                                        pc += 1;
-                                        continue;
-                                    }
-                                }
+                                o.borrow_mut(&mut vm.heap).set_slot(info.slot, v);
+                                vm.inline_caches.set(ic_table, ic, InlineCache { shape: Some(shape), slot: info.slot });
+                                pc += 1;
+                                continue;
                             }
                         }
                     }
@@ -562,12 +551,12 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::GetIndexed { dst, obj, key } => {
                     let (base_value, key_value) = (r!(obj), r!(key));
-                    if let (Some(o), Some(n)) = (base_value.as_object(), key_value.as_number()) {
-                        if let Some(v) = fast_element(vm, o, n) {
-                            r!(dst) = v;
-                            pc += 1;
-                            continue;
-                        }
+                    if let (Some(o), Some(n)) = (base_value.as_object(), key_value.as_number())
+                        && let Some(v) = fast_element(vm, o, n)
+                    {
+                        r!(dst) = v;
+                        pc += 1;
+                        continue;
                     }
                     if base_value.is_nullish() {
                         let k = to_property_key(vm, key_value)?;
@@ -580,11 +569,11 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::SetIndexed { obj, key, src, strict } => {
                     let (target, key_value, v) = (r!(obj), r!(key), r!(src));
-                    if let (Some(o), Some(n)) = (target.as_object(), key_value.as_number()) {
-                        if set_fast_element(vm, o, n, v) {
-                            pc += 1;
-                            continue;
-                        }
+                    if let (Some(o), Some(n)) = (target.as_object(), key_value.as_number())
+                        && set_fast_element(vm, o, n, v)
+                    {
+                        pc += 1;
+                        continue;
                     }
                     if target.is_nullish() {
                         let k = to_property_key(vm, key_value)?;
@@ -703,10 +692,10 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     }
                 }
                 Instruction::ArrayPushHole { array } => {
-                    if let Some(a) = r!(array).as_object() {
-                        if let ObjectKind::Array { length, .. } = &mut a.borrow_mut(&mut vm.heap).kind {
-                            *length += 1;
-                        }
+                    if let Some(a) = r!(array).as_object()
+                        && let ObjectKind::Array { length, .. } = &mut a.borrow_mut(&mut vm.heap).kind
+                    {
+                        *length += 1;
                     }
                 }
                 Instruction::ArraySpread { array, src } => {
@@ -1018,12 +1007,11 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         pc = done as usize;
                         continue;
                     };
-                    match crate::builtins::iteration::iterator_step_value(vm, record)? {
-                        Some(v) => r!(dst) = v,
-                        None => {
-                            pc = done as usize;
-                            continue;
-                        }
+                    if let Some(v) = crate::builtins::iteration::iterator_step_value(vm, record)? {
+                        r!(dst) = v
+                    } else {
+                        pc = done as usize;
+                        continue;
                     }
                 }
                 Instruction::IteratorClose { iter } => {
@@ -1043,12 +1031,11 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         pc = done as usize;
                         continue;
                     };
-                    match crate::builtins::iteration::for_in_next(vm, it)? {
-                        Some(key) => r!(dst) = key,
-                        None => {
-                            pc = done as usize;
-                            continue;
-                        }
+                    if let Some(key) = crate::builtins::iteration::for_in_next(vm, it)? {
+                        r!(dst) = key
+                    } else {
+                        pc = done as usize;
+                        continue;
                     }
                 }
 
@@ -1073,18 +1060,18 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::SetClassFields { ctor, fields } => {
                     let (c, f) = (r!(ctor), r!(fields));
-                    if let (Some(c), Some(f)) = (c.as_object(), f.as_object()) {
-                        if let ObjectKind::Function(Function::Closure(cl)) = &mut c.borrow_mut(&mut vm.heap).kind {
-                            cl.fields = Some(f);
-                        }
+                    if let (Some(c), Some(f)) = (c.as_object(), f.as_object())
+                        && let ObjectKind::Function(Function::Closure(cl)) = &mut c.borrow_mut(&mut vm.heap).kind
+                    {
+                        cl.fields = Some(f);
                     }
                 }
                 Instruction::SetHomeObject { func, home } => {
                     let (f, h) = (r!(func), r!(home));
-                    if let (Some(f), Some(h)) = (f.as_object(), h.as_object()) {
-                        if let ObjectKind::Function(Function::Closure(c)) = &mut f.borrow_mut(&mut vm.heap).kind {
-                            c.home_object = Some(h);
-                        }
+                    if let (Some(f), Some(h)) = (f.as_object(), h.as_object())
+                        && let ObjectKind::Function(Function::Closure(c)) = &mut f.borrow_mut(&mut vm.heap).kind
+                    {
+                        c.home_object = Some(h);
                     }
                 }
                 Instruction::SuperCall { dst, args, argc } => {
@@ -1138,7 +1125,7 @@ fn super_call(vm: &mut Vm, args: &[Value]) -> JsResult<Value> {
     Ok(result)
 }
 
-/// IsConstructor.
+/// `IsConstructor`.
 pub fn is_constructor(vm: &Vm, o: Gc<JsObject>) -> bool {
     o.borrow(&vm.heap).as_function().is_some_and(|f| f.is_constructor(&vm.heap))
 }
@@ -1222,7 +1209,7 @@ fn set_global(vm: &mut Vm, name: Value, v: Value, strict: bool) -> JsResult<()> 
     Ok(())
 }
 
-/// PutValue for a property reference (§6.2.5.6).
+/// `PutValue` for a property reference (§6.2.5.6).
 fn put_value(vm: &mut Vm, target: Value, key: PropertyKey, v: Value, strict: bool) -> JsResult<()> {
     if target.is_nullish() {
         let text = key_to_display(vm, key);
@@ -1283,10 +1270,10 @@ fn set_fast_element(vm: &mut Vm, o: Gc<JsObject>, n: f64, v: Value) -> bool {
             elements.push(v);
         }
     }
-    if let ObjectKind::Array { length, .. } = &mut object.kind {
-        if i >= *length {
-            *length = i + 1;
-        }
+    if let ObjectKind::Array { length, .. } = &mut object.kind
+        && i >= *length
+    {
+        *length = i + 1;
     }
     true
 }

@@ -1,5 +1,5 @@
 //! The slow paths of the arithmetic, bitwise and relational operators
-//! (§13.15.3 ApplyStringOrNumericBinaryOperator, §13.10 relational).
+//! (§13.15.3 `ApplyStringOrNumericBinaryOperator`, §13.10 relational).
 
 use crate::abstract_ops::{PreferredType, is_less_than, to_int32, to_numeric, to_primitive, to_string, to_uint32};
 use crate::string::JsString;
@@ -20,7 +20,7 @@ pub fn add(vm: &mut Vm, a: Value, b: Value) -> JsResult<Value> {
     Ok(Value::number(x + y))
 }
 
-/// A numeric binary operator after ToNumeric on both sides.
+/// A numeric binary operator after `ToNumeric` on both sides.
 #[inline]
 pub fn numeric(vm: &mut Vm, a: Value, b: Value, op: fn(f64, f64) -> f64) -> JsResult<Value> {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
@@ -31,7 +31,7 @@ pub fn numeric(vm: &mut Vm, a: Value, b: Value, op: fn(f64, f64) -> f64) -> JsRe
     Ok(Value::number(op(x, y)))
 }
 
-/// A bitwise operator on ToInt32 of both sides.
+/// A bitwise operator on `ToInt32` of both sides.
 #[inline]
 pub fn int32(vm: &mut Vm, a: Value, b: Value, op: fn(i32, i32) -> i32) -> JsResult<Value> {
     let x = to_int32(to_numeric(vm, a)?);
@@ -46,7 +46,7 @@ pub fn unsigned_shift(vm: &mut Vm, a: Value, b: Value) -> JsResult<Value> {
     Ok(Value::number(f64::from(x >> (y & 31))))
 }
 
-/// Number::remainder: the sign of the dividend, exact (`fmod`).
+/// `Number::remainder`: the sign of the dividend, exact (`fmod`).
 pub fn js_remainder(x: f64, y: f64) -> f64 {
     if y.is_infinite() && x.is_finite() {
         return x;
@@ -54,7 +54,7 @@ pub fn js_remainder(x: f64, y: f64) -> f64 {
     x % y
 }
 
-/// Number::exponentiate: like `powf` except that `(±1) ** ±∞` and
+/// `Number::exponentiate`: like `powf` except that `(±1) ** ±∞` and
 /// `1 ** NaN` are NaN.
 pub fn js_pow(x: f64, y: f64) -> f64 {
     if y.is_nan() || (x.abs() == 1.0 && y.is_infinite()) {

@@ -50,10 +50,10 @@ fn string_own_index(vm: &mut Vm, obj: Gc<JsObject>, index: u32) -> Option<Value>
 
 /// `[[GetOwnProperty]]`.
 pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
-    if let PropertyKey::Index(i) = key {
-        if let Some(v) = string_own_index(vm, obj, i) {
-            return Some(PropertyDescriptor::data(v, Attributes::from_bits(Attributes::ENUMERABLE)));
-        }
+    if let PropertyKey::Index(i) = key
+        && let Some(v) = string_own_index(vm, obj, i)
+    {
+        return Some(PropertyDescriptor::data(v, Attributes::from_bits(Attributes::ENUMERABLE)));
     }
     let o = obj.borrow(&vm.heap);
     if key == PropertyKey::String(vm.names.length) {
@@ -135,7 +135,7 @@ fn descriptor_to_slot(vm: &mut Vm, d: PropertyDescriptor) -> (Value, Attributes)
     (d.value.unwrap_or_default(), Attributes::from_bits(bits))
 }
 
-/// GetV / `[[Get]]` on any value (primitives use their prototype).
+/// `GetV` / `[[Get]]` on any value (primitives use their prototype).
 pub fn get_value(vm: &mut Vm, base: Value, key: PropertyKey) -> JsResult<Value> {
     if let Some(o) = base.as_object() {
         return get(vm, o, key, base);
@@ -179,20 +179,19 @@ pub fn key_to_display(vm: &Vm, key: PropertyKey) -> String {
     }
 }
 
-/// `[[Set]]` (§10.1.9, OrdinarySet).
+/// `[[Set]]` (§10.1.9, `OrdinarySet`).
 pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, receiver: Value) -> JsResult<bool> {
     // Fast path: an own writable data property of an ordinary shaped object.
     if receiver == Value::object(obj) && !matches!(key, PropertyKey::Index(_)) {
         let o = obj.borrow(&vm.heap);
         if let (Properties::Shaped { shape, .. }, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error) =
             (&o.properties, &o.kind)
+            && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+            && info.attrs.writable()
+            && !info.attrs.is_accessor()
         {
-            if let Some(info) = shape.borrow(&vm.heap).lookup(key) {
-                if info.attrs.writable() && !info.attrs.is_accessor() {
-                    obj.borrow_mut(&mut vm.heap).set_slot(info.slot, value);
-                    return Ok(true);
-                }
-            }
+            obj.borrow_mut(&mut vm.heap).set_slot(info.slot, value);
+            return Ok(true);
         }
     }
     let mut current = Some(obj);
@@ -228,7 +227,7 @@ pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, recei
     }
 }
 
-/// CreateDataProperty (§7.3.5).
+/// `CreateDataProperty` (§7.3.5).
 pub fn create_data_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value) -> JsResult<bool> {
     // Fast path: a new property on an extensible ordinary object.
     let o = obj.borrow(&vm.heap);
@@ -239,7 +238,7 @@ pub fn create_data_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, va
     define_own_property(vm, obj, key, PropertyDescriptor::data(value, Attributes::DEFAULT))
 }
 
-/// CreateDataPropertyOrThrow.
+/// `CreateDataPropertyOrThrow`.
 pub fn create_data_property_or_throw(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value) -> JsResult<()> {
     if create_data_property(vm, obj, key, value)? {
         Ok(())
@@ -262,10 +261,10 @@ pub fn add_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Val
                 map.insert(i, (value, attrs));
             }
         }
-        if let ObjectKind::Array { length, .. } = &mut o.kind {
-            if i >= *length {
-                *length = i + 1;
-            }
+        if let ObjectKind::Array { length, .. } = &mut o.kind
+            && i >= *length
+        {
+            *length = i + 1;
         }
         return;
     }
@@ -305,11 +304,11 @@ fn write_existing(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value
     let heap = &mut vm.heap;
     if let PropertyKey::Index(i) = key {
         let o = obj.borrow_mut(heap);
-        if attrs == Attributes::DEFAULT {
-            if let Elements::Dense(v) = &mut o.elements {
-                v[i as usize] = value;
-                return;
-            }
+        if attrs == Attributes::DEFAULT
+            && let Elements::Dense(v) = &mut o.elements
+        {
+            v[i as usize] = value;
+            return;
         }
         o.make_sparse();
         if let Elements::Sparse(map) = &mut o.elements {
@@ -323,14 +322,14 @@ fn write_existing(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value
         return;
     }
     make_dictionary(heap, obj);
-    if let Properties::Dictionary(map) = &mut obj.borrow_mut(heap).properties {
-        if let Some(entry) = map.get_mut(&key) {
-            *entry = (value, attrs);
-        }
+    if let Properties::Dictionary(map) = &mut obj.borrow_mut(heap).properties
+        && let Some(entry) = map.get_mut(&key)
+    {
+        *entry = (value, attrs);
     }
 }
 
-/// `[[DefineOwnProperty]]` (§10.1.6 with ValidateAndApplyPropertyDescriptor,
+/// `[[DefineOwnProperty]]` (§10.1.6 with `ValidateAndApplyPropertyDescriptor`,
 /// and the Array exotic §10.4.2.1).
 pub fn define_own_property(
     vm: &mut Vm,
@@ -343,10 +342,11 @@ pub fn define_own_property(
         if key == length_key {
             return array_set_length(vm, obj, desc, length, length_writable);
         }
-        if let PropertyKey::Index(i) = key {
-            if i >= length && !length_writable {
-                return Ok(false);
-            }
+        if let PropertyKey::Index(i) = key
+            && i >= length
+            && !length_writable
+        {
+            return Ok(false);
         }
     }
     if let ObjectKind::String(s) = obj.borrow(&vm.heap).kind {
@@ -404,7 +404,7 @@ pub fn define_own_property(
     Ok(true)
 }
 
-/// The validation half of ValidateAndApplyPropertyDescriptor.
+/// The validation half of `ValidateAndApplyPropertyDescriptor`.
 fn is_compatible(vm: &mut Vm, current: &PropertyDescriptor, desc: &PropertyDescriptor) -> bool {
     if current.configurable == Some(true) {
         return true;
@@ -438,7 +438,7 @@ fn is_compatible(vm: &mut Vm, current: &PropertyDescriptor, desc: &PropertyDescr
     true
 }
 
-/// ArraySetLength (§10.4.2.4).
+/// `ArraySetLength` (§10.4.2.4).
 fn array_set_length(
     vm: &mut Vm,
     obj: Gc<JsObject>,
@@ -560,7 +560,7 @@ pub fn prevent_extensions(vm: &mut Vm, obj: Gc<JsObject>) -> bool {
     true
 }
 
-/// Call (§7.3.14): TypeError if `f` is not callable.
+/// Call (§7.3.14): `TypeError` if `f` is not callable.
 pub fn call(vm: &mut Vm, f: Value, this: Value, args: &[Value]) -> JsResult<Value> {
     match f.as_object() {
         Some(o) if o.borrow(&vm.heap).is_callable() => crate::interpreter::call_function(vm, o, this, args),
@@ -573,7 +573,7 @@ pub fn construct(vm: &mut Vm, f: Gc<JsObject>, args: &[Value], new_target: Optio
     crate::interpreter::construct_function(vm, f, args, new_target.unwrap_or(f))
 }
 
-/// GetMethod (§7.3.11): `undefined` for nullish, TypeError if not callable.
+/// `GetMethod` (§7.3.11): `undefined` for nullish, `TypeError` if not callable.
 pub fn get_method(vm: &mut Vm, v: Value, key: PropertyKey) -> JsResult<Option<Value>> {
     let f = get_value(vm, v, key)?;
     if f.is_nullish() {
@@ -586,7 +586,7 @@ pub fn get_method(vm: &mut Vm, v: Value, key: PropertyKey) -> JsResult<Option<Va
     Ok(Some(f))
 }
 
-/// LengthOfArrayLike (§7.3.19).
+/// `LengthOfArrayLike` (§7.3.19).
 pub fn length_of_array_like(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<f64> {
     if let ObjectKind::Array { length, .. } = obj.borrow(&vm.heap).kind {
         return Ok(f64::from(length));
@@ -596,7 +596,7 @@ pub fn length_of_array_like(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<f64> {
     crate::abstract_ops::to_length(vm, v)
 }
 
-/// OrdinaryHasInstance (§7.3.22).
+/// `OrdinaryHasInstance` (§7.3.22).
 pub fn ordinary_has_instance(vm: &mut Vm, c: Value, o: Value) -> JsResult<bool> {
     let Some(cobj) = c.as_object().filter(|c| c.borrow(&vm.heap).is_callable()) else { return Ok(false) };
     if let Some(crate::function::Function::Bound(b)) = cobj.borrow(&vm.heap).as_function() {

@@ -229,7 +229,7 @@ impl JsObject {
         }
     }
 
-    /// The own string and symbol keys in spec order (OrdinaryOwnPropertyKeys
+    /// The own string and symbol keys in spec order (`OrdinaryOwnPropertyKeys`
     /// §10.1.11): indices ascending, then strings, then symbols, each in
     /// creation order.
     pub fn own_keys(&self, heap: &Heap) -> Vec<PropertyKey> {

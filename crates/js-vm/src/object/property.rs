@@ -149,12 +149,12 @@ impl PropertyDescriptor {
         }
     }
 
-    /// IsAccessorDescriptor.
+    /// `IsAccessorDescriptor`.
     pub fn is_accessor(&self) -> bool {
         self.get.is_some() || self.set.is_some()
     }
 
-    /// IsDataDescriptor.
+    /// `IsDataDescriptor`.
     pub fn is_data(&self) -> bool {
         self.value.is_some() || self.writable.is_some()
     }

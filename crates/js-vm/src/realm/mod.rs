@@ -30,51 +30,51 @@ macro_rules! intrinsics {
 }
 
 intrinsics! {
-    /// %Object.prototype%
+    /// `%Object.prototype%`
     object_prototype,
-    /// %Function.prototype%
+    /// `%Function.prototype%`
     function_prototype,
-    /// %Array.prototype%
+    /// `%Array.prototype%`
     array_prototype,
-    /// %String.prototype%
+    /// `%String.prototype%`
     string_prototype,
-    /// %Number.prototype%
+    /// `%Number.prototype%`
     number_prototype,
-    /// %Boolean.prototype%
+    /// `%Boolean.prototype%`
     boolean_prototype,
-    /// %Symbol.prototype%
+    /// `%Symbol.prototype%`
     symbol_prototype,
-    /// %Error.prototype%
+    /// `%Error.prototype%`
     error_prototype,
-    /// %EvalError.prototype%
+    /// `%EvalError.prototype%`
     eval_error_prototype,
-    /// %RangeError.prototype%
+    /// `%RangeError.prototype%`
     range_error_prototype,
-    /// %ReferenceError.prototype%
+    /// `%ReferenceError.prototype%`
     reference_error_prototype,
-    /// %SyntaxError.prototype%
+    /// `%SyntaxError.prototype%`
     syntax_error_prototype,
-    /// %TypeError.prototype%
+    /// `%TypeError.prototype%`
     type_error_prototype,
-    /// %URIError.prototype%
+    /// `%URIError.prototype%`
     uri_error_prototype,
-    /// %AggregateError.prototype%
+    /// `%AggregateError.prototype%`
     aggregate_error_prototype,
-    /// %Iterator.prototype%
+    /// `%Iterator.prototype%`
     iterator_prototype,
-    /// %ArrayIteratorPrototype%
+    /// `%ArrayIteratorPrototype%`
     array_iterator_prototype,
-    /// %StringIteratorPrototype%
+    /// `%StringIteratorPrototype%`
     string_iterator_prototype,
-    /// %Object%
+    /// `%Object%`
     object_constructor,
-    /// %Function%
+    /// `%Function%`
     function_constructor,
-    /// %Array%
+    /// `%Array%`
     array_constructor,
-    /// %ThrowTypeError%
+    /// `%ThrowTypeError%`
     throw_type_error,
-    /// %Array.prototype.values%
+    /// `%Array.prototype.values%`
     array_values,
     /// %ArrayIteratorPrototype%.next
     array_iterator_next,
@@ -112,7 +112,7 @@ impl Realm {
         let function_prototype = obj(heap, p, ObjectKind::Function(crate::builtins::function::empty_function()));
         let array_prototype = obj(heap, p, ObjectKind::Array { length: 0, length_writable: true });
         let string_prototype = {
-            let empty = heap.alloc(JsString::from_str(""));
+            let empty = heap.alloc(JsString::from_rust_str(""));
             obj(heap, p, ObjectKind::String(empty))
         };
         let number_prototype = obj(heap, p, ObjectKind::Number(0.0));

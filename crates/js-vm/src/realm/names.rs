@@ -65,7 +65,7 @@ macro_rules! well_known_symbols {
                 let _ = atoms;
                 Self {
                     $($name: {
-                        let description = heap.alloc(JsString::from_str($text));
+                        let description = heap.alloc(JsString::from_rust_str($text));
                         heap.alloc(Symbol { description: Some(description), registered: false })
                     },)*
                 }

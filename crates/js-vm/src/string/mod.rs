@@ -100,7 +100,7 @@ impl JsString {
     }
 
     /// A string from Rust text.
-    pub fn from_str(s: &str) -> Self {
+    pub fn from_rust_str(s: &str) -> Self {
         if s.is_ascii() {
             Self::from_latin1(s.as_bytes())
         } else {
@@ -237,17 +237,17 @@ mod tests {
 
     #[test]
     fn latin1_when_possible() {
-        assert!(JsString::from_str("héllo").is_latin1());
-        assert!(!JsString::from_str("a→b").is_latin1());
-        assert_eq!(JsString::from_str("a→b").len(), 3);
-        assert_eq!(JsString::from_str("😀").len(), 2);
+        assert!(JsString::from_rust_str("héllo").is_latin1());
+        assert!(!JsString::from_rust_str("a→b").is_latin1());
+        assert_eq!(JsString::from_rust_str("a→b").len(), 3);
+        assert_eq!(JsString::from_rust_str("😀").len(), 2);
     }
 
     #[test]
     fn deep_ropes_flatten_without_recursion() {
         let mut heap = Heap::new();
-        let piece = heap.alloc(JsString::from_str(&"x".repeat(70)));
-        let mut s = heap.alloc(JsString::from_str(""));
+        let piece = heap.alloc(JsString::from_rust_str(&"x".repeat(70)));
+        let mut s = heap.alloc(JsString::from_rust_str(""));
         for _ in 0..100_000 {
             s = JsString::concat(&mut heap, s, piece);
         }
@@ -260,8 +260,8 @@ mod tests {
     #[test]
     fn concat_of_wide_and_narrow_is_wide() {
         let mut heap = Heap::new();
-        let a = heap.alloc(JsString::from_str("ab"));
-        let b = heap.alloc(JsString::from_str("→"));
+        let a = heap.alloc(JsString::from_rust_str("ab"));
+        let b = heap.alloc(JsString::from_rust_str("→"));
         let c = JsString::concat(&mut heap, a, b);
         assert_eq!(c.borrow(&heap).flat(), JsStr::Utf16(&[97, 98, 0x2192]));
     }

@@ -1,0 +1,124 @@
+//! Runs every program in `tests/js/` on the engine and on `node`, and
+//! requires byte-identical output.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use js_vm::{ConsoleSink, Vm};
+
+#[derive(Clone, Default)]
+struct Capture(Arc<Mutex<String>>);
+
+impl ConsoleSink for Capture {
+    fn log(&mut self, line: &str) {
+        if let Ok(mut out) = self.0.lock() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+
+    fn error(&mut self, line: &str) {
+        self.log(line);
+    }
+}
+
+fn programs() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("js");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/js exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "js"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn run_on_engine(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).expect("readable program");
+    let capture = Capture::default();
+    let mut vm = Vm::new();
+    vm.set_console(Box::new(capture.clone()));
+    if let Err(js_vm::Exception::Throw(v)) = vm.eval_script(&path.to_string_lossy(), &text) {
+        let report = vm.describe_uncaught(v);
+        capture.clone().error(&report);
+    }
+    let out = capture.0.lock().expect("capture").clone();
+    out
+}
+
+fn run_on_node(path: &Path) -> String {
+    let output = Command::new("node").arg(path).output().expect("node is installed on every machine");
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    text
+}
+
+#[test]
+fn programs_print_what_node_prints() {
+    let mut mismatches = Vec::new();
+    for path in programs() {
+        let ours = run_on_engine(&path);
+        let theirs = run_on_node(&path);
+        if ours != theirs {
+            mismatches.push(format!("{}\n--- jsvm\n{ours}\n--- node\n{theirs}", path.display()));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n\n"));
+}
+
+#[test]
+fn uncaught_exception_prints_error_and_stack_and_exits_1() {
+    let dir = std::env::temp_dir().join(format!("jsvm-uncaught-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("boom.js");
+    std::fs::write(
+        &file,
+        "function inner() { throw new TypeError('boom'); }\nfunction outer() { inner(); }\nouter();\n",
+    )
+    .expect("write program");
+    let output = Command::new(env!("CARGO_BIN_EXE_jsvm")).arg(&file).output().expect("jsvm runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+    assert!(stderr.starts_with("TypeError: boom\n"), "stderr: {stderr}");
+    assert!(stderr.contains("    at inner ("), "stderr: {stderr}");
+    assert!(stderr.contains("boom.js:1:26)"), "stderr: {stderr}");
+    assert!(stderr.contains("    at outer ("), "stderr: {stderr}");
+}
+
+#[test]
+fn syntax_errors_and_runaway_recursion_are_errors_not_crashes() {
+    let mut vm = Vm::new();
+    let err = vm.eval_script("bad.js", "let x = ;").expect_err("syntax error");
+    let js_vm::Exception::Throw(v) = err else { panic!("not a throw") };
+    assert_eq!(vm.constructor_name(v).as_deref(), Some("SyntaxError"));
+    let err = vm.eval_script("deep.js", "function f() { return f(); } f();").expect_err("stack overflow");
+    let js_vm::Exception::Throw(v) = err else { panic!("not a throw") };
+    assert_eq!(vm.constructor_name(v).as_deref(), Some("RangeError"));
+    // Long chains that the parser builds without brackets still compile
+    // (or fail cleanly) on a test thread's 2 MiB stack.
+    let chain = format!("1{}", "+1".repeat(100_000));
+    let sum = vm.eval_script("chain.js", &chain).expect("long chains compile");
+    assert_eq!(sum.as_number(), Some(100_001.0));
+    let unary = format!("{}1", "- ".repeat(1_400));
+    let v = vm.eval_script("unary.js", &unary).expect("deep unary chains compile");
+    assert_eq!(v.as_number(), Some(1.0));
+    let nested = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
+    let err = vm.eval_script("nested.js", &nested).expect_err("too deep");
+    let js_vm::Exception::Throw(v) = err else { panic!("not a throw") };
+    assert_eq!(vm.constructor_name(v).as_deref(), Some("RangeError"));
+}
+
+#[test]
+fn interrupt_stops_an_infinite_loop() {
+    let mut vm = Vm::new();
+    let flag = vm.interrupt_handle();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let result = vm.eval_script("loop.js", "for (;;) {}");
+    stopper.join().expect("stopper thread");
+    assert!(matches!(result, Err(js_vm::Exception::Terminated)));
+}
