@@ -44,8 +44,8 @@ fn run_on_engine(path: &Path) -> String {
         let report = vm.describe_uncaught(v);
         capture.clone().error(&report);
     }
-    let out = capture.0.lock().expect("capture").clone();
-    out
+
+    capture.0.lock().expect("capture").clone()
 }
 
 fn run_on_node(path: &Path) -> String {

@@ -184,12 +184,12 @@ fn constructor_name(vm: &mut Vm, o: Gc<JsObject>) -> JsResult<Option<String>> {
     let mut p = o.borrow(&vm.heap).proto;
     while let Some(proto) = p {
         let key = PropertyKey::String(vm.names.constructor);
-        if let Some(desc) = get_own_property(vm, proto, key) {
-            if let Some(c) = desc.value.and_then(Value::as_object) {
-                let name = function_name(vm, c)?;
-                if !name.is_empty() {
-                    return Ok(Some(name));
-                }
+        if let Some(desc) = get_own_property(vm, proto, key)
+            && let Some(c) = desc.value.and_then(Value::as_object)
+        {
+            let name = function_name(vm, c)?;
+            if !name.is_empty() {
+                return Ok(Some(name));
             }
         }
         p = proto.borrow(&vm.heap).proto;
@@ -288,12 +288,11 @@ fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, de
             close = "]";
             open = if matches!(kind, Kind::Arguments) { "[Arguments] [".to_owned() } else { "[".to_owned() };
             let len = crate::object::internal_methods::length_of_array_like(vm, o)? as usize;
-            if let Kind::Array = kind {
-                if let Some(name) = constructor_name(vm, o)? {
-                    if name != "Array" {
-                        open = format!("{name}({len}) [");
-                    }
-                }
+            if let Kind::Array = kind
+                && let Some(name) = constructor_name(vm, o)?
+                && name != "Array"
+            {
+                open = format!("{name}({len}) [");
             }
             if depth > MAX_DEPTH {
                 return Ok("[Array]".to_owned());

@@ -1008,7 +1008,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         continue;
                     };
                     if let Some(v) = crate::builtins::iteration::iterator_step_value(vm, record)? {
-                        r!(dst) = v
+                        r!(dst) = v;
                     } else {
                         pc = done as usize;
                         continue;
@@ -1032,7 +1032,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         continue;
                     };
                     if let Some(key) = crate::builtins::iteration::for_in_next(vm, it)? {
-                        r!(dst) = key
+                        r!(dst) = key;
                     } else {
                         pc = done as usize;
                         continue;
