@@ -275,6 +275,7 @@ fn format_object(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, depth: usize
 }
 
 /// Node's `formatRaw` + `reduceToSingleString` for one object.
+#[allow(clippy::too_many_lines, reason = "follows Node's formatRaw step by step so differences are easy to trace")]
 fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, depth: usize) -> JsResult<String> {
     let mut base = String::new();
     let mut open = "{".to_owned();
@@ -342,7 +343,7 @@ fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, de
             close = "}";
             match constructor_name(vm, o)? {
                 Some(name) if name != "Object" => open = format!("{name} {{"),
-                None => open = "[Object: null prototype] {".to_owned(),
+                None => "[Object: null prototype] {".clone_into(&mut open),
                 _ => {}
             }
             if keys.is_empty() {
