@@ -1,5 +1,5 @@
 function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-console.log("fib", fib(20));
+console.log("fib", fib(12));
 let o = { a: 1, b: "two", c: [1, 2, 3], d: { e: null } };
 console.log(o);
 const xs = [];

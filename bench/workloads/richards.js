@@ -1,0 +1,216 @@
+// A Richards-style operating-system scheduler simulation: tasks of four
+// kinds pass packets through a priority-ordered run queue. Written for this
+// project in the spirit of the classic benchmark; prints a checksum.
+"use strict";
+
+const IDLE = 0, WORKER = 1, HANDLER_A = 2, HANDLER_B = 3, DEVICE_A = 4, DEVICE_B = 5;
+const KIND_DEVICE = 0, KIND_WORK = 1;
+const DATA_SIZE = 4;
+
+class Packet {
+  constructor(link, id, kind) {
+    this.link = link;
+    this.id = id;
+    this.kind = kind;
+    this.count = 0;
+    this.data = new Array(DATA_SIZE).fill(0);
+  }
+  appendTo(queue) {
+    this.link = null;
+    if (queue === null) return this;
+    let last = queue;
+    while (last.link !== null) last = last.link;
+    last.link = this;
+    return queue;
+  }
+}
+
+class Task {
+  constructor(scheduler, id, priority, queue, state) {
+    this.scheduler = scheduler;
+    this.id = id;
+    this.priority = priority;
+    this.queue = queue;
+    this.waiting = state.waiting;
+    this.held = state.held;
+    this.hasPacket = queue !== null;
+    this.next = null;
+  }
+  receive(packet) {
+    if (this.queue === null) {
+      this.queue = packet;
+      this.hasPacket = true;
+      if (this.priority > this.scheduler.current.priority) return this;
+    } else {
+      this.queue = packet.appendTo(this.queue);
+    }
+    return this.scheduler.current;
+  }
+  takePacket() {
+    const p = this.queue;
+    this.queue = p.link;
+    this.hasPacket = this.queue !== null;
+    return p;
+  }
+}
+
+class IdleTask extends Task {
+  constructor(s, id, pri, q, state, count) { super(s, id, pri, q, state); this.seed = 1; this.count = count; }
+  run() {
+    if (--this.count === 0) return this.scheduler.holdSelf();
+    if ((this.seed & 1) === 0) {
+      this.seed = this.seed >> 1;
+      return this.scheduler.release(DEVICE_A);
+    }
+    this.seed = (this.seed >> 1) ^ 0xD008;
+    return this.scheduler.release(DEVICE_B);
+  }
+}
+
+class WorkerTask extends Task {
+  constructor(s, id, pri, q, state) { super(s, id, pri, q, state); this.destination = HANDLER_A; this.n = 0; }
+  run(packet) {
+    if (packet === null) return this.scheduler.waitForPacket();
+    this.destination = this.destination === HANDLER_A ? HANDLER_B : HANDLER_A;
+    packet.id = this.destination;
+    packet.count = 0;
+    for (let i = 0; i < DATA_SIZE; i++) {
+      if (++this.n > 26) this.n = 1;
+      packet.data[i] = this.n;
+    }
+    return this.scheduler.queuePacket(packet);
+  }
+}
+
+class HandlerTask extends Task {
+  constructor(s, id, pri, q, state) { super(s, id, pri, q, state); this.work = null; this.devices = null; }
+  run(packet) {
+    if (packet !== null) {
+      if (packet.kind === KIND_WORK) this.work = packet.appendTo(this.work);
+      else this.devices = packet.appendTo(this.devices);
+    }
+    if (this.work !== null) {
+      const count = this.work.count;
+      if (count < DATA_SIZE) {
+        if (this.devices !== null) {
+          const device = this.devices;
+          this.devices = device.link;
+          device.count = this.work.data[count];
+          this.work.count = count + 1;
+          return this.scheduler.queuePacket(device);
+        }
+      } else {
+        const work = this.work;
+        this.work = work.link;
+        return this.scheduler.queuePacket(work);
+      }
+    }
+    return this.scheduler.waitForPacket();
+  }
+}
+
+class DeviceTask extends Task {
+  constructor(s, id, pri, q, state) { super(s, id, pri, q, state); this.pending = null; }
+  run(packet) {
+    if (packet === null) {
+      if (this.pending === null) return this.scheduler.waitForPacket();
+      const p = this.pending;
+      this.pending = null;
+      return this.scheduler.queuePacket(p);
+    }
+    this.pending = packet;
+    this.scheduler.holdCount++;
+    return this.scheduler.holdSelf();
+  }
+}
+
+class Scheduler {
+  constructor() {
+    this.queueCount = 0;
+    this.holdCount = 0;
+    this.tasks = new Array(6).fill(null);
+    this.list = null;
+    this.current = null;
+  }
+  add(task) {
+    this.tasks[task.id] = task;
+    // Keep the list ordered by descending priority.
+    if (this.list === null || task.priority > this.list.priority) {
+      task.next = this.list;
+      this.list = task;
+      return;
+    }
+    let t = this.list;
+    while (t.next !== null && t.next.priority >= task.priority) t = t.next;
+    task.next = t.next;
+    t.next = task;
+  }
+  schedule() {
+    this.current = this.list;
+    while (this.current !== null) {
+      const t = this.current;
+      if (t.held || (t.waiting && !t.hasPacket)) {
+        this.current = t.next;
+        continue;
+      }
+      let packet = null;
+      if (t.waiting) {
+        packet = t.takePacket();
+        t.waiting = false;
+      }
+      this.current = t.run(packet);
+    }
+  }
+  release(id) {
+    const t = this.tasks[id];
+    if (t === null) return t;
+    t.held = false;
+    return t.priority > this.current.priority ? t : this.current;
+  }
+  holdSelf() {
+    this.holdCount++;
+    this.current.held = true;
+    return this.current.next;
+  }
+  waitForPacket() {
+    this.current.waiting = true;
+    return this.current;
+  }
+  queuePacket(packet) {
+    const t = this.tasks[packet.id];
+    if (t === null) return t;
+    this.queueCount++;
+    packet.link = null;
+    packet.id = this.current.id;
+    return t.receive(packet);
+  }
+}
+
+function runRichards(count) {
+  const s = new Scheduler();
+  const running = { waiting: false, held: false };
+  const waitingWithPacket = { waiting: true, held: false };
+  s.add(new IdleTask(s, IDLE, 0, null, running, count));
+  let q = new Packet(null, WORKER, KIND_WORK);
+  q = new Packet(q, WORKER, KIND_WORK);
+  s.add(new WorkerTask(s, WORKER, 1000, q, waitingWithPacket));
+  q = new Packet(null, DEVICE_A, KIND_DEVICE);
+  q = new Packet(q, DEVICE_A, KIND_DEVICE);
+  q = new Packet(q, DEVICE_A, KIND_DEVICE);
+  s.add(new HandlerTask(s, HANDLER_A, 2000, q, waitingWithPacket));
+  q = new Packet(null, DEVICE_B, KIND_DEVICE);
+  q = new Packet(q, DEVICE_B, KIND_DEVICE);
+  q = new Packet(q, DEVICE_B, KIND_DEVICE);
+  s.add(new HandlerTask(s, HANDLER_B, 3000, q, waitingWithPacket));
+  s.add(new DeviceTask(s, DEVICE_A, 4000, null, waitingWithPacket));
+  s.add(new DeviceTask(s, DEVICE_B, 5000, null, waitingWithPacket));
+  s.schedule();
+  return [s.queueCount, s.holdCount];
+}
+
+let checksum = 0;
+for (let i = 0; i < 50; i++) {
+  const [queued, held] = runRichards(10000);
+  checksum = (checksum * 31 + queued + held) % 1000000007;
+}
+console.log("richards", checksum, runRichards(10000));
