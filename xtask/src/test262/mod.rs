@@ -36,7 +36,6 @@ const WORKER_STACK: usize = 256 * 1024 * 1024;
 const UNSUPPORTED_FEATURES: &[&str] = &[
     "async-functions",
     "async-iteration",
-    "generators",
     "BigInt",
     "Proxy",
     "regexp-dotall",

@@ -35,9 +35,13 @@ pub(crate) fn make_closure(
     this_value: Value,
     new_target: Value,
 ) -> Gc<JsObject> {
-    let proto = vm.realm.intrinsics.function_prototype;
     let c = code.borrow(&vm.heap);
     let (kind, length, name) = (c.kind, c.length, c.name);
+    let proto = if kind == CodeKind::Generator {
+        vm.realm.intrinsics.generator_function_prototype
+    } else {
+        vm.realm.intrinsics.function_prototype
+    };
     let closure = Closure { code, env, this_value, new_target, home_object: None, fields: None };
     let f = vm.new_object_of_kind(Some(proto), ObjectKind::Function(Function::Closure(closure)));
     let length_key = PropertyKey::String(vm.names.length);
@@ -48,6 +52,11 @@ pub(crate) fn make_closure(
         let prototype = vm.new_plain_object();
         let ctor_key = PropertyKey::String(vm.names.constructor);
         define_builtin(vm, prototype, ctor_key, Value::object(f), Attributes::METHOD);
+        let proto_key = PropertyKey::String(vm.names.prototype);
+        define_builtin(vm, f, proto_key, Value::object(prototype), Attributes::from_bits(Attributes::WRITABLE));
+    } else if kind == CodeKind::Generator {
+        let generator_proto = vm.realm.intrinsics.generator_prototype;
+        let prototype = vm.new_object(Some(generator_proto));
         let proto_key = PropertyKey::String(vm.names.prototype);
         define_builtin(vm, f, proto_key, Value::object(prototype), Attributes::from_bits(Attributes::WRITABLE));
     }

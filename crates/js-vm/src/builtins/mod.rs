@@ -5,6 +5,7 @@ pub mod array;
 pub mod boolean;
 pub mod error;
 pub mod function;
+pub mod generator;
 pub mod global;
 pub mod iteration;
 pub mod math;
@@ -29,6 +30,7 @@ pub(crate) fn install(vm: &mut Vm) {
     error::install(vm);
     array::install(vm);
     iteration::install(vm);
+    generator::install(vm);
     string::install(vm);
     number::install(vm);
     boolean::install(vm);

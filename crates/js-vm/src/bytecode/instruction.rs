@@ -255,6 +255,19 @@ pub enum Instruction {
     /// Throws a `ReferenceError` unless `this` is initialised (derived
     /// constructors).
     CheckThis { dst: Reg },
+    /// Ends a generator function's call: its parameters are bound, so the
+    /// frame is saved into a new generator object, which the call returns.
+    GeneratorStart,
+    /// Suspends the generator, yielding `value` (an iterator result object
+    /// itself when `raw`, for `yield*`). On resumption `value` holds the
+    /// sent value and `mode` how it was sent: 0 `next`, 1 `throw`,
+    /// 2 `return`.
+    Yield { value: Reg, mode: Reg, raw: bool },
+    /// One step of `yield*`: calls the inner iterator's `next`, `throw` or
+    /// `return` (by `mode`) with `value`, leaving the inner result object
+    /// in `result`. A `return` the inner iterator cannot take sets `mode`
+    /// to 3; a missing `throw` closes the iterator and throws.
+    YieldDelegateStep { result: Reg, iter: Reg, value: Reg, mode: Reg },
     /// Does nothing (`debugger`).
     Nop,
 }

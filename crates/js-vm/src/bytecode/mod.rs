@@ -67,6 +67,8 @@ pub enum CodeKind {
     Arrow,
     /// A method, getter or setter: not constructible.
     Method,
+    /// A generator function or method: calling it makes a generator.
+    Generator,
     /// A class constructor: callable only with `new`.
     ClassConstructor {
         /// Whether the class has an `extends` clause.

@@ -217,8 +217,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Expression::ImportMeta(_) => {
                 return Err(CompileError::Syntax("import.meta is only valid in modules".to_owned()));
             }
-            Expression::AwaitExpression(_) | Expression::YieldExpression(_) => {
-                return Err(CompileError::Syntax("await and yield are not supported by this engine yet".to_owned()));
+            Expression::YieldExpression(y) if y.delegate => self.yield_delegate(y.argument.as_ref(), dst)?,
+            Expression::YieldExpression(y) => self.yield_value(y.argument.as_ref(), dst)?,
+            Expression::AwaitExpression(_) => {
+                return Err(CompileError::Syntax("await is not supported by this engine yet".to_owned()));
             }
             Expression::ImportExpression(_) => {
                 return Err(CompileError::Syntax("dynamic import is not supported by this engine yet".to_owned()));
@@ -235,6 +237,87 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// `yield value`: suspends; resumption by `throw` or `return` is
+    /// dispatched here so `finally` blocks run as for any other exit.
+    fn yield_value(&mut self, argument: Option<&'a Expression<'a>>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let value = self.temp()?;
+        let mode = self.temp()?;
+        match argument {
+            Some(e) => self.expression(e, value)?,
+            None => {
+                self.emit(Instruction::LoadUndefined { dst: value });
+            }
+        }
+        self.emit(Instruction::Yield { value, mode, raw: false });
+        self.resume_dispatch(value, mode)?;
+        self.emit(Instruction::Move { dst, src: value });
+        self.release(mark);
+        Ok(())
+    }
+
+    /// After a `Yield`: `mode` 1 throws `value`, 2 returns it.
+    fn resume_dispatch(&mut self, value: Reg, mode: Reg) -> CResult<()> {
+        let to_next = self.emit(Instruction::JumpIfInt { src: mode, value: 0, target: u32::MAX });
+        let to_throw = self.emit(Instruction::JumpIfInt { src: mode, value: 1, target: u32::MAX });
+        self.emit_generator_return(value)?;
+        self.patch_here(to_throw);
+        self.emit(Instruction::Throw { src: value });
+        self.patch_here(to_next);
+        Ok(())
+    }
+
+    /// A `return value` from inside the generator body, running `finally`
+    /// blocks on the way out.
+    fn emit_generator_return(&mut self, value: Reg) -> CResult<()> {
+        self.unwind_for_exit(0)?;
+        self.emit(Instruction::Return { src: value });
+        self.reopen_ranges(0);
+        Ok(())
+    }
+
+    /// `yield* iterable` (§15.5.5 for sync generators).
+    fn yield_delegate(&mut self, argument: Option<&'a Expression<'a>>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let record = self.temp()?;
+        let value = self.temp()?;
+        let mode = self.temp()?;
+        let result = self.temp()?;
+        match argument {
+            Some(e) => self.expression(e, value)?,
+            None => {
+                self.emit(Instruction::LoadUndefined { dst: value });
+            }
+        }
+        self.emit(Instruction::GetIterator { dst: record, src: value });
+        self.emit(Instruction::LoadUndefined { dst: value });
+        self.emit(Instruction::LoadInt { dst: mode, value: 0 });
+        let top = self.here();
+        self.emit(Instruction::YieldDelegateStep { result, iter: record, value, mode });
+        let to_return_value = self.emit(Instruction::JumpIfInt { src: mode, value: 3, target: u32::MAX });
+        let done_name = self.name_constant("done");
+        let ic = self.ic();
+        let done = self.temp()?;
+        self.emit(Instruction::GetNamed { dst: done, obj: result, name: done_name, ic });
+        let to_yield = self.emit(Instruction::JumpIfFalse { cond: done, target: u32::MAX });
+        let value_name = self.name_constant("value");
+        let ic = self.ic();
+        self.emit(Instruction::GetNamed { dst: value, obj: result, name: value_name, ic });
+        let to_return_done = self.emit(Instruction::JumpIfInt { src: mode, value: 2, target: u32::MAX });
+        self.emit(Instruction::Move { dst, src: value });
+        let to_end = self.emit_jump();
+        self.patch_here(to_yield);
+        self.emit(Instruction::Yield { value: result, mode, raw: true });
+        self.emit(Instruction::Move { dst: value, src: result });
+        self.emit(Instruction::Jump { target: top });
+        self.patch_here(to_return_value);
+        self.patch_here(to_return_done);
+        self.emit_generator_return(value)?;
+        self.patch_here(to_end);
+        self.release(mark);
         Ok(())
     }
 
@@ -440,7 +523,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     match p.kind {
                         PropertyKind::Init => {
                             let is_anonymous_fn = is_anonymous_function(&p.value);
-                            self.expression_named(&p.value, value, static_name.as_deref())?;
+                            match (&p.value, p.method) {
+                                (Expression::FunctionExpression(f), true) => {
+                                    self.compile_method(f, value, static_name.as_deref())?;
+                                }
+                                _ => self.expression_named(&p.value, value, static_name.as_deref())?,
+                            }
                             if p.method {
                                 self.emit(Instruction::SetHomeObject { func: value, home: obj });
                             }
@@ -455,7 +543,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
                         }
                         PropertyKind::Get | PropertyKind::Set => {
                             let setter = p.kind == PropertyKind::Set;
-                            self.expression(&p.value, value)?;
+                            match &p.value {
+                                Expression::FunctionExpression(f) => self.compile_method(f, value, None)?,
+                                other => self.expression(other, value)?,
+                            }
                             self.emit(Instruction::SetHomeObject { func: value, home: obj });
                             self.emit(Instruction::SetFunctionName {
                                 func: value,

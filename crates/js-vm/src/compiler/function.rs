@@ -491,6 +491,15 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         Ok(())
     }
 
+    /// Compiles a method (not a constructor) and emits its closure.
+    pub fn compile_method(&mut self, f: &'a Function<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
+        let code = self.compile_function_code(f, Some(name.unwrap_or("")), Some(CodeKind::Method))?;
+        self.functions.push(code);
+        let index = (self.functions.len() - 1) as u32;
+        self.emit(Instruction::Closure { dst, index });
+        Ok(())
+    }
+
     /// Compiles a nested function to a code cell.
     pub fn compile_function_code(
         &mut self,
@@ -498,16 +507,14 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         name: Option<&str>,
         kind: Option<CodeKind>,
     ) -> CResult<Gc<Code>> {
-        if f.generator || f.r#async {
-            return Err(CompileError::Syntax(
-                "generators and async functions are not supported by this engine yet".to_owned(),
-            ));
+        if f.r#async {
+            return Err(CompileError::Syntax("async functions are not supported by this engine yet".to_owned()));
         }
         let scope = f.scope_id.get().ok_or_else(|| CompileError::Syntax("function without scope".to_owned()))?;
         let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
         let name =
             name.map(str::to_owned).or_else(|| f.id.as_ref().map(|id| id.name.as_str().to_owned())).unwrap_or_default();
-        let kind = kind.unwrap_or(CodeKind::Normal);
+        let kind = if f.generator { CodeKind::Generator } else { kind.unwrap_or(CodeKind::Normal) };
         let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, scope, kind, strict, &name);
         fc.depth = self.depth;
         let body = f.body.as_deref();
@@ -598,6 +605,9 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         }
         if let Some(statements) = body {
             self.hoist_functions(statements)?;
+            if self.kind == CodeKind::Generator {
+                self.emit(Instruction::GeneratorStart);
+            }
             for statement in statements {
                 self.statement(statement)?;
             }

@@ -34,6 +34,8 @@ pub struct Frame {
     pub entry: bool,
     /// Called through `[[Construct]]`.
     pub construct: bool,
+    /// The generator this frame runs, once `GeneratorStart` made it.
+    pub generator: Option<Gc<JsObject>>,
 }
 
 // SAFETY: code, environment, callee, new.target and extra arguments.
@@ -44,6 +46,7 @@ unsafe impl Trace for Frame {
         self.callee.trace(tracer);
         self.new_target.trace(tracer);
         self.extra_args.trace(tracer);
+        self.generator.trace(tracer);
     }
 }
 

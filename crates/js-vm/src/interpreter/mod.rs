@@ -3,12 +3,14 @@
 //! calling back into scripts re-enters it, bounded by the call-depth limit.
 
 mod frame;
+mod generator;
 mod inline_cache;
 mod operators;
 
 use js_gc::Gc;
 
 pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
+pub use generator::{GeneratorState, GeneratorStatus, ResumeMode, generator_resume};
 pub use inline_cache::{InlineCache, InlineCacheTables};
 pub(crate) use operators::js_pow;
 
@@ -28,7 +30,7 @@ use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
 /// Native re-entries into the loop allowed on top of each other.
-const MAX_NATIVE_DEPTH: usize = 400;
+pub(crate) const MAX_NATIVE_DEPTH: usize = 400;
 
 /// Calls a function object with `this` and `args`.
 pub fn call_function(vm: &mut Vm, f: Gc<JsObject>, this: Value, args: &[Value]) -> JsResult<Value> {
@@ -190,6 +192,7 @@ fn enter_function(
                 return_dst,
                 entry,
                 construct: new_target.is_some(),
+                generator: None,
             });
             if new_target.is_some()
                 && let Err(e) = initialize_fields(vm, f)
@@ -248,6 +251,7 @@ pub fn run_script(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
         return_dst: Reg(0),
         entry: true,
         construct: false,
+        generator: None,
     });
     vm.native_depth += 1;
     let result = run(vm);
@@ -264,7 +268,7 @@ impl Vm {
 
 /// Runs frames until the entry frame returns; exceptions unwind to
 /// handlers, or out of the entry frame.
-fn run(vm: &mut Vm) -> JsResult<Value> {
+pub(crate) fn run(vm: &mut Vm) -> JsResult<Value> {
     loop {
         match execute(vm) {
             Ok(v) => return Ok(v),
@@ -304,6 +308,9 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
         }
         let Some(frame) = vm.frames.pop() else { return Err(exception) };
         vm.stack.truncate(frame.base);
+        if let Some(g) = frame.generator {
+            generator::complete(vm, g);
+        }
         if frame.entry {
             return Err(exception);
         }
@@ -314,6 +321,9 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
 /// `Some` when the frame was an entry frame.
 fn return_from_frame(vm: &mut Vm, value: Value) -> JsResult<Option<Value>> {
     let Some(frame) = vm.frames.pop() else { return Ok(Some(value)) };
+    if let Some(g) = frame.generator {
+        generator::complete(vm, g);
+    }
     let mut result = value;
     if frame.construct && !value.is_object() {
         let derived = matches!(frame.code.borrow(&vm.heap).kind, CodeKind::ClassConstructor { derived: true });
@@ -1091,6 +1101,68 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         ));
                     }
                     r!(dst) = this;
+                }
+                Instruction::GeneratorStart => {
+                    let Some((saved, frame)) = generator::save_top_frame(vm, pc as u32 + 1) else {
+                        return Ok(Value::UNDEFINED);
+                    };
+                    let g = generator::create_generator(vm, saved)?;
+                    if frame.entry {
+                        return Ok(Value::object(g));
+                    }
+                    if let Some(caller) = vm.frames.last_mut() {
+                        let dst = caller.base + usize::from(frame.return_dst.0);
+                        caller.pc += 1;
+                        vm.stack[dst] = Value::object(g);
+                    }
+                    continue 'frames;
+                }
+                Instruction::Yield { value, raw, .. } => {
+                    let v = r!(value);
+                    let Some((saved, frame)) = generator::save_top_frame(vm, pc as u32) else {
+                        return Ok(v);
+                    };
+                    if let Some(g) = frame.generator {
+                        generator::suspend(vm, g, saved, raw);
+                    }
+                    return Ok(v);
+                }
+                Instruction::YieldDelegateStep { result, iter, value, mode } => {
+                    let v = r!(value);
+                    let m = r!(mode).as_number().unwrap_or(0.0);
+                    let Some(record) = r!(iter).as_internal::<IteratorRecord>() else {
+                        return Err(vm.type_error("yield* on a non-iterator"));
+                    };
+                    let (iterator, next) = {
+                        let rec = record.borrow(&vm.heap);
+                        (rec.iterator, rec.next)
+                    };
+                    let inner = if m == 0.0 {
+                        im::call(vm, next, iterator, &[v])?
+                    } else if m == 1.0 {
+                        let key = PropertyKey::String(vm.names.throw);
+                        match im::get_method(vm, iterator, key)? {
+                            Some(t) => im::call(vm, t, iterator, &[v])?,
+                            None => {
+                                crate::builtins::iteration::iterator_close(vm, record)?;
+                                return Err(vm.type_error("The iterator does not provide a 'throw' method"));
+                            }
+                        }
+                    } else {
+                        let key = PropertyKey::String(vm.names.return_);
+                        match im::get_method(vm, iterator, key)? {
+                            Some(ret) => im::call(vm, ret, iterator, &[v])?,
+                            None => {
+                                r!(mode) = Value::number(3.0);
+                                pc += 1;
+                                continue;
+                            }
+                        }
+                    };
+                    if !inner.is_object() {
+                        return Err(vm.type_error("Iterator result is not an object"));
+                    }
+                    r!(result) = inner;
                 }
                 Instruction::Nop => {}
             }

@@ -81,6 +81,8 @@ pub enum ObjectKind {
         /// What each step yields.
         kind: IterationKind,
     },
+    /// A generator object.
+    Generator(Box<crate::interpreter::GeneratorState>),
     /// A String Iterator (§22.1.5).
     StringIterator {
         /// The iterated string; `None` once exhausted.
@@ -285,6 +287,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::String(s) => s.trace(tracer),
             ObjectKind::Symbol(s) => s.trace(tracer),
             ObjectKind::ArrayIterator { target, .. } => target.trace(tracer),
+            ObjectKind::Generator(state) => state.trace(tracer),
             ObjectKind::StringIterator { string, .. } => string.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }

@@ -76,8 +76,12 @@ intrinsics! {
     throw_type_error,
     /// `%Array.prototype.values%`
     array_values,
-    /// %ArrayIteratorPrototype%.next
+    /// `%ArrayIteratorPrototype%.next`
     array_iterator_next,
+    /// `%GeneratorFunction.prototype%`
+    generator_function_prototype,
+    /// `%GeneratorPrototype%`
+    generator_prototype,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -131,6 +135,8 @@ impl Realm {
         let i = Some(iterator_prototype);
         let array_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
         let string_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        let generator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        let generator_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
         let placeholder = object_prototype;
@@ -162,6 +168,8 @@ impl Realm {
                 throw_type_error: placeholder,
                 array_values: placeholder,
                 array_iterator_next: placeholder,
+                generator_function_prototype,
+                generator_prototype,
             },
         }
     }

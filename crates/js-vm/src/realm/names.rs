@@ -47,6 +47,7 @@ common_atoms! {
     return_ = "return",
     set = "set",
     stack = "stack",
+    throw = "throw",
     to_string = "toString",
     value = "value",
     value_of = "valueOf",

@@ -1,0 +1,203 @@
+//! Generator objects (§27.5): a generator's frame lives in the heap while
+//! it is suspended, so `yield` never recurses on the native stack.
+
+use js_gc::{Gc, Trace, Tracer};
+
+use super::{Frame, run};
+use crate::bytecode::{Code, Instruction, Reg};
+use crate::environment::DeclarativeEnvironment;
+use crate::object::{JsObject, ObjectKind};
+use crate::value::Value;
+use crate::vm::{Exception, JsResult, Vm};
+
+/// `[[GeneratorState]]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeneratorStatus {
+    /// Created; the body has not started.
+    SuspendedStart,
+    /// Stopped at a `yield`.
+    SuspendedYield,
+    /// Running.
+    Executing,
+    /// Returned or threw.
+    Completed,
+}
+
+/// A suspended frame: everything needed to push it again.
+pub struct SavedFrame {
+    code: Gc<Code>,
+    pc: u32,
+    env: Option<Gc<DeclarativeEnvironment>>,
+    callee: Option<Gc<JsObject>>,
+    new_target: Value,
+    extra_args: Box<[Value]>,
+    argc: u32,
+    registers: Box<[Value]>,
+}
+
+/// A generator object's internal slots.
+pub struct GeneratorState {
+    /// `[[GeneratorState]]`.
+    pub status: GeneratorStatus,
+    /// The frame while suspended.
+    pub frame: Option<SavedFrame>,
+    /// Whether the last yield produced an iterator result itself
+    /// (`yield*`).
+    pub raw_yield: bool,
+}
+
+// SAFETY: the saved frame's code, environment, callee, new.target,
+// arguments and registers are reported.
+unsafe impl Trace for GeneratorState {
+    fn trace(&self, tracer: &mut Tracer) {
+        if let Some(f) = &self.frame {
+            f.code.trace(tracer);
+            f.env.trace(tracer);
+            f.callee.trace(tracer);
+            f.new_target.trace(tracer);
+            f.extra_args.trace(tracer);
+            f.registers.trace(tracer);
+        }
+    }
+}
+
+/// Pops the running frame into a [`SavedFrame`].
+pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame, Frame)> {
+    let frame = vm.frames.pop()?;
+    let registers = usize::from(frame.code.borrow(&vm.heap).register_count);
+    let saved = SavedFrame {
+        code: frame.code,
+        pc: resume_pc,
+        env: frame.env,
+        callee: frame.callee,
+        new_target: frame.new_target,
+        extra_args: frame.extra_args.clone(),
+        argc: frame.argc,
+        registers: vm.stack[frame.base..frame.base + registers].into(),
+    };
+    vm.stack.truncate(frame.base);
+    Some((saved, frame))
+}
+
+/// Makes the generator object for a frame that reached `GeneratorStart`.
+pub(super) fn create_generator(vm: &mut Vm, saved: SavedFrame) -> JsResult<Gc<JsObject>> {
+    let default = vm.realm.intrinsics.generator_prototype;
+    let proto = match saved.callee {
+        Some(callee) => {
+            let key = crate::object::PropertyKey::String(vm.names.prototype);
+            let p = crate::object::internal_methods::get(vm, callee, key, Value::object(callee))?;
+            p.as_object().unwrap_or(default)
+        }
+        None => default,
+    };
+    let state = GeneratorState { status: GeneratorStatus::SuspendedStart, frame: Some(saved), raw_yield: false };
+    Ok(vm.new_object_of_kind(Some(proto), ObjectKind::Generator(Box::new(state))))
+}
+
+/// How a generator is resumed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResumeMode {
+    /// `next(value)`
+    Next = 0,
+    /// `throw(value)`
+    Throw = 1,
+    /// `return(value)`
+    Return = 2,
+}
+
+fn state_mut(vm: &mut Vm, g: Gc<JsObject>) -> Option<&mut GeneratorState> {
+    match &mut g.borrow_mut(&mut vm.heap).kind {
+        ObjectKind::Generator(state) => Some(state),
+        _ => None,
+    }
+}
+
+/// GeneratorResume / GeneratorResumeAbrupt (§27.5.3.3–4): runs the
+/// generator until it yields or completes and returns the iterator result.
+pub fn generator_resume(vm: &mut Vm, g: Gc<JsObject>, value: Value, mode: ResumeMode) -> JsResult<Value> {
+    let Some(state) = state_mut(vm, g) else {
+        return Err(vm.type_error("next method called on incompatible receiver"));
+    };
+    match (state.status, mode) {
+        (GeneratorStatus::Executing, _) => return Err(vm.type_error("Generator is already running")),
+        (GeneratorStatus::Completed, ResumeMode::Next) => {
+            return Ok(crate::builtins::iteration::iter_result(vm, Value::UNDEFINED, true));
+        }
+        (GeneratorStatus::Completed | GeneratorStatus::SuspendedStart, ResumeMode::Throw) => {
+            state.status = GeneratorStatus::Completed;
+            state.frame = None;
+            return Err(Exception::Throw(value));
+        }
+        (GeneratorStatus::Completed | GeneratorStatus::SuspendedStart, ResumeMode::Return) => {
+            state.status = GeneratorStatus::Completed;
+            state.frame = None;
+            return Ok(crate::builtins::iteration::iter_result(vm, value, true));
+        }
+        _ => {}
+    }
+    let was_started = state.status == GeneratorStatus::SuspendedYield;
+    state.status = GeneratorStatus::Executing;
+    let Some(saved) = state.frame.take() else {
+        return Err(vm.type_error("Generator is already running"));
+    };
+    if vm.frames.len() >= vm.options.max_call_depth || vm.native_depth >= super::MAX_NATIVE_DEPTH {
+        if let Some(state) = state_mut(vm, g) {
+            state.status = GeneratorStatus::Completed;
+        }
+        return Err(vm.range_error("Maximum call stack size exceeded"));
+    }
+    let base = vm.stack.len();
+    vm.stack.extend_from_slice(&saved.registers);
+    let mut pc = saved.pc;
+    if was_started {
+        // Deliver the sent value to the suspended `yield`.
+        if let Instruction::Yield { value: v, mode: m, .. } = saved.code.borrow(&vm.heap).instructions[pc as usize] {
+            vm.stack[base + usize::from(v.0)] = value;
+            vm.stack[base + usize::from(m.0)] = Value::number(f64::from(mode as u8));
+        }
+        pc += 1;
+    }
+    vm.frames.push(Frame {
+        code: saved.code,
+        pc,
+        base,
+        env: saved.env,
+        callee: saved.callee,
+        new_target: saved.new_target,
+        extra_args: saved.extra_args,
+        argc: saved.argc,
+        return_dst: Reg(0),
+        entry: true,
+        construct: false,
+        generator: Some(g),
+    });
+    vm.native_depth += 1;
+    let result = run(vm);
+    vm.native_depth -= 1;
+    let result = result?;
+    let (status, raw) = match &g.borrow(&vm.heap).kind {
+        ObjectKind::Generator(s) => (s.status, s.raw_yield),
+        _ => (GeneratorStatus::Completed, false),
+    };
+    if status == GeneratorStatus::Completed {
+        return Ok(crate::builtins::iteration::iter_result(vm, result, true));
+    }
+    if raw { Ok(result) } else { Ok(crate::builtins::iteration::iter_result(vm, result, false)) }
+}
+
+/// Marks the generator of a frame that finished (returned or threw).
+pub(super) fn complete(vm: &mut Vm, g: Gc<JsObject>) {
+    if let Some(state) = state_mut(vm, g) {
+        state.status = GeneratorStatus::Completed;
+        state.frame = None;
+    }
+}
+
+/// Saves a yielding frame into its generator.
+pub(super) fn suspend(vm: &mut Vm, g: Gc<JsObject>, saved: SavedFrame, raw: bool) {
+    if let Some(state) = state_mut(vm, g) {
+        state.status = GeneratorStatus::SuspendedYield;
+        state.frame = Some(saved);
+        state.raw_yield = raw;
+    }
+}
