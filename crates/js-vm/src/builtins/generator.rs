@@ -1,5 +1,5 @@
-//! %GeneratorFunction%, %GeneratorFunction.prototype% and
-//! %GeneratorPrototype% (§27.3, §27.5).
+//! `%GeneratorFunction%`, `%GeneratorFunction.prototype%` and
+//! `%GeneratorPrototype%` (§27.3, §27.5).
 
 use std::rc::Rc;
 
