@@ -112,7 +112,7 @@ fn state_mut(vm: &mut Vm, g: Gc<JsObject>) -> Option<&mut GeneratorState> {
     }
 }
 
-/// GeneratorResume / GeneratorResumeAbrupt (§27.5.3.3–4): runs the
+/// `GeneratorResume` / `GeneratorResumeAbrupt` (§27.5.3.3–4): runs the
 /// generator until it yields or completes and returns the iterator result.
 pub fn generator_resume(vm: &mut Vm, g: Gc<JsObject>, value: Value, mode: ResumeMode) -> JsResult<Value> {
     let Some(state) = state_mut(vm, g) else {

@@ -1141,22 +1141,20 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         im::call(vm, next, iterator, &[v])?
                     } else if m == 1.0 {
                         let key = PropertyKey::String(vm.names.throw);
-                        match im::get_method(vm, iterator, key)? {
-                            Some(t) => im::call(vm, t, iterator, &[v])?,
-                            None => {
-                                crate::builtins::iteration::iterator_close(vm, record)?;
-                                return Err(vm.type_error("The iterator does not provide a 'throw' method"));
-                            }
+                        if let Some(t) = im::get_method(vm, iterator, key)? {
+                            im::call(vm, t, iterator, &[v])?
+                        } else {
+                            crate::builtins::iteration::iterator_close(vm, record)?;
+                            return Err(vm.type_error("The iterator does not provide a 'throw' method"));
                         }
                     } else {
                         let key = PropertyKey::String(vm.names.return_);
-                        match im::get_method(vm, iterator, key)? {
-                            Some(ret) => im::call(vm, ret, iterator, &[v])?,
-                            None => {
-                                r!(mode) = Value::number(3.0);
-                                pc += 1;
-                                continue;
-                            }
+                        if let Some(ret) = im::get_method(vm, iterator, key)? {
+                            im::call(vm, ret, iterator, &[v])?
+                        } else {
+                            r!(mode) = Value::number(3.0);
+                            pc += 1;
+                            continue;
                         }
                     };
                     if !inner.is_object() {
