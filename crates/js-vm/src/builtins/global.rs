@@ -263,6 +263,33 @@ fn decode_uri_component(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     decode(vm, info, "")
 }
 
+/// `eval(x)` called indirectly: global, sloppy unless the text says
+/// otherwise.
+fn eval(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = info.arg(vm, 0);
+    perform_eval(vm, x, false)
+}
+
+/// PerformEval in the global scope. Direct calls pass the caller's
+/// strictness; their access to the caller's local bindings is not
+/// implemented yet, so they see global bindings only.
+pub(crate) fn perform_eval(vm: &mut Vm, x: Value, strict: bool) -> JsResult<Value> {
+    if !x.is_string() {
+        return Ok(x);
+    }
+    let text = vm.to_rust_string(x)?;
+    let source = if strict {
+        std::rc::Rc::new(crate::bytecode::Source::new("eval", format!("\"use strict\";{text}")))
+    } else {
+        std::rc::Rc::new(crate::bytecode::Source::new("eval", text))
+    };
+    let code = match crate::compiler::compile_eval(vm, &source, strict) {
+        Ok(code) => code,
+        Err(e) => return Err(vm.compile_error(&e)),
+    };
+    crate::interpreter::run_script(vm, code)
+}
+
 /// Installs the global value and function properties.
 pub(crate) fn install(vm: &mut Vm) {
     let global = vm.realm.global;
@@ -270,7 +297,8 @@ pub(crate) fn install(vm: &mut Vm) {
     value_property(vm, global, "NaN", Value::number(f64::NAN), Attributes::NONE);
     value_property(vm, global, "Infinity", Value::number(f64::INFINITY), Attributes::NONE);
     value_property(vm, global, "undefined", Value::UNDEFINED, Attributes::NONE);
-    let functions: [(&str, u32, crate::function::NativeFn); 8] = [
+    let functions: [(&str, u32, crate::function::NativeFn); 9] = [
+        ("eval", 1, eval),
         ("isNaN", 1, is_nan),
         ("isFinite", 1, is_finite),
         ("parseFloat", 1, parse_float),
@@ -282,6 +310,9 @@ pub(crate) fn install(vm: &mut Vm) {
     ];
     for (name, length, f) in functions {
         let function = method(vm, global, name, length, f);
+        if name == "eval" {
+            vm.realm.intrinsics.eval = function;
+        }
         if name == "parseFloat" || name == "parseInt" {
             // Number.parseFloat/parseInt are the same function objects.
             let number_key = vm.key("Number");

@@ -246,6 +246,10 @@ pub enum Instruction {
     /// Attaches the instance field initialiser `fields` to the class
     /// constructor `ctor`.
     SetClassFields { ctor: Reg, fields: Reg },
+    /// `dst = <computed key number index of the class's instance fields>`
+    /// (inside the field initialiser; the keys were evaluated when the
+    /// class was defined).
+    LoadFieldKey { dst: Reg, index: u32 },
     /// Sets a method's `[[HomeObject]]`.
     SetHomeObject { func: Reg, home: Reg },
     /// `super(...args)` in a derived constructor.

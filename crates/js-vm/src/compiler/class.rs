@@ -39,6 +39,15 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.emit(Instruction::CreateClass { dst: ctor, proto_dst: proto, index, heritage });
         let key = self.temp()?;
         let func = self.temp()?;
+        let has_instance_fields =
+            class.body.body.iter().any(|e| matches!(e, ClassElement::PropertyDefinition(p) if !p.r#static));
+        // Computed keys are evaluated in element order while the class is
+        // defined; instance-field keys wait in an array for construction.
+        let field_keys = self.temp()?;
+        if has_instance_fields {
+            self.emit(Instruction::NewArray { dst: field_keys });
+        }
+        let mut statics: Vec<(&'a ClassElement<'a>, Option<Reg>)> = Vec::new();
         for element in &class.body.body {
             match element {
                 ClassElement::MethodDefinition(m) if m.kind != MethodDefinitionKind::Constructor => {
@@ -66,6 +75,22 @@ impl<'a> FunctionCompiler<'_, 'a> {
                         }
                     }
                 }
+                ClassElement::PropertyDefinition(p) => {
+                    if matches!(p.key, PropertyKey::PrivateIdentifier(_)) {
+                        return Err(CompileError::Syntax(
+                            "private fields are not supported by this engine yet".to_owned(),
+                        ));
+                    }
+                    if p.r#static {
+                        let r = self.temp()?;
+                        self.property_key(&p.key, p.computed, r)?;
+                        statics.push((element, Some(r)));
+                    } else if p.computed {
+                        self.property_key(&p.key, true, key)?;
+                        self.emit(Instruction::ArrayPush { array: field_keys, src: key });
+                    }
+                }
+                ClassElement::StaticBlock(_) => statics.push((element, None)),
                 ClassElement::AccessorProperty(_) => {
                     return Err(CompileError::Syntax("auto-accessors are not supported by this engine yet".to_owned()));
                 }
@@ -76,25 +101,28 @@ impl<'a> FunctionCompiler<'_, 'a> {
         if let Some(symbol) = class.id.as_ref().and_then(|id| id.symbol_id.get()) {
             self.store_binding(symbol, ctor, true)?;
         }
-        let has_instance_fields =
-            class.body.body.iter().any(|e| matches!(e, ClassElement::PropertyDefinition(p) if !p.r#static));
         if has_instance_fields {
             self.instance_fields(class, proto, func)?;
+            self.emit(Instruction::SetClassFields { ctor: func, fields: field_keys });
             self.emit(Instruction::SetClassFields { ctor, fields: func });
         }
         let args = self.temp()?;
-        for element in &class.body.body {
+        for (element, key_reg) in statics {
             match element {
-                ClassElement::PropertyDefinition(p) if p.r#static => {
-                    self.property_key(&p.key, p.computed, key)?;
+                ClassElement::PropertyDefinition(p) => {
+                    let key = key_reg.unwrap_or(key);
                     match &p.value {
                         Some(value) => {
-                            let code = self.element_function(value)?;
+                            let name = if p.computed { None } else { Self::static_key_name(&p.key) };
+                            let code = self.element_function(value, name.as_deref())?;
                             self.functions.push(code);
                             let index = (self.functions.len() - 1) as u32;
                             self.emit(Instruction::Closure { dst: func, index });
                             self.emit(Instruction::SetHomeObject { func, home: ctor });
                             self.emit(Instruction::Call { dst: func, callee: func, this: ctor, args, argc: 0 });
+                            if p.computed && super::expression::is_anonymous_function(value) {
+                                self.emit(Instruction::SetFunctionName { func, key, prefix: 0 });
+                            }
                         }
                         None => {
                             self.emit(Instruction::LoadUndefined { dst: func });
@@ -104,7 +132,6 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 }
                 ClassElement::StaticBlock(block) => {
                     let scope = block.scope_id.get();
-                    let strict = true;
                     let boundary = scope.unwrap_or(self.boundary);
                     let mut fc = FunctionCompiler::new(
                         self.vm,
@@ -112,7 +139,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                         self.source,
                         boundary,
                         CodeKind::Method,
-                        strict,
+                        true,
                         "",
                     );
                     fc.compile_function_body_statements(&block.body)?;
@@ -161,21 +188,25 @@ impl<'a> FunctionCompiler<'_, 'a> {
         fc.reserve_registers(1);
         let key = fc.temp()?;
         let value = fc.temp()?;
+        let mut computed_index = 0;
         for element in &class.body.body {
             let ClassElement::PropertyDefinition(p) = element else { continue };
             if p.r#static {
                 continue;
             }
-            if p.computed || matches!(p.key, PropertyKey::PrivateIdentifier(_)) {
-                return Err(CompileError::Syntax(
-                    "computed and private instance fields are not supported by this engine yet".to_owned(),
-                ));
+            if p.computed {
+                fc.emit(Instruction::LoadFieldKey { dst: key, index: computed_index });
+                computed_index += 1;
+            } else {
+                fc.property_key(&p.key, false, key)?;
             }
-            fc.property_key(&p.key, false, key)?;
             match &p.value {
                 Some(v) => {
-                    let name = Self::static_key_name(&p.key);
+                    let name = if p.computed { None } else { Self::static_key_name(&p.key) };
                     fc.expression_named(v, value, name.as_deref())?;
+                    if p.computed && super::expression::is_anonymous_function(v) {
+                        fc.emit(Instruction::SetFunctionName { func: value, key, prefix: 0 });
+                    }
                 }
                 None => {
                     fc.emit(Instruction::LoadUndefined { dst: value });
@@ -194,13 +225,17 @@ impl<'a> FunctionCompiler<'_, 'a> {
     }
 
     /// A function returning one static field's value.
-    fn element_function(&mut self, e: &'a oxc_ast::ast::Expression<'a>) -> CResult<js_gc::Gc<crate::bytecode::Code>> {
+    fn element_function(
+        &mut self,
+        e: &'a oxc_ast::ast::Expression<'a>,
+        name: Option<&str>,
+    ) -> CResult<js_gc::Gc<crate::bytecode::Code>> {
         let boundary = self.current_scope();
         let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, boundary, CodeKind::Method, true, "");
         fc.scope_stack.push(boundary);
         fc.reserve_registers(1);
         let value = fc.temp()?;
-        fc.expression(e, value)?;
+        fc.expression_named(e, value, name)?;
         fc.emit(Instruction::Return { src: value });
         let span = oxc_span::GetSpan::span(e);
         Ok(fc.finish(span.start, span.end))

@@ -222,18 +222,21 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     fn allocate_bindings(&mut self) -> CResult<()> {
         let scoping = &self.analysis.scoping;
         let is_script_top = self.kind == CodeKind::Script;
+        // Sloppy eval code declares its `var`s and functions on the global
+        // object; its lexical declarations (and everything in strict eval)
+        // stay local.
+        let is_eval_top = self.kind == CodeKind::Eval && !self.strict;
         let scopes: Vec<ScopeId> = self.analysis.scopes_of(self.boundary).to_vec();
         for scope in scopes {
             let mut symbols: Vec<SymbolId> = scoping.get_bindings(scope).values().copied().collect();
             symbols.sort();
             for symbol in symbols {
                 let flags = scoping.symbol_flags(symbol);
+                let is_var = flags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function);
                 let location = if is_script_top && scope == self.boundary {
-                    if flags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function) {
-                        Location::GlobalVar
-                    } else {
-                        Location::GlobalLexical
-                    }
+                    if is_var { Location::GlobalVar } else { Location::GlobalLexical }
+                } else if is_eval_top && scope == self.boundary && is_var {
+                    Location::GlobalVar
                 } else if let Some(slot) = self.analysis.slot(symbol) {
                     Location::Env { scope, slot }
                 } else {
@@ -434,7 +437,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     pub fn compile_script_body(&mut self, program: &'a Program<'a>) -> CResult<()> {
         self.scope_stack.push(self.boundary);
         self.allocate_bindings()?;
-        self.declare_globals(program)?;
+        self.declare_globals()?;
         let completion = self.temp()?;
         self.completion = Some(completion);
         self.emit(Instruction::LoadUndefined { dst: completion });
@@ -447,8 +450,11 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     }
 
     /// Creates the global lexical bindings (in their TDZ) and `var`s.
-    fn declare_globals(&mut self, program: &'a Program<'a>) -> CResult<()> {
-        let _ = program;
+    fn declare_globals(&mut self) -> CResult<()> {
+        let eval = self.kind == CodeKind::Eval;
+        if eval && self.strict {
+            return Ok(());
+        }
         let scoping = &self.analysis.scoping;
         let mut lexicals = Vec::new();
         let mut vars = Vec::new();
@@ -457,7 +463,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             let entry = (symbol, name.as_str().to_owned(), flags.contains(SymbolFlags::ConstVariable));
             if flags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function) {
                 vars.push(entry);
-            } else {
+            } else if !eval {
                 lexicals.push(entry);
             }
         }

@@ -81,10 +81,17 @@ const COMPILE_STACK: usize = 256 * 1024 * 1024;
 /// Compiles a classic script.
 pub fn compile_script(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
-    stacker::grow(COMPILE_STACK, || compile_script_on_big_stack(vm, source))
+    stacker::grow(COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Script, false))
 }
 
-fn compile_script_on_big_stack(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<Code>> {
+/// Compiles eval code in the global scope (indirect eval, §19.2.1.1);
+/// `strict` when the caller's code is strict.
+pub fn compile_eval(vm: &mut Vm, source: &Rc<Source>, strict: bool) -> CResult<Gc<Code>> {
+    check_nesting(&source.text)?;
+    stacker::grow(COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Eval, strict))
+}
+
+fn compile_on_big_stack(vm: &mut Vm, source: &Rc<Source>, kind: CodeKind, force_strict: bool) -> CResult<Gc<Code>> {
     let allocator = Allocator::default();
     let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
     let parsed = Parser::new(&allocator, &source.text, SourceType::script()).with_options(options).parse();
@@ -101,8 +108,8 @@ fn compile_script_on_big_stack(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<C
     }
     let analysis = Analysis::new(built.semantic);
     let root = program.scope_id.get().unwrap_or(ScopeId::new(0));
-    let strict = analysis.scoping.scope_flags(root).is_strict_mode();
-    let mut fc = FunctionCompiler::new(vm, &analysis, source, root, CodeKind::Script, strict, "");
+    let strict = force_strict || analysis.scoping.scope_flags(root).is_strict_mode();
+    let mut fc = FunctionCompiler::new(vm, &analysis, source, root, kind, strict, "");
     fc.compile_script_body(&program)?;
     Ok(fc.finish(program.span.start, program.span.end))
 }

@@ -788,7 +788,12 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         return Err(not_callable(vm, code, pc));
                     };
                     let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack[reg!(base, args) + i]).collect();
-                    r!(dst) = call_function(vm, fobj, Value::UNDEFINED, &list)?;
+                    r!(dst) = if fobj == vm.realm.intrinsics.eval {
+                        let x = list.first().copied().unwrap_or_default();
+                        crate::builtins::global::perform_eval(vm, x, strict_code)?
+                    } else {
+                        call_function(vm, fobj, Value::UNDEFINED, &list)?
+                    };
                 }
                 Instruction::Return { src } => {
                     let v = r!(src);
@@ -1075,6 +1080,17 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     {
                         cl.fields = Some(f);
                     }
+                }
+                Instruction::LoadFieldKey { dst, index } => {
+                    let keys =
+                        vm.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
+                            Some(Function::Closure(cl)) => cl.fields,
+                            _ => None,
+                        });
+                    r!(dst) = keys.map_or(Value::UNDEFINED, |k| match &k.borrow(&vm.heap).elements {
+                        crate::object::Elements::Dense(v) => v.get(index as usize).copied().unwrap_or_default(),
+                        crate::object::Elements::Sparse(_) => Value::UNDEFINED,
+                    });
                 }
                 Instruction::SetHomeObject { func, home } => {
                     let (f, h) = (r!(func), r!(home));

@@ -82,6 +82,8 @@ intrinsics! {
     generator_function_prototype,
     /// `%GeneratorPrototype%`
     generator_prototype,
+    /// `%eval%`
+    eval,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -170,6 +172,7 @@ impl Realm {
                 array_iterator_next: placeholder,
                 generator_function_prototype,
                 generator_prototype,
+                eval: placeholder,
             },
         }
     }
