@@ -270,7 +270,7 @@ fn eval(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     perform_eval(vm, x, false)
 }
 
-/// PerformEval in the global scope. Direct calls pass the caller's
+/// `PerformEval` in the global scope. Direct calls pass the caller's
 /// strictness; their access to the caller's local bindings is not
 /// implemented yet, so they see global bindings only.
 pub(crate) fn perform_eval(vm: &mut Vm, x: Value, strict: bool) -> JsResult<Value> {
