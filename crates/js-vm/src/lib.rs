@@ -31,6 +31,7 @@
     reason = "ECMAScript's integer conversions (ToUint32, array indices, lengths) are spelled as casts after the spec's range checks"
 )]
 #![allow(clippy::float_cmp, reason = "the spec compares Number values exactly")]
+#![allow(clippy::doc_markdown, reason = "docs name spec operations and errors (PrivateGet, TypeError) in prose")]
 #![allow(
     clippy::missing_errors_doc,
     reason = "every fallible function returns JsResult: its error is the thrown JavaScript exception"

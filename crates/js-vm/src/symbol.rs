@@ -11,6 +11,10 @@ pub struct Symbol {
     pub description: Option<Gc<JsString>>,
     /// Whether `Symbol.for` registered it (its description is the key).
     pub registered: bool,
+    /// A Private Name (§6.2.12) of a class: used as a property key but
+    /// never listed among an object's keys and never found through the
+    /// prototype chain.
+    pub private: bool,
 }
 
 // SAFETY: the description is the only edge.

@@ -67,6 +67,9 @@ pub(crate) fn make_closure(
 /// computed key or accessor.
 pub(crate) fn set_function_name(vm: &mut Vm, f: Gc<JsObject>, key: PropertyKey, prefix: Option<&str>) {
     let base = match key {
+        PropertyKey::Symbol(s) if s.borrow(&vm.heap).private => {
+            s.borrow(&vm.heap).description.map(|d| d.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default()
+        }
         PropertyKey::Symbol(s) => match s.borrow(&vm.heap).description {
             Some(d) => format!("[{}]", d.borrow(&vm.heap).flat().to_rust_string()),
             None => String::new(),

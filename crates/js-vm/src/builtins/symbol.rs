@@ -19,7 +19,7 @@ fn symbol_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let d = info.arg(vm, 0);
     let description = if d.is_undefined() { None } else { Some(to_string(vm, d)?) };
-    Ok(Value::symbol(vm.heap.alloc(Symbol { description, registered: false })))
+    Ok(Value::symbol(vm.heap.alloc(Symbol { description, registered: false, private: false })))
 }
 
 /// The global symbol registry of `Symbol.for`, by description text.
@@ -43,7 +43,7 @@ fn symbol_for(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if let Some(&sym) = vm.symbol_registry.by_key.get(&units) {
         return Ok(Value::symbol(sym));
     }
-    let sym = vm.heap.alloc(Symbol { description: Some(s), registered: true });
+    let sym = vm.heap.alloc(Symbol { description: Some(s), registered: true, private: false });
     vm.symbol_registry.by_key.insert(units, sym);
     Ok(Value::symbol(sym))
 }

@@ -272,6 +272,19 @@ pub enum Instruction {
     /// in `result`. A `return` the inner iterator cannot take sets `mode`
     /// to 3; a missing `throw` closes the iterator and throws.
     YieldDelegateStep { result: Reg, iter: Reg, value: Reg, mode: Reg },
+    /// `dst = <a new Private Name described as "#name">`.
+    NewPrivateName { dst: Reg, description: ConstIndex },
+    /// `dst = obj.#key` (PrivateGet).
+    GetPrivate { dst: Reg, obj: Reg, key: Reg },
+    /// `obj.#key = src` (PrivateSet).
+    SetPrivate { obj: Reg, key: Reg, src: Reg },
+    /// Adds a private field (`method` false) or method to `obj`;
+    /// TypeError if it is already there.
+    DefinePrivate { obj: Reg, key: Reg, src: Reg, method: bool },
+    /// Adds a private accessor (either function may be `undefined`).
+    DefinePrivateAccessor { obj: Reg, key: Reg, getter: Reg, setter: Reg },
+    /// `dst = #key in obj`.
+    HasPrivate { dst: Reg, obj: Reg, key: Reg },
     /// Does nothing (`debugger`).
     Nop,
 }

@@ -3,6 +3,7 @@
 use oxc_ast::ast::{Class, ClassElement, MethodDefinitionKind, PropertyKey};
 
 use super::function::FunctionCompiler;
+use super::scope::{PrivateKind, PrivateName};
 use super::{CResult, CompileError, THIS_REG};
 use crate::bytecode::{CodeKind, Instruction, Reg};
 
@@ -14,6 +15,15 @@ impl<'a> FunctionCompiler<'_, 'a> {
             class.id.as_ref().map(|id| id.name.as_str().to_owned()).or(name.map(str::to_owned)).unwrap_or_default();
         let mark = self.mark();
         let pushed = self.enter_scope(class.scope_id.get(), &[])?;
+        // Each evaluation of the class makes new Private Names.
+        let private: Vec<PrivateName> =
+            class.scope_id.get().map(|s| self.analysis.private_names(s).to_vec()).unwrap_or_default();
+        for p in &private {
+            let r = self.temp()?;
+            let description = self.name_constant(&format!("#{}", p.name));
+            self.emit(Instruction::NewPrivateName { dst: r, description });
+            self.emit(Instruction::SetEnv { src: r, depth: 0, slot: p.slot });
+        }
         let heritage = self.temp()?;
         match &class.heritage {
             Some(h) => self.expression(&h.expression, heritage)?,
@@ -40,7 +50,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let key = self.temp()?;
         let func = self.temp()?;
         let has_instance_fields =
-            class.body.body.iter().any(|e| matches!(e, ClassElement::PropertyDefinition(p) if !p.r#static));
+            class.body.body.iter().any(|e| matches!(e, ClassElement::PropertyDefinition(p) if !p.r#static))
+                || private.iter().any(|p| !p.is_static && p.kind != PrivateKind::Field);
         // Computed keys are evaluated in element order while the class is
         // defined; instance-field keys wait in an array for construction.
         let field_keys = self.temp()?;
@@ -51,10 +62,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
         for element in &class.body.body {
             match element {
                 ClassElement::MethodDefinition(m) if m.kind != MethodDefinitionKind::Constructor => {
-                    if matches!(m.key, PropertyKey::PrivateIdentifier(_)) {
-                        return Err(CompileError::Syntax(
-                            "private methods are not supported by this engine yet".to_owned(),
-                        ));
+                    if let PropertyKey::PrivateIdentifier(id) = &m.key {
+                        let home = if m.r#static { ctor } else { proto };
+                        self.private_method(m, id.name.as_str(), &private, home, key, func)?;
+                        continue;
                     }
                     let home = if m.r#static { ctor } else { proto };
                     self.property_key(&m.key, m.computed, key)?;
@@ -77,9 +88,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 }
                 ClassElement::PropertyDefinition(p) => {
                     if matches!(p.key, PropertyKey::PrivateIdentifier(_)) {
-                        return Err(CompileError::Syntax(
-                            "private fields are not supported by this engine yet".to_owned(),
-                        ));
+                        if p.r#static {
+                            statics.push((element, None));
+                        }
+                        continue;
                     }
                     if p.r#static {
                         let r = self.temp()?;
@@ -101,8 +113,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
         if let Some(symbol) = class.id.as_ref().and_then(|id| id.symbol_id.get()) {
             self.store_binding(symbol, ctor, true)?;
         }
+        // Static private methods and accessors go on the constructor now.
+        for p in private.iter().filter(|p| p.is_static) {
+            self.add_private_methods(p, ctor, key, func)?;
+        }
         if has_instance_fields {
-            self.instance_fields(class, proto, func)?;
+            self.instance_fields(class, proto, func, &private)?;
             self.emit(Instruction::SetClassFields { ctor: func, fields: field_keys });
             self.emit(Instruction::SetClassFields { ctor, fields: func });
         }
@@ -110,6 +126,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
         for (element, key_reg) in statics {
             match element {
                 ClassElement::PropertyDefinition(p) => {
+                    if let PropertyKey::PrivateIdentifier(id) = &p.key {
+                        self.load_private_name(id.name.as_str(), key)?;
+                    }
                     let key = key_reg.unwrap_or(key);
                     match &p.value {
                         Some(value) => {
@@ -128,7 +147,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
                             self.emit(Instruction::LoadUndefined { dst: func });
                         }
                     }
-                    self.emit(Instruction::DefineField { obj: ctor, key, src: func });
+                    if matches!(p.key, PropertyKey::PrivateIdentifier(_)) {
+                        self.emit(Instruction::DefinePrivate { obj: ctor, key, src: func, method: false });
+                    } else {
+                        self.emit(Instruction::DefineField { obj: ctor, key, src: func });
+                    }
                 }
                 ClassElement::StaticBlock(block) => {
                     let scope = block.scope_id.get();
@@ -181,20 +204,28 @@ impl<'a> FunctionCompiler<'_, 'a> {
     }
 
     /// Compiles the instance field initialiser into `dst`.
-    fn instance_fields(&mut self, class: &'a Class<'a>, proto: Reg, dst: Reg) -> CResult<()> {
+    fn instance_fields(&mut self, class: &'a Class<'a>, proto: Reg, dst: Reg, private: &[PrivateName]) -> CResult<()> {
         let boundary = class.scope_id.get().unwrap_or(self.boundary);
         let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, boundary, CodeKind::Method, true, "");
         fc.scope_stack.push(boundary);
         fc.reserve_registers(1);
         let key = fc.temp()?;
         let value = fc.temp()?;
+        // Private methods and accessors are installed before any field.
+        let scratch = fc.temp()?;
+        for p in private.iter().filter(|p| !p.is_static) {
+            fc.add_private_methods(p, THIS_REG, key, scratch)?;
+        }
         let mut computed_index = 0;
         for element in &class.body.body {
             let ClassElement::PropertyDefinition(p) = element else { continue };
             if p.r#static {
                 continue;
             }
-            if p.computed {
+            let private_key = matches!(p.key, PropertyKey::PrivateIdentifier(_));
+            if let PropertyKey::PrivateIdentifier(id) = &p.key {
+                fc.load_private_name(id.name.as_str(), key)?;
+            } else if p.computed {
                 fc.emit(Instruction::LoadFieldKey { dst: key, index: computed_index });
                 computed_index += 1;
             } else {
@@ -212,7 +243,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     fc.emit(Instruction::LoadUndefined { dst: value });
                 }
             }
-            fc.emit(Instruction::DefineField { obj: THIS_REG, key, src: value });
+            if private_key {
+                fc.emit(Instruction::DefinePrivate { obj: THIS_REG, key, src: value, method: false });
+            } else {
+                fc.emit(Instruction::DefineField { obj: THIS_REG, key, src: value });
+            }
         }
         fc.emit(Instruction::LoadUndefined { dst: value });
         fc.emit(Instruction::Return { src: value });
@@ -221,6 +256,69 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let index = (self.functions.len() - 1) as u32;
         self.emit(Instruction::Closure { dst, index });
         self.emit(Instruction::SetHomeObject { func: dst, home: proto });
+        Ok(())
+    }
+
+    /// Compiles a private method or accessor and parks its closure in the
+    /// class environment until it is installed.
+    fn private_method(
+        &mut self,
+        m: &'a oxc_ast::ast::MethodDefinition<'a>,
+        name: &str,
+        private: &[PrivateName],
+        home: Reg,
+        key: Reg,
+        func: Reg,
+    ) -> CResult<()> {
+        let Some(entry) = private.iter().find(|p| p.name == name) else {
+            return Err(CompileError::Syntax(format!("undeclared private name #{name}")));
+        };
+        let code = self.compile_function_code(&m.value, Some(""), Some(CodeKind::Method))?;
+        self.functions.push(code);
+        let index = (self.functions.len() - 1) as u32;
+        self.emit(Instruction::Closure { dst: func, index });
+        self.emit(Instruction::SetHomeObject { func, home });
+        self.load_private_name(name, key)?;
+        let (prefix, slot) = match (&entry.kind, m.kind) {
+            (PrivateKind::Accessor { get: Some(slot), .. }, MethodDefinitionKind::Get) => (1, *slot),
+            (PrivateKind::Accessor { set: Some(slot), .. }, MethodDefinitionKind::Set) => (2, *slot),
+            (PrivateKind::Method { slot }, _) => (0, *slot),
+            _ => return Err(CompileError::Syntax(format!("Identifier '#{name}' has already been declared"))),
+        };
+        self.emit(Instruction::SetFunctionName { func, key, prefix });
+        let depth = self.env_depth(self.current_scope());
+        self.emit(Instruction::SetEnv { src: func, depth, slot });
+        Ok(())
+    }
+
+    /// Installs a private method or accessor pair on `target`.
+    fn add_private_methods(&mut self, p: &PrivateName, target: Reg, key: Reg, scratch: Reg) -> CResult<()> {
+        match p.kind {
+            PrivateKind::Field => return Ok(()),
+            PrivateKind::Method { slot } => {
+                self.load_private_name(&p.name, key)?;
+                self.emit(Instruction::GetEnv { dst: scratch, depth: 0, slot });
+                self.emit(Instruction::DefinePrivate { obj: target, key, src: scratch, method: true });
+            }
+            PrivateKind::Accessor { get, set } => {
+                self.load_private_name(&p.name, key)?;
+                let mark = self.mark();
+                let getter = self.temp()?;
+                let setter = self.temp()?;
+                for (slot, r) in [(get, getter), (set, setter)] {
+                    match slot {
+                        Some(slot) => {
+                            self.emit(Instruction::GetEnv { dst: r, depth: 0, slot });
+                        }
+                        None => {
+                            self.emit(Instruction::LoadUndefined { dst: r });
+                        }
+                    }
+                }
+                self.emit(Instruction::DefinePrivateAccessor { obj: target, key, getter, setter });
+                self.release(mark);
+            }
+        }
         Ok(())
     }
 

@@ -22,6 +22,8 @@ pub(crate) enum PropertyRef {
     Named { obj: Reg, name: u32 },
     /// `obj[key]`.
     Keyed { obj: Reg, key: Reg },
+    /// `obj.#name` (`key` holds the Private Name).
+    Private { obj: Reg, key: Reg },
 }
 
 impl<'a> FunctionCompiler<'_, 'a> {
@@ -225,8 +227,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Expression::ImportExpression(_) => {
                 return Err(CompileError::Syntax("dynamic import is not supported by this engine yet".to_owned()));
             }
-            Expression::PrivateInExpression(_) => {
-                return Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()));
+            Expression::PrivateInExpression(p) => {
+                let mark = self.mark();
+                let obj = self.temp()?;
+                let key = self.temp()?;
+                self.expression(&p.right, obj)?;
+                self.load_private_name(p.left.name.as_str(), key)?;
+                self.emit(Instruction::HasPrivate { dst, obj, key });
+                self.release(mark);
             }
             Expression::Super(_) => return Err(CompileError::Syntax("'super' keyword unexpected here".to_owned())),
             _ => {
@@ -707,10 +715,30 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.expression(&c.expression, key)?;
                 Ok(PropertyRef::Keyed { obj, key })
             }
-            MemberExpression::PrivateFieldExpression(_) => {
-                Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()))
+            MemberExpression::PrivateFieldExpression(p) => {
+                let obj = self.temp()?;
+                self.expression(&p.object, obj)?;
+                let key = self.temp()?;
+                self.load_private_name(p.field.name.as_str(), key)?;
+                Ok(PropertyRef::Private { obj, key })
             }
         }
+    }
+
+    /// Loads the Private Name `#name` resolved in the enclosing classes.
+    pub fn load_private_name(&mut self, name: &str, dst: Reg) -> CResult<()> {
+        let scoping = &self.analysis.scoping;
+        let mut s = Some(self.current_scope());
+        while let Some(scope) = s {
+            if let Some(p) = self.analysis.private_names(scope).iter().find(|p| p.name == name) {
+                let slot = p.slot;
+                let depth = self.env_depth(scope);
+                self.emit(Instruction::GetEnv { dst, depth, slot });
+                return Ok(());
+            }
+            s = scoping.scope_parent_id(scope);
+        }
+        Err(CompileError::Syntax(format!("Private field '#{name}' must be declared in an enclosing class")))
     }
 
     /// Reads a property reference.
@@ -722,6 +750,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
             PropertyRef::Keyed { obj, key } => {
                 self.emit(Instruction::GetIndexed { dst, obj, key });
+            }
+            PropertyRef::Private { obj, key } => {
+                self.emit(Instruction::GetPrivate { dst, obj, key });
             }
         }
     }
@@ -735,6 +766,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
             PropertyRef::Keyed { obj, key } => {
                 self.emit(Instruction::SetIndexed { obj, key, src, strict: self.strict });
+            }
+            PropertyRef::Private { obj, key } => {
+                self.emit(Instruction::SetPrivate { obj, key, src });
             }
         }
     }
@@ -805,8 +839,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.emit(Instruction::GetIndexed { dst, obj: this, key });
                 self.release(mark);
             }
-            MemberExpression::PrivateFieldExpression(_) => {
-                return Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()));
+            MemberExpression::PrivateFieldExpression(p) => {
+                let mark = self.mark();
+                let key = self.temp()?;
+                self.load_private_name(p.field.name.as_str(), key)?;
+                self.emit(Instruction::GetPrivate { dst, obj: this, key });
+                self.release(mark);
             }
         }
         Ok(())

@@ -102,7 +102,7 @@ fn compile_on_big_stack(vm: &mut Vm, source: &Rc<Source>, kind: CodeKind, force_
         return Err(CompileError::Syntax("Unexpected token".to_owned()));
     }
     let program = parsed.program;
-    let built = SemanticBuilder::new().with_check_syntax_error(true).build(&program);
+    let built = SemanticBuilder::new().with_check_syntax_error(true).with_build_nodes(true).build(&program);
     if let Some(error) = built.diagnostics.errors().next() {
         return Err(CompileError::Syntax(error.message.to_string()));
     }

@@ -231,8 +231,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.expression(&c.expression, key)?;
                 self.emit(Instruction::SetIndexed { obj, key, src: value, strict: self.strict });
             }
-            oxc_ast::ast::MemberExpression::PrivateFieldExpression(_) => {
-                return Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()));
+            oxc_ast::ast::MemberExpression::PrivateFieldExpression(p) => {
+                let key = self.temp()?;
+                self.load_private_name(p.field.name.as_str(), key)?;
+                self.emit(Instruction::SetPrivate { obj, key, src: value });
             }
         }
         self.release(mark);

@@ -27,6 +27,38 @@ pub enum Location {
     GlobalLexical,
 }
 
+/// What a private name of a class names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PrivateKind {
+    /// A field.
+    Field,
+    /// A method; its closure waits in `slot` of the class environment.
+    Method {
+        /// The slot holding the method.
+        slot: u32,
+    },
+    /// A getter and/or setter, each waiting in its slot.
+    Accessor {
+        /// The getter's slot.
+        get: Option<u32>,
+        /// The setter's slot.
+        set: Option<u32>,
+    },
+}
+
+/// One private name declared by a class body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrivateName {
+    /// The name without `#`.
+    pub name: String,
+    /// The class-environment slot holding the Private Name value.
+    pub slot: u32,
+    /// Field, method or accessor.
+    pub kind: PrivateKind,
+    /// Declared `static`.
+    pub is_static: bool,
+}
+
 /// The whole program's scope facts.
 pub struct Analysis {
     /// oxc's scope tree and symbol table.
@@ -48,17 +80,21 @@ pub struct Analysis {
     /// Class body scopes: their bindings are read by the methods, so they
     /// always live in an environment.
     class_scopes: HashSet<ScopeId>,
+    /// Private names per class scope, with their environment slots.
+    private_names: HashMap<ScopeId, Vec<PrivateName>>,
 }
 
 impl Analysis {
     /// Analyses a program.
     pub fn new(semantic: Semantic<'_>) -> Self {
         let mut class_scopes = HashSet::new();
+        let mut declared_private = Vec::new();
         for node in semantic.nodes().iter() {
             if let AstKind::Class(class) = node.kind()
                 && let Some(scope) = class.scope_id.get()
             {
                 class_scopes.insert(scope);
+                declared_private.push((scope, private_declarations(class)));
             }
         }
         let scoping = semantic.into_scoping();
@@ -85,8 +121,12 @@ impl Analysis {
             arguments_used: HashMap::new(),
             scopes_of,
             class_scopes,
+            private_names: HashMap::new(),
         };
         analysis.find_captures();
+        for (scope, declarations) in declared_private {
+            analysis.allocate_private_names(scope, declarations);
+        }
         analysis
     }
 
@@ -151,6 +191,45 @@ impl Analysis {
         }
     }
 
+    fn allocate_private_names(&mut self, scope: ScopeId, declarations: Vec<(String, PrivateDecl, bool)>) {
+        let mut names: Vec<PrivateName> = Vec::new();
+        for (name, decl, is_static) in declarations {
+            let next = self.env_slots.entry(scope).or_insert(0);
+            let index = match names.iter().position(|n| n.name == name) {
+                Some(i) => i,
+                None => {
+                    names.push(PrivateName { name, slot: *next, kind: PrivateKind::Field, is_static });
+                    *next += 1;
+                    names.len() - 1
+                }
+            };
+            let mut take_slot = || {
+                let next = self.env_slots.entry(scope).or_insert(0);
+                *next += 1;
+                *next - 1
+            };
+            let entry = &mut names[index];
+            entry.kind = match (decl, &entry.kind) {
+                (PrivateDecl::Field, _) => PrivateKind::Field,
+                (PrivateDecl::Method, _) => PrivateKind::Method { slot: take_slot() },
+                (PrivateDecl::Getter, PrivateKind::Accessor { set, .. }) => {
+                    PrivateKind::Accessor { get: Some(take_slot()), set: *set }
+                }
+                (PrivateDecl::Getter, _) => PrivateKind::Accessor { get: Some(take_slot()), set: None },
+                (PrivateDecl::Setter, PrivateKind::Accessor { get, .. }) => {
+                    PrivateKind::Accessor { get: *get, set: Some(take_slot()) }
+                }
+                (PrivateDecl::Setter, _) => PrivateKind::Accessor { get: None, set: Some(take_slot()) },
+            };
+        }
+        self.private_names.insert(scope, names);
+    }
+
+    /// The private names a class scope declares.
+    pub fn private_names(&self, class_scope: ScopeId) -> &[PrivateName] {
+        self.private_names.get(&class_scope).map_or(&[], Vec::as_slice)
+    }
+
     /// The non-arrow function scope whose `arguments` a use in `scope`
     /// refers to (`None` at the top level).
     fn arguments_function(&self, scope: ScopeId) -> Option<ScopeId> {
@@ -183,4 +262,38 @@ impl Analysis {
     pub fn scopes_of(&self, boundary: ScopeId) -> &[ScopeId] {
         self.scopes_of.get(&boundary).map_or(&[], Vec::as_slice)
     }
+}
+
+/// How a class element declares a private name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PrivateDecl {
+    Field,
+    Method,
+    Getter,
+    Setter,
+}
+
+/// The private names a class body declares, in order.
+fn private_declarations(class: &oxc_ast::ast::Class<'_>) -> Vec<(String, PrivateDecl, bool)> {
+    use oxc_ast::ast::{ClassElement, MethodDefinitionKind, PropertyKey};
+    let mut out = Vec::new();
+    for element in &class.body.body {
+        let (key, decl, is_static) = match element {
+            ClassElement::PropertyDefinition(p) => (&p.key, PrivateDecl::Field, p.r#static),
+            ClassElement::AccessorProperty(p) => (&p.key, PrivateDecl::Field, p.r#static),
+            ClassElement::MethodDefinition(m) => {
+                let decl = match m.kind {
+                    MethodDefinitionKind::Get => PrivateDecl::Getter,
+                    MethodDefinitionKind::Set => PrivateDecl::Setter,
+                    _ => PrivateDecl::Method,
+                };
+                (&m.key, decl, m.r#static)
+            }
+            _ => continue,
+        };
+        if let PropertyKey::PrivateIdentifier(id) = key {
+            out.push((id.name.as_str().to_owned(), decl, is_static));
+        }
+    }
+    out
 }

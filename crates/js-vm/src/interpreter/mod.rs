@@ -6,6 +6,7 @@ mod frame;
 mod generator;
 mod inline_cache;
 mod operators;
+mod private;
 
 use js_gc::Gc;
 
@@ -1177,6 +1178,39 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         return Err(vm.type_error("Iterator result is not an object"));
                     }
                     r!(result) = inner;
+                }
+                Instruction::NewPrivateName { dst, description } => {
+                    let d = constant!(description).as_string();
+                    let symbol = crate::symbol::Symbol { description: d, registered: false, private: true };
+                    r!(dst) = Value::symbol(vm.heap.alloc(symbol));
+                }
+                Instruction::GetPrivate { dst, obj, key } => {
+                    let (o, k) = (r!(obj), r!(key));
+                    r!(dst) = private::get(vm, o, k)?;
+                }
+                Instruction::SetPrivate { obj, key, src } => {
+                    let (o, k, v) = (r!(obj), r!(key), r!(src));
+                    private::set(vm, o, k, v)?;
+                }
+                Instruction::DefinePrivate { obj, key, src, method } => {
+                    let (o, k, v) = (r!(obj), r!(key), r!(src));
+                    private::define(vm, o, k, v, method)?;
+                }
+                Instruction::DefinePrivateAccessor { obj, key, getter, setter } => {
+                    let (o, k, g, s) = (r!(obj), r!(key), r!(getter), r!(setter));
+                    private::define_accessor(vm, o, k, g, s)?;
+                }
+                Instruction::HasPrivate { dst, obj, key } => {
+                    let (o, k) = (r!(obj), r!(key));
+                    let Some(o) = o.as_object() else {
+                        return Err(
+                            vm.type_error("Cannot use 'in' operator to search for a private field in a non-object")
+                        );
+                    };
+                    let found = k
+                        .as_symbol()
+                        .is_some_and(|s| o.borrow(&vm.heap).get_own(&vm.heap, PropertyKey::Symbol(s)).is_some());
+                    r!(dst) = Value::boolean(found);
                 }
                 Instruction::Nop => {}
             }

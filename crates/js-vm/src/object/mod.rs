@@ -252,7 +252,7 @@ impl JsObject {
             Properties::Dictionary(map) => map.keys().copied().collect(),
         };
         keys.extend(named.iter().filter(|k| !k.is_symbol()));
-        keys.extend(named.iter().filter(|k| k.is_symbol()));
+        keys.extend(named.iter().filter(|k| matches!(k, PropertyKey::Symbol(s) if !s.borrow(heap).private)));
         keys
     }
 }

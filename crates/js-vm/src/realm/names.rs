@@ -67,7 +67,7 @@ macro_rules! well_known_symbols {
                 Self {
                     $($name: {
                         let description = heap.alloc(JsString::from_rust_str($text));
-                        heap.alloc(Symbol { description: Some(description), registered: false })
+                        heap.alloc(Symbol { description: Some(description), registered: false, private: false })
                     },)*
                 }
             }
