@@ -195,13 +195,12 @@ impl Analysis {
         let mut names: Vec<PrivateName> = Vec::new();
         for (name, decl, is_static) in declarations {
             let next = self.env_slots.entry(scope).or_insert(0);
-            let index = match names.iter().position(|n| n.name == name) {
-                Some(i) => i,
-                None => {
-                    names.push(PrivateName { name, slot: *next, kind: PrivateKind::Field, is_static });
-                    *next += 1;
-                    names.len() - 1
-                }
+            let index = if let Some(i) = names.iter().position(|n| n.name == name) {
+                i
+            } else {
+                names.push(PrivateName { name, slot: *next, kind: PrivateKind::Field, is_static });
+                *next += 1;
+                names.len() - 1
             };
             let mut take_slot = || {
                 let next = self.env_slots.entry(scope).or_insert(0);

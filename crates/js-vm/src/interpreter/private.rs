@@ -18,13 +18,11 @@ fn name(vm: &mut Vm, key: PropertyKey) -> String {
 }
 
 fn target(vm: &mut Vm, obj: Value, key: PropertyKey, verb: &str) -> JsResult<js_gc::Gc<JsObject>> {
-    match obj.as_object() {
-        Some(o) => Ok(o),
-        None => {
-            let n = name(vm, key);
-            Err(vm
-                .type_error(&format!("Cannot {verb} private member {n} from an object whose class did not declare it")))
-        }
+    if let Some(o) = obj.as_object() {
+        Ok(o)
+    } else {
+        let n = name(vm, key);
+        Err(vm.type_error(&format!("Cannot {verb} private member {n} from an object whose class did not declare it")))
     }
 }
 
@@ -72,16 +70,16 @@ pub fn set(vm: &mut Vm, obj: Value, key: Value, v: Value) -> JsResult<()> {
         let n = name(vm, key);
         return Err(vm.type_error(&format!("Private method '{n}' is not writable")));
     }
-    if let crate::object::Properties::Shaped { shape, .. } = &o.borrow(&vm.heap).properties {
-        if let Some(info) = shape.borrow(&vm.heap).lookup(key) {
-            o.borrow_mut(&mut vm.heap).set_slot(info.slot, v);
-            return Ok(());
-        }
+    if let crate::object::Properties::Shaped { shape, .. } = &o.borrow(&vm.heap).properties
+        && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+    {
+        o.borrow_mut(&mut vm.heap).set_slot(info.slot, v);
+        return Ok(());
     }
-    if let crate::object::Properties::Dictionary(map) = &mut o.borrow_mut(&mut vm.heap).properties {
-        if let Some(entry) = map.get_mut(&key) {
-            entry.0 = v;
-        }
+    if let crate::object::Properties::Dictionary(map) = &mut o.borrow_mut(&mut vm.heap).properties
+        && let Some(entry) = map.get_mut(&key)
+    {
+        entry.0 = v;
     }
     Ok(())
 }
