@@ -255,7 +255,21 @@ fn run_once(
 
 fn describe(vm: &mut Vm, e: Exception) -> String {
     match e {
-        Exception::Throw(v) => vm.describe_uncaught(v).lines().next().unwrap_or_default().to_owned(),
+        Exception::Throw(v) => {
+            let name = vm.constructor_name(v).unwrap_or_else(|| "thrown".to_owned());
+            let message = v
+                .as_object()
+                .and_then(|o| {
+                    let key = js_vm::object::PropertyKey::String(vm.atoms.intern_str(&mut vm.heap, "message"));
+                    js_vm::object::internal_methods::get(vm, o, key, v).ok()
+                })
+                .filter(|m| !m.is_undefined())
+                .and_then(|m| vm.to_rust_string(m).ok());
+            match message {
+                Some(m) => format!("{name}: {}", m.lines().next().unwrap_or_default()),
+                None => vm.describe_uncaught(v).lines().next().unwrap_or_default().to_owned(),
+            }
+        }
         Exception::Terminated => "timed out".to_owned(),
     }
 }

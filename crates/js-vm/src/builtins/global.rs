@@ -267,27 +267,43 @@ fn decode_uri_component(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// otherwise.
 fn eval(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let x = info.arg(vm, 0);
-    perform_eval(vm, x, false)
+    perform_eval(vm, x, None)
 }
 
-/// `PerformEval` in the global scope. Direct calls pass the caller's
-/// strictness; their access to the caller's local bindings is not
-/// implemented yet, so they see global bindings only.
-pub(crate) fn perform_eval(vm: &mut Vm, x: Value, strict: bool) -> JsResult<Value> {
+/// `PerformEval` (§19.2.1.1). A direct call passes its call site's scope
+/// table: the eval code then reads and writes the caller's bindings and
+/// runs with its environment and `this`. (A sloppy direct eval's `var`s
+/// stay local to the eval code inside functions.)
+pub(crate) fn perform_eval(vm: &mut Vm, x: Value, direct: Option<DirectEval>) -> JsResult<Value> {
     if !x.is_string() {
         return Ok(x);
     }
+    let strict = direct.as_ref().is_some_and(|d| d.scope.strict);
     let text = vm.to_rust_string(x)?;
     let source = if strict {
         std::rc::Rc::new(crate::bytecode::Source::new("eval", format!("\"use strict\";{text}")))
     } else {
         std::rc::Rc::new(crate::bytecode::Source::new("eval", text))
     };
-    let code = match crate::compiler::compile_eval(vm, &source, strict) {
+    let outer = direct.as_ref().map(|d| std::rc::Rc::clone(&d.scope));
+    let code = match crate::compiler::compile_eval(vm, &source, strict, outer) {
         Ok(code) => code,
         Err(e) => return Err(vm.compile_error(&e)),
     };
-    crate::interpreter::run_script(vm, code)
+    match direct {
+        Some(d) => crate::interpreter::run_eval(vm, code, d.env, d.this),
+        None => crate::interpreter::run_script(vm, code),
+    }
+}
+
+/// The caller's context of a direct eval.
+pub(crate) struct DirectEval {
+    /// The call site's scope table.
+    pub scope: std::rc::Rc<crate::bytecode::EvalScope>,
+    /// The caller's current environment.
+    pub env: Option<js_gc::Gc<crate::environment::DeclarativeEnvironment>>,
+    /// The caller's `this`.
+    pub this: Value,
 }
 
 /// Installs the global value and function properties.

@@ -127,8 +127,9 @@ pub enum Instruction {
     New { dst: Reg, callee: Reg, args: Reg, argc: u16 },
     /// `new` with the arguments in an array.
     NewSpread { dst: Reg, callee: Reg, args: Reg },
-    /// A direct `eval(...)` call candidate.
-    CallEval { dst: Reg, callee: Reg, args: Reg, argc: u16 },
+    /// A direct `eval(...)` call candidate; `scope` indexes the code's
+    /// eval scope tables.
+    CallEval { dst: Reg, callee: Reg, args: Reg, argc: u16, scope: u32 },
     /// Returns `src`.
     Return { src: Reg },
     /// Throws `src`.

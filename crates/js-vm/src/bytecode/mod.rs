@@ -54,6 +54,39 @@ impl Source {
     }
 }
 
+/// A binding visible at a direct `eval` call, as the eval code finds it:
+/// `depth` environments out from the caller's current environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalBinding {
+    /// The binding's name.
+    pub name: String,
+    /// Environments between the call site's environment and the binding's.
+    pub depth: u16,
+    /// The slot in that environment.
+    pub slot: u32,
+    /// `let`/`const`/`class`: reads check the TDZ.
+    pub lexical: bool,
+    /// `const`: writes throw.
+    pub constant: bool,
+}
+
+/// The bindings a direct `eval` at one call site can see (innermost
+/// first), resolved when the caller was compiled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EvalScope {
+    /// Visible local bindings, innermost declaration first.
+    pub bindings: Vec<EvalBinding>,
+    /// Whether the caller is strict.
+    pub strict: bool,
+}
+
+impl EvalScope {
+    /// The innermost binding called `name`.
+    pub fn lookup(&self, name: &str) -> Option<&EvalBinding> {
+        self.bindings.iter().find(|b| b.name == name)
+    }
+}
+
 /// What kind of function a code block is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CodeKind {
@@ -120,6 +153,8 @@ pub struct Code {
     pub positions: Box<[(u32, u32)]>,
     /// Where the function's source text starts and ends.
     pub span: (u32, u32),
+    /// Scope tables of this code's direct `eval` call sites.
+    pub eval_scopes: Box<[Rc<EvalScope>]>,
     /// The source.
     pub source: Rc<Source>,
 }

@@ -156,15 +156,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 ClassElement::StaticBlock(block) => {
                     let scope = block.scope_id.get();
                     let boundary = scope.unwrap_or(self.boundary);
-                    let mut fc = FunctionCompiler::new(
-                        self.vm,
-                        self.analysis,
-                        self.source,
-                        boundary,
-                        CodeKind::Method,
-                        true,
-                        "",
-                    );
+                    let mut fc = self.child(boundary, CodeKind::Method, true, "");
                     fc.compile_function_body_statements(&block.body)?;
                     let code = fc.finish(block.span.start, block.span.end);
                     self.functions.push(code);
@@ -191,7 +183,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         end: u32,
     ) -> js_gc::Gc<crate::bytecode::Code> {
         let kind = CodeKind::ClassConstructor { derived };
-        let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, self.current_scope(), kind, true, name);
+        let mut fc = self.child(self.current_scope(), kind, true, name);
         let r = Reg(1);
         fc.reserve_registers(2);
         if derived {
@@ -206,7 +198,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// Compiles the instance field initialiser into `dst`.
     fn instance_fields(&mut self, class: &'a Class<'a>, proto: Reg, dst: Reg, private: &[PrivateName]) -> CResult<()> {
         let boundary = class.scope_id.get().unwrap_or(self.boundary);
-        let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, boundary, CodeKind::Method, true, "");
+        let mut fc = self.child(boundary, CodeKind::Method, true, "");
         fc.scope_stack.push(boundary);
         fc.reserve_registers(1);
         let key = fc.temp()?;
@@ -329,7 +321,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         name: Option<&str>,
     ) -> CResult<js_gc::Gc<crate::bytecode::Code>> {
         let boundary = self.current_scope();
-        let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, boundary, CodeKind::Method, true, "");
+        let mut fc = self.child(boundary, CodeKind::Method, true, "");
         fc.scope_stack.push(boundary);
         fc.reserve_registers(1);
         let value = fc.temp()?;

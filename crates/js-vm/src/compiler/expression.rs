@@ -341,8 +341,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
             self.load_location(location, dst);
             return Ok(());
         }
-        if name == "undefined" {
-            // Still a global read: `undefined` is a non-writable global.
+        if let Some(b) = self.outer_binding(name) {
+            let c = self.name_constant(name);
+            if b.lexical {
+                self.emit(Instruction::GetEnvChecked { dst, depth: b.depth, slot: b.slot, name: c });
+            } else {
+                self.emit(Instruction::GetEnv { dst, depth: b.depth, slot: b.slot });
+            }
+            return Ok(());
         }
         let c = self.name_constant(name);
         let ic = self.ic();
@@ -372,6 +378,18 @@ impl<'a> FunctionCompiler<'_, 'a> {
             && let Some(location) = self.arguments_location()
         {
             self.store_location(location, src);
+            return Ok(());
+        }
+        if let Some(b) = self.outer_binding(id.name.as_str()) {
+            let c = self.name_constant(id.name.as_str());
+            if b.constant {
+                self.emit(Instruction::GetEnvChecked { dst: src, depth: b.depth, slot: b.slot, name: c });
+                self.emit(Instruction::ThrowConstAssign { name: c });
+            } else if b.lexical {
+                self.emit(Instruction::SetEnvChecked { src, depth: b.depth, slot: b.slot, name: c });
+            } else {
+                self.emit(Instruction::SetEnv { src, depth: b.depth, slot: b.slot });
+            }
             return Ok(());
         }
         let c = self.name_constant(id.name.as_str());
@@ -577,6 +595,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             UnaryOperator::Typeof => {
                 if let Expression::Identifier(id) = &u.argument
                     && self.symbol_of(id).is_none()
+                    && self.outer_binding(id.name.as_str()).is_none()
                     && !(id.name == "arguments" && self.arguments_location().is_some())
                 {
                     let c = self.name_constant(id.name.as_str());
@@ -889,7 +908,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.mark_position(c.span.start);
         match args {
             Arguments::List(args, argc) if is_eval => {
-                self.emit(Instruction::CallEval { dst, callee, args, argc });
+                let scope = self.eval_scope_here();
+                self.emit(Instruction::CallEval { dst, callee, args, argc, scope });
             }
             Arguments::List(args, argc) => {
                 self.emit(Instruction::Call { dst, callee, this, args, argc });

@@ -45,6 +45,13 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     pub arguments: Option<Location>,
     pub param_count: u16,
     pub length: u16,
+    /// For code inside a direct eval: the caller's visible bindings.
+    pub outer_scope: Option<Rc<crate::bytecode::EvalScope>>,
+    /// The eval program's root scope (where the caller's environment
+    /// chain continues).
+    pub eval_root: Option<ScopeId>,
+    /// Scope tables of direct eval call sites in this code.
+    pub eval_scopes: Vec<Rc<crate::bytecode::EvalScope>>,
 }
 
 impl<'c, 'a> FunctionCompiler<'c, 'a> {
@@ -83,7 +90,20 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             arguments: None,
             param_count: 0,
             length: 0,
+            outer_scope: None,
+            eval_root: None,
+            eval_scopes: Vec::new(),
         }
+    }
+
+    /// A compiler for a function nested in this one (inherits the direct
+    /// eval context and the nesting depth).
+    pub fn child(&mut self, boundary: ScopeId, kind: CodeKind, strict: bool, name: &str) -> FunctionCompiler<'_, 'a> {
+        let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, boundary, kind, strict, name);
+        fc.outer_scope.clone_from(&self.outer_scope);
+        fc.eval_root = self.eval_root;
+        fc.depth = self.depth;
+        fc
     }
 
     // ----- emitting -----
@@ -258,11 +278,15 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         let flags = self.analysis.scoping.scope_flags(scope);
         if flags.contains(oxc_syntax::scope::ScopeFlags::Top) {
             let sflags = self.analysis.scoping.symbol_flags(symbol);
-            return if sflags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function) {
-                Location::GlobalVar
-            } else {
-                Location::GlobalLexical
-            };
+            let is_var = sflags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function);
+            if self.eval_root == Some(scope) {
+                // Eval code: sloppy `var`s are global, the rest local.
+                if is_var && !flags.is_strict_mode() {
+                    return Location::GlobalVar;
+                }
+                return Location::Env { scope, slot: self.analysis.slot(symbol).unwrap_or(0) };
+            }
+            return if is_var { Location::GlobalVar } else { Location::GlobalLexical };
         }
         Location::Env { scope, slot: self.analysis.slot(symbol).unwrap_or(0) }
     }
@@ -436,6 +460,12 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     /// Compiles the top level of a script.
     pub fn compile_script_body(&mut self, program: &'a Program<'a>) -> CResult<()> {
         self.scope_stack.push(self.boundary);
+        if self.kind == CodeKind::Eval {
+            let slots = self.analysis.env_slot_count(self.boundary);
+            if slots > 0 {
+                self.emit(Instruction::PushEnv { slots });
+            }
+        }
         self.allocate_bindings()?;
         self.declare_globals()?;
         let completion = self.temp()?;
@@ -497,6 +527,63 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         Ok(())
     }
 
+    /// The scope table of a direct eval call site here: every binding
+    /// visible from the current scope, with its environment coordinates.
+    pub fn eval_scope_here(&mut self) -> u32 {
+        let scoping = &self.analysis.scoping;
+        let mut bindings = Vec::new();
+        let mut s = Some(self.current_scope());
+        while let Some(scope) = s {
+            let mut symbols: Vec<SymbolId> = scoping.get_bindings(scope).values().copied().collect();
+            symbols.sort();
+            for symbol in symbols {
+                if let Location::Env { scope: env_scope, slot } = self.location_of(symbol) {
+                    let flags = scoping.symbol_flags(symbol);
+                    bindings.push(crate::bytecode::EvalBinding {
+                        name: scoping.symbol_name(symbol).to_owned(),
+                        depth: self.env_depth(env_scope),
+                        slot,
+                        lexical: flags.intersects(
+                            SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class,
+                        ),
+                        constant: flags.contains(SymbolFlags::ConstVariable),
+                    });
+                }
+            }
+            if let Some(&Some(slot)) = self.analysis.arguments_used.get(&scope) {
+                bindings.push(crate::bytecode::EvalBinding {
+                    name: "arguments".to_owned(),
+                    depth: self.env_depth(scope),
+                    slot,
+                    lexical: false,
+                    constant: false,
+                });
+            }
+            if Some(scope) == self.eval_root {
+                break;
+            }
+            s = scoping.scope_parent_id(scope);
+        }
+        // Bindings of an enclosing eval's caller stay visible, further out.
+        if let (Some(outer), Some(root)) = (&self.outer_scope, self.eval_root) {
+            let extra = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0);
+            for b in &outer.bindings {
+                bindings.push(crate::bytecode::EvalBinding { depth: b.depth + extra, ..b.clone() });
+            }
+        }
+        self.eval_scopes.push(Rc::new(crate::bytecode::EvalScope { bindings, strict: self.strict }));
+        (self.eval_scopes.len() - 1) as u32
+    }
+
+    /// A binding of a direct eval's caller, with its depth from here.
+    pub fn outer_binding(&self, name: &str) -> Option<crate::bytecode::EvalBinding> {
+        let outer = self.outer_scope.as_ref()?;
+        let root = self.eval_root?;
+        let b = outer.lookup(name)?;
+        let extra = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0);
+        Some(crate::bytecode::EvalBinding { depth: b.depth + extra, ..b.clone() })
+    }
+
     /// Compiles a method (not a constructor) and emits its closure.
     pub fn compile_method(&mut self, f: &'a Function<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
         let code = self.compile_function_code(f, Some(name.unwrap_or("")), Some(CodeKind::Method))?;
@@ -521,8 +608,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         let name =
             name.map(str::to_owned).or_else(|| f.id.as_ref().map(|id| id.name.as_str().to_owned())).unwrap_or_default();
         let kind = if f.generator { CodeKind::Generator } else { kind.unwrap_or(CodeKind::Normal) };
-        let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, scope, kind, strict, &name);
-        fc.depth = self.depth;
+        let mut fc = self.child(scope, kind, strict, &name);
         let body = f.body.as_deref();
         fc.compile_function_body(&f.params, body.map(|b| &b.statements[..]), None)?;
         Ok(fc.finish(f.span.start, f.span.end))
@@ -535,16 +621,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         }
         let scope = f.scope_id.get().ok_or_else(|| CompileError::Syntax("arrow without scope".to_owned()))?;
         let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
-        let mut fc = FunctionCompiler::new(
-            self.vm,
-            self.analysis,
-            self.source,
-            scope,
-            CodeKind::Arrow,
-            strict,
-            name.unwrap_or(""),
-        );
-        fc.depth = self.depth;
+        let mut fc = self.child(scope, CodeKind::Arrow, strict, name.unwrap_or(""));
         let (statements, expression): (Option<&'a [Statement<'a>]>, _) = match &f.body {
             ArrowFunctionBody::FunctionBody(body) => (Some(&body.statements[..]), None),
             body => (None, body.as_expression()),
@@ -731,6 +808,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             self.positions,
             (start, end),
             Rc::clone(self.source),
+            self.eval_scopes,
         )
     }
 

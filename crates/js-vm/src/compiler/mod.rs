@@ -81,17 +81,29 @@ const COMPILE_STACK: usize = 256 * 1024 * 1024;
 /// Compiles a classic script.
 pub fn compile_script(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
-    stacker::grow(COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Script, false))
+    stacker::grow(COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Script, false, None))
 }
 
-/// Compiles eval code in the global scope (indirect eval, §19.2.1.1);
-/// `strict` when the caller's code is strict.
-pub fn compile_eval(vm: &mut Vm, source: &Rc<Source>, strict: bool) -> CResult<Gc<Code>> {
+/// Compiles eval code (§19.2.1.1): `outer` is the call site's scope table
+/// for a direct eval, `None` for an indirect one; `strict` when the caller
+/// is strict.
+pub fn compile_eval(
+    vm: &mut Vm,
+    source: &Rc<Source>,
+    strict: bool,
+    outer: Option<Rc<crate::bytecode::EvalScope>>,
+) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
-    stacker::grow(COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Eval, strict))
+    stacker::grow(COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Eval, strict, outer))
 }
 
-fn compile_on_big_stack(vm: &mut Vm, source: &Rc<Source>, kind: CodeKind, force_strict: bool) -> CResult<Gc<Code>> {
+fn compile_on_big_stack(
+    vm: &mut Vm,
+    source: &Rc<Source>,
+    kind: CodeKind,
+    force_strict: bool,
+    outer: Option<Rc<crate::bytecode::EvalScope>>,
+) -> CResult<Gc<Code>> {
     let allocator = Allocator::default();
     let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
     let parsed = Parser::new(&allocator, &source.text, SourceType::script()).with_options(options).parse();
@@ -110,6 +122,10 @@ fn compile_on_big_stack(vm: &mut Vm, source: &Rc<Source>, kind: CodeKind, force_
     let root = program.scope_id.get().unwrap_or(ScopeId::new(0));
     let strict = force_strict || analysis.scoping.scope_flags(root).is_strict_mode();
     let mut fc = FunctionCompiler::new(vm, &analysis, source, root, kind, strict, "");
+    fc.outer_scope = outer;
+    if kind == CodeKind::Eval {
+        fc.eval_root = Some(root);
+    }
     fc.compile_script_body(&program)?;
     Ok(fc.finish(program.span.start, program.span.end))
 }
@@ -135,6 +151,7 @@ pub(crate) fn build_code(
     positions: Vec<(u32, u32)>,
     span: (u32, u32),
     source: Rc<Source>,
+    eval_scopes: Vec<Rc<crate::bytecode::EvalScope>>,
 ) -> Gc<Code> {
     let name = vm.atoms.intern_str(&mut vm.heap, name);
     vm.heap.alloc(Code {
@@ -153,6 +170,7 @@ pub(crate) fn build_code(
         positions: positions.into_boxed_slice(),
         span,
         source,
+        eval_scopes: eval_scopes.into_boxed_slice(),
     })
 }
 

@@ -165,6 +165,15 @@ impl Analysis {
                 arguments_uses.extend(refs.iter().map(|&r| scoping.get_reference(r).scope_id()));
             }
         }
+        // A direct eval may read `arguments`.
+        for index in 0..self.scoping.scopes_len() {
+            let scope = ScopeId::new(index);
+            if self.scoping.scope_flags(scope).contains(ScopeFlags::DirectEval)
+                && let Some(function) = self.arguments_function(scope)
+            {
+                self.arguments_used.insert(function, Some(u32::MAX));
+            }
+        }
         for use_scope in arguments_uses {
             let Some(function) = self.arguments_function(use_scope) else { continue };
             let captured = self.boundary[use_scope.index()] != function;

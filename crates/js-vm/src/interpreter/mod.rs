@@ -260,6 +260,33 @@ pub fn run_script(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
     result
 }
 
+/// Runs direct eval code in its caller's environment with its `this`.
+pub fn run_eval(vm: &mut Vm, code: Gc<Code>, env: Option<Gc<DeclarativeEnvironment>>, this: Value) -> JsResult<Value> {
+    crate::vm::register_code(vm, code);
+    let registers = usize::from(code.borrow(&vm.heap).register_count);
+    let base = vm.stack.len();
+    vm.stack.resize(base + registers, Value::UNDEFINED);
+    vm.stack[base] = this;
+    vm.frames.push(Frame {
+        code,
+        pc: 0,
+        base,
+        env,
+        callee: None,
+        new_target: Value::UNDEFINED,
+        extra_args: Box::default(),
+        argc: 0,
+        return_dst: Reg(0),
+        entry: true,
+        construct: false,
+        generator: None,
+    });
+    vm.native_depth += 1;
+    let result = run(vm);
+    vm.native_depth -= 1;
+    result
+}
+
 impl Vm {
     /// Runs a compiled script.
     pub(crate) fn run_script(&mut self, code: Gc<Code>) -> JsResult<Value> {
@@ -783,7 +810,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let list = crate::builtins::array::dense_values(vm, arr);
                     r!(dst) = construct_function(vm, fobj, &list, fobj)?;
                 }
-                Instruction::CallEval { dst, callee, args, argc } => {
+                Instruction::CallEval { dst, callee, args, argc, scope } => {
                     let f = r!(callee);
                     let Some(fobj) = f.as_object().filter(|o| o.borrow(&vm.heap).is_callable()) else {
                         return Err(not_callable(vm, code, pc));
@@ -791,7 +818,12 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack[reg!(base, args) + i]).collect();
                     r!(dst) = if fobj == vm.realm.intrinsics.eval {
                         let x = list.first().copied().unwrap_or_default();
-                        crate::builtins::global::perform_eval(vm, x, strict_code)?
+                        let direct = crate::builtins::global::DirectEval {
+                            scope: std::rc::Rc::clone(&code.borrow(&vm.heap).eval_scopes[scope as usize]),
+                            env: vm.frames.last().and_then(|f| f.env),
+                            this: vm.stack[base],
+                        };
+                        crate::builtins::global::perform_eval(vm, x, Some(direct))?
                     } else {
                         call_function(vm, fobj, Value::UNDEFINED, &list)?
                     };
