@@ -1039,6 +1039,36 @@ pub(crate) fn install(vm: &mut Vm) {
             values_fn = Some(function);
         }
     }
+    // Array.prototype[@@unscopables] (§23.1.3.41).
+    let unscopables = vm.new_object(None);
+    for name in [
+        "at",
+        "copyWithin",
+        "entries",
+        "fill",
+        "find",
+        "findIndex",
+        "findLast",
+        "findLastIndex",
+        "flat",
+        "flatMap",
+        "includes",
+        "keys",
+        "toReversed",
+        "toSorted",
+        "toSpliced",
+        "values",
+    ] {
+        super::value_property(vm, unscopables, name, Value::TRUE, Attributes::DEFAULT);
+    }
+    let unscopables_key = PropertyKey::Symbol(vm.symbols.unscopables);
+    crate::object::internal_methods::define_builtin(
+        vm,
+        proto,
+        unscopables_key,
+        Value::object(unscopables),
+        Attributes::CONFIGURABLE_ONLY,
+    );
     if let Some(values_fn) = values_fn {
         vm.realm.intrinsics.array_values = values_fn;
         let iterator = PropertyKey::Symbol(vm.symbols.iterator);

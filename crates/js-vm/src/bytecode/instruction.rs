@@ -286,6 +286,15 @@ pub enum Instruction {
     DefinePrivateAccessor { obj: Reg, key: Reg, getter: Reg, setter: Reg },
     /// `dst = #key in obj`.
     HasPrivate { dst: Reg, obj: Reg, key: Reg },
+    /// Inside `with (obj)`: if `obj` has the property `name` (not blocked
+    /// by `@@unscopables`), `dst = obj.name` (and `this_dst = obj` unless
+    /// it is `Reg(u16::MAX)`), then jump to `found`.
+    WithGet { dst: Reg, obj: Reg, name: ConstIndex, this_dst: Reg, found: Target },
+    /// Inside `with (obj)`: if `obj` has `name`, `obj.name = src` and jump
+    /// to `found`.
+    WithSet { obj: Reg, name: ConstIndex, src: Reg, found: Target },
+    /// `dst = ToObject(src)` (the `with` object).
+    ToObject { dst: Reg, src: Reg },
     /// Does nothing (`debugger`).
     Nop,
 }

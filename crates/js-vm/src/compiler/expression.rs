@@ -329,7 +329,28 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
+    /// Emits the `with`-object checks for a read of `name`; returns the
+    /// jumps to patch to after the static read.
+    fn with_reads(&mut self, name: &str, dst: Reg, this_dst: Reg) -> Vec<usize> {
+        let objects = self.with_objects.clone();
+        let c = self.name_constant(name);
+        objects
+            .iter()
+            .rev()
+            .map(|&obj| self.emit(Instruction::WithGet { dst, obj, name: c, this_dst, found: u32::MAX }))
+            .collect()
+    }
+
     fn identifier(&mut self, id: &'a IdentifierReference<'a>, dst: Reg) -> CResult<()> {
+        let jumps = self.with_reads(id.name.as_str(), dst, Reg(u16::MAX));
+        self.identifier_static(id, dst)?;
+        for j in jumps {
+            self.patch_here(j);
+        }
+        Ok(())
+    }
+
+    fn identifier_static(&mut self, id: &'a IdentifierReference<'a>, dst: Reg) -> CResult<()> {
         if let Some(symbol) = self.symbol_of(id) {
             self.load_binding(symbol, dst, true)?;
             return Ok(());
@@ -371,6 +392,21 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     /// Writes `src` to an identifier reference.
     pub fn store_identifier(&mut self, id: &'a IdentifierReference<'a>, src: Reg) -> CResult<()> {
+        let objects = self.with_objects.clone();
+        let c = self.name_constant(id.name.as_str());
+        let jumps: Vec<usize> = objects
+            .iter()
+            .rev()
+            .map(|&obj| self.emit(Instruction::WithSet { obj, name: c, src, found: u32::MAX }))
+            .collect();
+        self.store_identifier_static(id, src)?;
+        for j in jumps {
+            self.patch_here(j);
+        }
+        Ok(())
+    }
+
+    fn store_identifier_static(&mut self, id: &'a IdentifierReference<'a>, src: Reg) -> CResult<()> {
         if let Some(symbol) = self.symbol_of(id) {
             return self.store_binding(symbol, src, false);
         }
@@ -893,6 +929,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let callee_expr = strip_parens(&c.callee);
         if let Some(m) = callee_expr.as_member_expression() {
             self.member_with_this(m, callee, this, exits)?;
+        } else if let (Expression::Identifier(id), false) = (callee_expr, self.with_objects.is_empty()) {
+            // A call through a `with` object passes it as `this`.
+            self.emit(Instruction::LoadUndefined { dst: this });
+            let jumps = self.with_reads(id.name.as_str(), callee, this);
+            self.identifier_static(id, callee)?;
+            for j in jumps {
+                self.patch_here(j);
+            }
         } else {
             self.emit(Instruction::LoadUndefined { dst: this });
             self.chain_part(callee_expr, callee, exits)?;

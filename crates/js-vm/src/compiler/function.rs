@@ -42,6 +42,8 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     pub control: Vec<Control<'a>>,
     depth: u32,
     pub completion: Option<Reg>,
+    /// Registers of the `with` objects in effect, innermost last.
+    pub with_objects: Vec<Reg>,
     pub arguments: Option<Location>,
     pub param_count: u16,
     pub length: u16,
@@ -87,6 +89,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             control: Vec::new(),
             depth: 0,
             completion: None,
+            with_objects: Vec::new(),
             arguments: None,
             param_count: 0,
             length: 0,
@@ -151,6 +154,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             | Instruction::JumpIfNotUndefined { target: t, .. }
             | Instruction::JumpIfInt { target: t, .. }
             | Instruction::IteratorNext { done: t, .. }
+            | Instruction::WithGet { found: t, .. }
+            | Instruction::WithSet { found: t, .. }
             | Instruction::ForInNext { done: t, .. } => *t = target,
             _ => {}
         }

@@ -127,8 +127,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Statement::TryStatement(s) => self.try_statement(s),
             Statement::SwitchStatement(s) => self.switch_statement(s, labels),
             Statement::LabeledStatement(s) => self.labeled_statement(s, labels),
-            Statement::WithStatement(_) => {
-                Err(CompileError::Syntax("'with' statements are not supported by this engine yet".to_owned()))
+            Statement::WithStatement(w) => {
+                // The object lives in a register for the body; identifier
+                // accesses in the body check it before their static binding.
+                let obj = self.temp()?;
+                self.expression(&w.object, obj)?;
+                self.emit(Instruction::ToObject { dst: obj, src: obj });
+                self.with_objects.push(obj);
+                let result = self.statement(&w.body);
+                self.with_objects.pop();
+                result
             }
             _ => match statement.as_declaration() {
                 Some(Declaration::VariableDeclaration(decl)) => self.variable_declaration(decl),

@@ -1244,6 +1244,38 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         .is_some_and(|s| o.borrow(&vm.heap).get_own(&vm.heap, PropertyKey::Symbol(s)).is_some());
                     r!(dst) = Value::boolean(found);
                 }
+                Instruction::ToObject { dst, src } => {
+                    let v = r!(src);
+                    r!(dst) = Value::object(to_object(vm, v)?);
+                }
+                Instruction::WithGet { dst, obj, name, this_dst, found } => {
+                    let (o, n) = (r!(obj), constant!(name));
+                    if let (Some(o), Some(atom)) = (o.as_object(), n.as_string())
+                        && with_has(vm, o, atom)?
+                    {
+                        let key = string_key(vm, atom);
+                        r!(dst) = get(vm, o, key, Value::object(o))?;
+                        if this_dst.0 != u16::MAX {
+                            r!(this_dst) = Value::object(o);
+                        }
+                        pc = found as usize;
+                        continue;
+                    }
+                }
+                Instruction::WithSet { obj, name, src, found } => {
+                    let (o, n, v) = (r!(obj), constant!(name), r!(src));
+                    if let (Some(o), Some(atom)) = (o.as_object(), n.as_string())
+                        && with_has(vm, o, atom)?
+                    {
+                        let key = string_key(vm, atom);
+                        let ok = im::set(vm, o, key, v, Value::object(o))?;
+                        if !ok && strict_code {
+                            return Err(vm.type_error("Cannot assign to read only property"));
+                        }
+                        pc = found as usize;
+                        continue;
+                    }
+                }
                 Instruction::Nop => {}
             }
             pc += 1;
@@ -1275,6 +1307,24 @@ fn super_call(vm: &mut Vm, args: &[Value]) -> JsResult<Value> {
         call_function(vm, init, result, &[])?;
     }
     Ok(result)
+}
+
+/// HasBinding of an object environment record (§9.1.1.2.1): the property
+/// exists and `@@unscopables` does not hide it.
+fn with_has(vm: &mut Vm, o: Gc<JsObject>, atom: Gc<JsString>) -> JsResult<bool> {
+    let key = string_key(vm, atom);
+    if !has_property(vm, o, key)? {
+        return Ok(false);
+    }
+    let unscopables_key = PropertyKey::Symbol(vm.symbols.unscopables);
+    let unscopables = get(vm, o, unscopables_key, Value::object(o))?;
+    if let Some(u) = unscopables.as_object() {
+        let blocked = get(vm, u, key, unscopables)?;
+        if to_boolean(vm, blocked) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// `IsConstructor`.
