@@ -227,11 +227,18 @@ pub(crate) fn error_to_string_value(vm: &mut Vm, info: &CallInfo) -> JsResult<St
     Ok(v.as_string().map(|s| crate::interpreter::string_text(vm, s)).unwrap_or_default())
 }
 
+/// `Error.isError(value)`: whether `value` has an `[[ErrorData]]` slot.
+fn is_error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let v = info.arg(vm, 0);
+    Ok(Value::boolean(v.as_object().is_some_and(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::Error))))
+}
+
 /// Installs the error constructors.
 pub(crate) fn install(vm: &mut Vm) {
     let error_proto = vm.realm.intrinsics.error_prototype;
     let error = constructor(vm, "Error", 1, error_ctor, error_proto);
     method(vm, error_proto, "toString", 0, error_to_string);
+    method(vm, error, "isError", 1, is_error);
     let name = vm.string("Error");
     value_property(vm, error_proto, "name", name, Attributes::METHOD);
     let empty = vm.string("");

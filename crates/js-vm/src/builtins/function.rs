@@ -336,5 +336,21 @@ pub(crate) fn install(vm: &mut Vm) {
     symbol_method(vm, proto, has_instance_symbol, "[Symbol.hasInstance]", 1, has_instance, Attributes::NONE);
     let thrower = native_function(vm, "", 0, throw_type_error, false);
     thrower.borrow_mut(&mut vm.heap).extensible = false;
+    // %ThrowTypeError%'s `length` and `name` are frozen too.
+    for key in [PropertyKey::String(vm.names.length), PropertyKey::String(vm.names.name)] {
+        let desc = crate::object::PropertyDescriptor { configurable: Some(false), ..Default::default() };
+        let _ = crate::object::internal_methods::define_own_property(vm, thrower, key, desc);
+    }
     vm.realm.intrinsics.throw_type_error = thrower;
+    // AddRestrictedFunctionProperties (§10.2.4): `caller` and `arguments`.
+    for key in [PropertyKey::String(vm.names.caller), PropertyKey::String(vm.names.arguments)] {
+        let desc = crate::object::PropertyDescriptor {
+            get: Some(Value::object(thrower)),
+            set: Some(Value::object(thrower)),
+            enumerable: Some(false),
+            configurable: Some(true),
+            ..Default::default()
+        };
+        let _ = crate::object::internal_methods::define_own_property(vm, proto, key, desc);
+    }
 }

@@ -550,6 +550,61 @@ fn proto_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::UNDEFINED)
 }
 
+/// Annex B `__defineGetter__` / `__defineSetter__`.
+fn define_accessor_legacy(vm: &mut Vm, info: &CallInfo, setter: bool) -> JsResult<Value> {
+    let o = to_object(vm, info.this)?;
+    let f = info.arg(vm, 1);
+    if !is_callable(vm, f) {
+        return Err(vm.type_error("Object.prototype.__defineGetter__: Expecting function"));
+    }
+    let key_value = info.arg(vm, 0);
+    let key = to_property_key(vm, key_value)?;
+    let mut desc =
+        PropertyDescriptor { enumerable: Some(true), configurable: Some(true), ..PropertyDescriptor::default() };
+    if setter {
+        desc.set = Some(f);
+    } else {
+        desc.get = Some(f);
+    }
+    if !define_own_property(vm, o, key, desc)? {
+        return Err(vm.type_error("Cannot redefine property"));
+    }
+    Ok(Value::UNDEFINED)
+}
+
+fn define_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    define_accessor_legacy(vm, info, false)
+}
+
+fn define_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    define_accessor_legacy(vm, info, true)
+}
+
+/// Annex B `__lookupGetter__` / `__lookupSetter__`.
+fn lookup_accessor_legacy(vm: &mut Vm, info: &CallInfo, setter: bool) -> JsResult<Value> {
+    let mut o = Some(to_object(vm, info.this)?);
+    let key_value = info.arg(vm, 0);
+    let key = to_property_key(vm, key_value)?;
+    while let Some(current) = o {
+        if let Some(desc) = get_own_property(vm, current, key) {
+            if desc.is_accessor() {
+                return Ok(if setter { desc.set } else { desc.get }.unwrap_or_default());
+            }
+            return Ok(Value::UNDEFINED);
+        }
+        o = current.borrow(&vm.heap).proto;
+    }
+    Ok(Value::UNDEFINED)
+}
+
+fn lookup_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    lookup_accessor_legacy(vm, info, false)
+}
+
+fn lookup_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    lookup_accessor_legacy(vm, info, true)
+}
+
 /// Installs Object and Object.prototype.
 pub(crate) fn install(vm: &mut Vm) {
     let proto = vm.realm.intrinsics.object_prototype;
@@ -583,7 +638,11 @@ pub(crate) fn install(vm: &mut Vm) {
     for (name, length, f) in statics {
         method(vm, ctor, name, length, f);
     }
-    let methods: [(&str, u32, crate::function::NativeFn); 6] = [
+    let methods: [(&str, u32, crate::function::NativeFn); 10] = [
+        ("__defineGetter__", 2, define_getter),
+        ("__defineSetter__", 2, define_setter),
+        ("__lookupGetter__", 1, lookup_getter),
+        ("__lookupSetter__", 1, lookup_setter),
         ("hasOwnProperty", 1, has_own_property),
         ("isPrototypeOf", 1, is_prototype_of),
         ("propertyIsEnumerable", 1, property_is_enumerable),
