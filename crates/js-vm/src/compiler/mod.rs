@@ -74,14 +74,19 @@ fn check_nesting(text: &str) -> CResult<()> {
 }
 
 /// Stack the parser and compiler run on. oxc's parser and semantic
-/// analysis recurse on nesting; a fresh stack of this size (reserved, not
-/// committed) makes their depth independent of the embedder's thread.
+/// analysis recurse on nesting; when less than [`COMPILE_RED_ZONE`] of the
+/// current thread's stack is left, they run on a fresh stack of this size
+/// (reserved, not committed), so their depth does not depend on the
+/// embedder's thread.
 const COMPILE_STACK: usize = 256 * 1024 * 1024;
+
+/// Stack the compiler needs for the deepest input it accepts.
+const COMPILE_RED_ZONE: usize = 64 * 1024 * 1024;
 
 /// Compiles a classic script.
 pub fn compile_script(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
-    stacker::grow(COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Script, false, None))
+    stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Script, false, None))
 }
 
 /// Compiles eval code (§19.2.1.1): `outer` is the call site's scope table
@@ -94,7 +99,7 @@ pub fn compile_eval(
     outer: Option<Rc<crate::bytecode::EvalScope>>,
 ) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
-    stacker::grow(COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Eval, strict, outer))
+    stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Eval, strict, outer))
 }
 
 fn compile_on_big_stack(
