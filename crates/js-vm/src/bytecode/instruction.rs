@@ -18,6 +18,23 @@ pub type Target = u32;
 /// An index into the code's inline caches.
 pub type IcIndex = u32;
 
+/// The comparison of a fused compare-and-branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareOp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `===`
+    StrictEq,
+    /// `!==`
+    StrictNe,
+}
+
 /// One instruction. Operands follow one naming scheme, described in the
 /// module docs and on each variant.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -208,6 +225,9 @@ pub enum Instruction {
     JumpIfTrue { cond: Reg, target: Target },
     /// Jumps when `cond` is falsy.
     JumpIfFalse { cond: Reg, target: Target },
+    /// Jumps unless `lhs op rhs` (a loop or `if` test fused with its
+    /// branch).
+    JumpUnless { op: CompareOp, lhs: Reg, rhs: Reg, target: Target },
     /// Jumps when `src` is `null` or `undefined`.
     JumpIfNullish { src: Reg, target: Target },
     /// Jumps when `src` is neither `null` nor `undefined`.

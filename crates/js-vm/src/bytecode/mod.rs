@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use js_gc::{Gc, Trace, Tracer};
 
-pub use instruction::{ConstIndex, IcIndex, Instruction, Reg, Target};
+pub use instruction::{CompareOp, ConstIndex, IcIndex, Instruction, Reg, Target};
 
 use crate::string::JsString;
 use crate::value::Value;
@@ -131,8 +131,9 @@ pub struct Code {
     pub kind: CodeKind,
     /// Strict mode code.
     pub strict: bool,
-    /// The instructions.
-    pub instructions: Box<[Instruction]>,
+    /// The instructions (shared, so the interpreter can hold them while it
+    /// mutates the heap).
+    pub instructions: Rc<[Instruction]>,
     /// Constants: atoms, strings and numbers.
     pub constants: Box<[Value]>,
     /// Nested functions, by [`Instruction::Closure`] index.

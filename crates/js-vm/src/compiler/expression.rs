@@ -44,11 +44,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// `e` is one, otherwise a new temporary.
     pub fn expression_any(&mut self, e: &'a Expression<'a>) -> CResult<Reg> {
         if let Expression::Identifier(id) = e
+            && self.with_objects.is_empty()
             && let Some(symbol) = self.symbol_of(id)
             && let Location::Register(_) = self.location_of(symbol)
         {
             let r = self.temp()?;
-            return self.load_binding(symbol, r, false);
+            return self.load_binding_at(symbol, r, false, Some(id.span.start));
         }
         if let Expression::ThisExpression(_) = e
             && !matches!(self.kind, crate::bytecode::CodeKind::ClassConstructor { derived: true })
@@ -141,11 +142,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Expression::BinaryExpression(b) => self.binary(b, dst)?,
             Expression::LogicalExpression(l) => self.logical(l, dst)?,
             Expression::ConditionalExpression(c) => {
-                let mark = self.mark();
-                let r = self.temp()?;
-                self.expression(&c.test, r)?;
-                let to_else = self.emit(Instruction::JumpIfFalse { cond: r, target: u32::MAX });
-                self.release(mark);
+                let to_else = self.jump_if_false(&c.test)?;
                 self.expression(&c.consequent, dst)?;
                 let to_end = self.emit_jump();
                 self.patch_here(to_else);
@@ -246,6 +243,43 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// Evaluates a test and emits a jump taken when it is falsy; returns
+    /// the jump to patch. Comparisons fuse with the branch.
+    pub fn jump_if_false(&mut self, test: &'a Expression<'a>) -> CResult<usize> {
+        use crate::bytecode::CompareOp;
+        let mark = self.mark();
+        if let Expression::BinaryExpression(b) = test {
+            let op = match b.operator {
+                BinaryOperator::LessThan => Some(CompareOp::Lt),
+                BinaryOperator::LessEqualThan => Some(CompareOp::Le),
+                BinaryOperator::GreaterThan => Some(CompareOp::Gt),
+                BinaryOperator::GreaterEqualThan => Some(CompareOp::Ge),
+                BinaryOperator::StrictEquality => Some(CompareOp::StrictEq),
+                BinaryOperator::StrictInequality => Some(CompareOp::StrictNe),
+                _ => None,
+            };
+            if let Some(op) = op {
+                let lhs = if is_side_effect_free(&b.right) {
+                    self.expression_any(&b.left)?
+                } else {
+                    let r = self.temp()?;
+                    self.expression(&b.left, r)?;
+                    r
+                };
+                let rhs = self.expression_any(&b.right)?;
+                self.mark_position(b.span.start);
+                let jump = self.emit(Instruction::JumpUnless { op, lhs, rhs, target: u32::MAX });
+                self.release(mark);
+                return Ok(jump);
+            }
+        }
+        let r = self.temp()?;
+        self.expression(test, r)?;
+        let jump = self.emit(Instruction::JumpIfFalse { cond: r, target: u32::MAX });
+        self.release(mark);
+        Ok(jump)
     }
 
     /// `yield value`: suspends; resumption by `throw` or `return` is
@@ -352,7 +386,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     fn identifier_static(&mut self, id: &'a IdentifierReference<'a>, dst: Reg) -> CResult<()> {
         if let Some(symbol) = self.symbol_of(id) {
-            self.load_binding(symbol, dst, true)?;
+            self.load_binding_at(symbol, dst, true, Some(id.span.start))?;
             return Ok(());
         }
         let name = id.name.as_str();
@@ -1040,6 +1074,23 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Err(CompileError::Syntax("Invalid left-hand side in assignment".to_owned()));
         };
         let mark = self.mark();
+        let is_logical = matches!(
+            a.operator,
+            AssignmentOperator::LogicalAnd | AssignmentOperator::LogicalOr | AssignmentOperator::LogicalNullish
+        );
+        if !is_logical
+            && is_side_effect_free(&a.right)
+            && let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple
+            && let Some(r) = self.local_register_target(id)?
+        {
+            // `x op= y` on a local: one instruction in place.
+            let rhs = self.expression_any(&a.right)?;
+            self.mark_position(a.span.start);
+            self.emit(binary_instruction(compound_operator(a.operator), r, r, rhs));
+            self.emit(Instruction::Move { dst, src: r });
+            self.release(mark);
+            return Ok(());
+        }
         let reference = if let Some(m) = simple.as_member_expression() {
             let r = self.property_ref(m)?;
             self.get_ref(r, dst);
@@ -1083,8 +1134,41 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
+    /// The register of a writable local binding `id` names, if it has
+    /// one (after its TDZ check).
+    fn local_register_target(&mut self, id: &'a IdentifierReference<'a>) -> CResult<Option<Reg>> {
+        if !self.with_objects.is_empty() {
+            return Ok(None);
+        }
+        let Some(symbol) = self.symbol_of(id) else { return Ok(None) };
+        if self.analysis.scoping.symbol_flags(symbol).contains(oxc_syntax::symbol::SymbolFlags::ConstVariable) {
+            return Ok(None);
+        }
+        let Location::Register(_) = self.location_of(symbol) else { return Ok(None) };
+        let scratch = self.temp()?;
+        Ok(Some(self.load_binding_at(symbol, scratch, false, Some(id.span.start))?))
+    }
+
     fn update(&mut self, u: &'a UpdateExpression<'a>, dst: Reg) -> CResult<()> {
         let mark = self.mark();
+        if let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument
+            && let Some(r) = self.local_register_target(id)?
+        {
+            let inc = u.operator == UpdateOperator::Increment;
+            if u.prefix {
+                self.emit(if inc { Instruction::Inc { dst: r, src: r } } else { Instruction::Dec { dst: r, src: r } });
+                self.emit(Instruction::Move { dst, src: r });
+            } else {
+                self.emit(Instruction::ToNumeric { dst, src: r });
+                self.emit(if inc {
+                    Instruction::Inc { dst: r, src: dst }
+                } else {
+                    Instruction::Dec { dst: r, src: dst }
+                });
+            }
+            self.release(mark);
+            return Ok(());
+        }
         let new_value = self.temp()?;
         let reference = if let Some(m) = u.argument.as_member_expression() {
             let r = self.property_ref(m)?;

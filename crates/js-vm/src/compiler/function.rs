@@ -153,6 +153,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             | Instruction::JumpIfUndefined { target: t, .. }
             | Instruction::JumpIfNotUndefined { target: t, .. }
             | Instruction::JumpIfInt { target: t, .. }
+            | Instruction::JumpUnless { target: t, .. }
             | Instruction::IteratorNext { done: t, .. }
             | Instruction::WithGet { found: t, .. }
             | Instruction::WithSet { found: t, .. }
@@ -425,9 +426,17 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     /// Reads a binding into `dst` (or returns its own register when
     /// `copy` is false and it has one).
     pub fn load_binding(&mut self, symbol: SymbolId, dst: Reg, copy: bool) -> CResult<Reg> {
+        self.load_binding_at(symbol, dst, copy, None)
+    }
+
+    /// [`FunctionCompiler::load_binding`] for a use at source offset `at`:
+    /// register reads past the declaration skip the TDZ check.
+    pub fn load_binding_at(&mut self, symbol: SymbolId, dst: Reg, copy: bool, at: Option<u32>) -> CResult<Reg> {
         let flags = self.analysis.scoping.symbol_flags(symbol);
         let lexical =
             flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class);
+        let in_register = matches!(self.location_of(symbol), Location::Register(_));
+        let lexical = lexical && !(in_register && at.is_some_and(|at| self.analysis.initialized_at(symbol, at)));
         let name = self.analysis.scoping.symbol_name(symbol).to_owned();
         match self.location_of(symbol) {
             Location::Register(r) => {

@@ -86,7 +86,9 @@ const COMPILE_RED_ZONE: usize = 64 * 1024 * 1024;
 /// Compiles a classic script.
 pub fn compile_script(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
-    stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Script, false, None))
+    stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || {
+        compile_on_big_stack(vm, source, CodeKind::Script, false, None)
+    })
 }
 
 /// Compiles eval code (§19.2.1.1): `outer` is the call site's scope table
@@ -99,7 +101,9 @@ pub fn compile_eval(
     outer: Option<Rc<crate::bytecode::EvalScope>>,
 ) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
-    stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || compile_on_big_stack(vm, source, CodeKind::Eval, strict, outer))
+    stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || {
+        compile_on_big_stack(vm, source, CodeKind::Eval, strict, outer)
+    })
 }
 
 fn compile_on_big_stack(
@@ -163,7 +167,7 @@ pub(crate) fn build_code(
         name,
         kind,
         strict,
-        instructions: instructions.into_boxed_slice(),
+        instructions: instructions.into(),
         constants: constants.into_boxed_slice(),
         functions: functions.into_boxed_slice(),
         handlers: handlers.into_boxed_slice(),

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use oxc_semantic::{Scoping, Semantic};
 use oxc_syntax::scope::{ScopeFlags, ScopeId};
-use oxc_syntax::symbol::SymbolId;
+use oxc_syntax::symbol::{SymbolFlags, SymbolId};
 
 use oxc_ast::AstKind;
 
@@ -82,6 +82,12 @@ pub struct Analysis {
     class_scopes: HashSet<ScopeId>,
     /// Private names per class scope, with their environment slots.
     private_names: HashMap<ScopeId, Vec<PrivateName>>,
+    /// Where each `let`/`const`/`class` declaration ends: a use in the same
+    /// function after this offset cannot be in the TDZ (outside `switch`).
+    lexical_decl_end: HashMap<SymbolId, u32>,
+    /// Scopes of `switch` statements, where a case can jump past a
+    /// declaration.
+    switch_scopes: HashSet<ScopeId>,
 }
 
 impl Analysis {
@@ -89,7 +95,31 @@ impl Analysis {
     pub fn new(semantic: Semantic<'_>) -> Self {
         let mut class_scopes = HashSet::new();
         let mut declared_private = Vec::new();
+        let mut switch_scopes = HashSet::new();
+        let mut lexical_decl_end = HashMap::new();
+        {
+            let scoping = semantic.scoping();
+            for symbol in scoping.symbol_ids() {
+                let flags = scoping.symbol_flags(symbol);
+                if !flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class)
+                {
+                    continue;
+                }
+                let node = scoping.symbol_declaration(symbol);
+                let end = match semantic.nodes().kind(node) {
+                    AstKind::VariableDeclarator(d) => d.span.end,
+                    AstKind::Class(c) => c.span.end,
+                    _ => u32::MAX,
+                };
+                lexical_decl_end.insert(symbol, end);
+            }
+        }
         for node in semantic.nodes().iter() {
+            if let AstKind::SwitchStatement(s) = node.kind()
+                && let Some(scope) = s.scope_id.get()
+            {
+                switch_scopes.insert(scope);
+            }
             if let AstKind::Class(class) = node.kind()
                 && let Some(scope) = class.scope_id.get()
             {
@@ -122,6 +152,8 @@ impl Analysis {
             scopes_of,
             class_scopes,
             private_names: HashMap::new(),
+            lexical_decl_end,
+            switch_scopes,
         };
         analysis.find_captures();
         for (scope, declarations) in declared_private {
@@ -231,6 +263,13 @@ impl Analysis {
             };
         }
         self.private_names.insert(scope, names);
+    }
+
+    /// Whether a use of the lexical `symbol` at source offset `at`, in the
+    /// declaring function, is certainly past its initialisation.
+    pub fn initialized_at(&self, symbol: SymbolId, at: u32) -> bool {
+        let scope = self.scoping.symbol_scope_id(symbol);
+        !self.switch_scopes.contains(&scope) && self.lexical_decl_end.get(&symbol).is_some_and(|&end| at >= end)
     }
 
     /// The private names a class scope declares.

@@ -81,11 +81,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     breaks: Vec::new(),
                     continues: Vec::new(),
                 });
-                let mark = self.mark();
-                let r = self.temp()?;
-                self.expression(&s.test, r)?;
-                let exit = self.emit(Instruction::JumpIfFalse { cond: r, target: u32::MAX });
-                self.release(mark);
+                let exit = self.jump_if_false(&s.test)?;
                 self.statement(&s.body)?;
                 self.emit(Instruction::Jump { target: start });
                 self.patch_here(exit);
@@ -181,11 +177,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     }
 
     fn if_statement(&mut self, s: &'a IfStatement<'a>) -> CResult<()> {
-        let mark = self.mark();
-        let r = self.temp()?;
-        self.expression(&s.test, r)?;
-        let to_else = self.emit(Instruction::JumpIfFalse { cond: r, target: u32::MAX });
-        self.release(mark);
+        let to_else = self.jump_if_false(&s.test)?;
         self.statement(&s.consequent)?;
         match &s.alternate {
             Some(alt) => {
@@ -435,11 +427,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.control.push(Control::Breakable { labels, is_loop: true, breaks: Vec::new(), continues: Vec::new() });
         let mut exit = None;
         if let Some(test) = &s.test {
-            let mark = self.mark();
-            let r = self.temp()?;
-            self.expression(test, r)?;
-            exit = Some(self.emit(Instruction::JumpIfFalse { cond: r, target: u32::MAX }));
-            self.release(mark);
+            exit = Some(self.jump_if_false(test)?);
         }
         self.statement(&s.body)?;
         let continue_target = self.here();

@@ -8,6 +8,8 @@ mod inline_cache;
 mod operators;
 mod private;
 
+use std::rc::Rc;
+
 use js_gc::Gc;
 
 pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
@@ -19,7 +21,7 @@ use crate::abstract_ops::{
     is_callable, is_loosely_equal, is_strictly_equal, string_key, to_boolean, to_numeric, to_object, to_property_key,
     to_string, type_of,
 };
-use crate::bytecode::{Code, CodeKind, Instruction, Reg};
+use crate::bytecode::{Code, CodeKind, CompareOp, Instruction, Reg};
 use crate::environment::DeclarativeEnvironment;
 use crate::function::{Closure, Function};
 use crate::object::internal_methods::{
@@ -397,9 +399,10 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
         let base = frame.base;
         let mut pc = frame.pc as usize;
         let ic_table = code.borrow(&vm.heap).ic_table;
+        let instructions = Rc::clone(&code.borrow(&vm.heap).instructions);
         let strict_code = code.borrow(&vm.heap).strict;
         loop {
-            let instruction = code.borrow(&vm.heap).instructions[pc];
+            let instruction = instructions[pc];
             if let Some(frame) = vm.frames.last_mut() {
                 frame.pc = pc as u32;
             }
@@ -1002,14 +1005,47 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::JumpIfTrue { cond, target } => {
                     let v = r!(cond);
-                    if to_boolean(vm, v) {
+                    let truthy = if v == Value::TRUE {
+                        true
+                    } else if v == Value::FALSE {
+                        false
+                    } else {
+                        to_boolean(vm, v)
+                    };
+                    if truthy {
                         pc = target as usize;
                         continue;
                     }
                 }
                 Instruction::JumpIfFalse { cond, target } => {
                     let v = r!(cond);
-                    if !to_boolean(vm, v) {
+                    let truthy = if v == Value::TRUE {
+                        true
+                    } else if v == Value::FALSE {
+                        false
+                    } else {
+                        to_boolean(vm, v)
+                    };
+                    if !truthy {
+                        pc = target as usize;
+                        continue;
+                    }
+                }
+                Instruction::JumpUnless { op, lhs, rhs, target } => {
+                    let (a, b) = (r!(lhs), r!(rhs));
+                    let holds = match (op, a.as_number(), b.as_number()) {
+                        (CompareOp::Lt, Some(x), Some(y)) => x < y,
+                        (CompareOp::Le, Some(x), Some(y)) => x <= y,
+                        (CompareOp::Gt, Some(x), Some(y)) => x > y,
+                        (CompareOp::Ge, Some(x), Some(y)) => x >= y,
+                        (CompareOp::Lt, ..) => operators::less_than(vm, a, b)?,
+                        (CompareOp::Le, ..) => operators::less_or_equal(vm, a, b)?,
+                        (CompareOp::Gt, ..) => operators::greater_than(vm, a, b)?,
+                        (CompareOp::Ge, ..) => operators::greater_or_equal(vm, a, b)?,
+                        (CompareOp::StrictEq, ..) => is_strictly_equal(vm, a, b),
+                        (CompareOp::StrictNe, ..) => !is_strictly_equal(vm, a, b),
+                    };
+                    if !holds {
                         pc = target as usize;
                         continue;
                     }
