@@ -275,7 +275,7 @@ impl Vm {
     /// `Uncaught <value>` for other values, as Node prints them.
     pub fn describe_uncaught(&mut self, value: Value) -> String {
         if let Some(o) = value.as_object()
-            && matches!(o.borrow(&self.heap).kind, ObjectKind::Error)
+            && matches!(o.borrow(&self.heap).kind, ObjectKind::Error { .. })
             && let Ok(text) = crate::host::console::inspect(self, value)
         {
             return text;

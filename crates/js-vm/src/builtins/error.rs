@@ -67,7 +67,7 @@ impl Vm {
     /// A new error object of `kind` with `message` and a stack.
     pub fn make_error(&mut self, kind: ErrorKind, message: &str) -> Gc<JsObject> {
         let proto = kind.prototype(self);
-        let obj = self.new_object_of_kind(Some(proto), ObjectKind::Error);
+        let obj = self.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED });
         let msg = self.string(message);
         let key = PropertyKey::String(self.names.message);
         define_builtin(self, obj, key, msg, Attributes::METHOD);
@@ -130,8 +130,42 @@ fn install_stack(vm: &mut Vm, obj: Gc<JsObject>, name: &str, message: &str) {
         text.push_str(&line);
     }
     let value = vm.string(&text);
+    if let ObjectKind::Error { stack } = &mut obj.borrow_mut(&mut vm.heap).kind {
+        *stack = value;
+    }
+}
+
+/// `get Error.prototype.stack`: the trace captured at construction.
+fn stack_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(o) = info.this.as_object() else {
+        return Err(vm.type_error("Error.prototype.stack getter called on a non-object"));
+    };
+    Ok(match o.borrow(&vm.heap).kind {
+        ObjectKind::Error { stack } => stack,
+        _ => Value::UNDEFINED,
+    })
+}
+
+/// `set Error.prototype.stack`: an own data property on the receiver
+/// (SetterThatIgnoresPrototypeProperties).
+fn stack_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(o) = info.this.as_object() else {
+        return Err(vm.type_error("Error.prototype.stack setter called on a non-object"));
+    };
+    if info.argc == 0 {
+        return Err(vm.type_error("Error.prototype.stack setter needs a value"));
+    }
+    if o == vm.realm.intrinsics.error_prototype {
+        return Err(vm.type_error("Cannot set stack on Error.prototype"));
+    }
+    let v = info.arg(vm, 0);
     let key = PropertyKey::String(vm.names.stack);
-    define_builtin(vm, obj, key, value, Attributes::METHOD);
+    if crate::object::internal_methods::get_own_property(vm, o, key).is_none() {
+        crate::object::internal_methods::create_data_property_or_throw(vm, o, key, v)?;
+    } else if !crate::object::internal_methods::set(vm, o, key, v, info.this)? {
+        return Err(vm.type_error("Cannot assign to read only property 'stack'"));
+    }
+    Ok(Value::UNDEFINED)
 }
 
 /// The shared body of the error constructors (§20.5.1.1).
@@ -139,7 +173,7 @@ fn construct_error(vm: &mut Vm, info: &CallInfo, kind: ErrorKind, message_index:
     let new_target = info.new_target.unwrap_or(info.callee);
     let proto = prototype_from_constructor(vm, new_target)?;
     let proto = if proto == vm.realm.intrinsics.object_prototype { kind.prototype(vm) } else { proto };
-    let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Error);
+    let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED });
     vm.keep_alive(Value::object(obj));
     let message = info.arg(vm, message_index);
     let mut message_text = String::new();
@@ -230,7 +264,7 @@ pub(crate) fn error_to_string_value(vm: &mut Vm, info: &CallInfo) -> JsResult<St
 /// `Error.isError(value)`: whether `value` has an `[[ErrorData]]` slot.
 fn is_error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
-    Ok(Value::boolean(v.as_object().is_some_and(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::Error))))
+    Ok(Value::boolean(v.as_object().is_some_and(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::Error { .. }))))
 }
 
 /// Installs the error constructors.
@@ -239,6 +273,8 @@ pub(crate) fn install(vm: &mut Vm) {
     let error = constructor(vm, "Error", 1, error_ctor, error_proto);
     method(vm, error_proto, "toString", 0, error_to_string);
     method(vm, error, "isError", 1, is_error);
+    let stack_key = PropertyKey::String(vm.names.stack);
+    super::accessor_property(vm, error_proto, stack_key, "stack", Some(stack_getter), Some(stack_setter));
     let name = vm.string("Error");
     value_property(vm, error_proto, "name", name, Attributes::METHOD);
     let empty = vm.string("");

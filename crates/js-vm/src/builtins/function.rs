@@ -48,6 +48,13 @@ pub(crate) fn make_closure(
     define_builtin(vm, f, length_key, Value::number(f64::from(length)), Attributes::CONFIGURABLE_ONLY);
     let name_key = PropertyKey::String(vm.names.name);
     define_builtin(vm, f, name_key, Value::string(name), Attributes::CONFIGURABLE_ONLY);
+    if kind == CodeKind::Normal && !code.borrow(&vm.heap).strict {
+        // Sloppy functions carry null `caller` and `arguments`, as in V8,
+        // instead of inheriting Function.prototype's throwing accessors.
+        for key in [PropertyKey::String(vm.names.caller), PropertyKey::String(vm.names.arguments)] {
+            define_builtin(vm, f, key, Value::NULL, Attributes::NONE);
+        }
+    }
     if kind == CodeKind::Normal {
         let prototype = vm.new_plain_object();
         let ctor_key = PropertyKey::String(vm.names.constructor);

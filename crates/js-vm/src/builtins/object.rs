@@ -501,7 +501,7 @@ pub fn object_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         ObjectKind::Array { .. } => "Array",
         ObjectKind::Arguments => "Arguments",
         ObjectKind::Function(_) => "Function",
-        ObjectKind::Error => "Error",
+        ObjectKind::Error { .. } => "Error",
         ObjectKind::Boolean(_) => "Boolean",
         ObjectKind::Number(_) => "Number",
         ObjectKind::String(_) => "String",

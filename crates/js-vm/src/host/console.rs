@@ -209,7 +209,7 @@ fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
             };
             Kind::Function { is_class }
         }
-        ObjectKind::Error => Kind::Error,
+        ObjectKind::Error { .. } => Kind::Error,
         ObjectKind::Boolean(b) => {
             Kind::Boxed(if *b { "[Boolean: true]".to_owned() } else { "[Boolean: false]".to_owned() })
         }

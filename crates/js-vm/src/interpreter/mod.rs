@@ -548,8 +548,10 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                                 continue;
                             }
                             let key = atom_key!(name);
-                            if matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error)
-                                && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+                            if matches!(
+                                object.kind,
+                                ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error { .. }
+                            ) && let Some(info) = shape.borrow(&vm.heap).lookup(key)
                                 && !info.attrs.is_accessor()
                             {
                                 let v = o.borrow(&vm.heap).slot(info.slot);
@@ -575,8 +577,10 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                                 continue;
                             }
                             let key = atom_key!(name);
-                            if matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error)
-                                && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+                            if matches!(
+                                object.kind,
+                                ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error { .. }
+                            ) && let Some(info) = shape.borrow(&vm.heap).lookup(key)
                                 && info.attrs.writable()
                                 && !info.attrs.is_accessor()
                             {

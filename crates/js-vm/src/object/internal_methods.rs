@@ -184,8 +184,10 @@ pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, recei
     // Fast path: an own writable data property of an ordinary shaped object.
     if receiver == Value::object(obj) && !matches!(key, PropertyKey::Index(_)) {
         let o = obj.borrow(&vm.heap);
-        if let (Properties::Shaped { shape, .. }, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error) =
-            (&o.properties, &o.kind)
+        if let (
+            Properties::Shaped { shape, .. },
+            ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error { .. },
+        ) = (&o.properties, &o.kind)
             && let Some(info) = shape.borrow(&vm.heap).lookup(key)
             && info.attrs.writable()
             && !info.attrs.is_accessor()

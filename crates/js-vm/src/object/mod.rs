@@ -60,8 +60,13 @@ pub enum ObjectKind {
     },
     /// A function object (ordinary, native or bound).
     Function(Function),
-    /// An object made by an Error constructor (`[[ErrorData]]`).
-    Error,
+    /// An object made by an Error constructor (`[[ErrorData]]`), with the
+    /// stack trace captured when it was made (read through
+    /// `Error.prototype.stack`).
+    Error {
+        /// The `stack` string, or `undefined`.
+        stack: Value,
+    },
     /// A Boolean wrapper.
     Boolean(bool),
     /// A Number wrapper.
@@ -289,9 +294,9 @@ unsafe impl Trace for JsObject {
             ObjectKind::ArrayIterator { target, .. } => target.trace(tracer),
             ObjectKind::Generator(state) => state.trace(tracer),
             ObjectKind::StringIterator { string, .. } => string.trace(tracer),
+            ObjectKind::Error { stack } => stack.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
-            | ObjectKind::Error
             | ObjectKind::Boolean(_)
             | ObjectKind::Number(_)
             | ObjectKind::Arguments => {}
