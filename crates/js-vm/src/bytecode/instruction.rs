@@ -107,6 +107,9 @@ pub enum Instruction {
     Delete { dst: Reg, obj: Reg, key: Reg, strict: bool },
     /// CreateDataPropertyOrThrow(obj, key, src)
     DefineField { obj: Reg, key: Reg, src: Reg },
+    /// CreateDataPropertyOrThrow(obj, name, src) for a static key, with a
+    /// cached shape transition (object literals).
+    DefineNamed { obj: Reg, name: ConstIndex, src: Reg, ic: IcIndex },
     /// An object-literal or class method (non-enumerable in classes).
     DefineMethod { obj: Reg, key: Reg, func: Reg, enumerable: bool },
     /// An accessor half.

@@ -633,6 +633,13 @@ impl<'a> FunctionCompiler<'_, 'a> {
                             }
                             if p.method {
                                 self.emit(Instruction::DefineMethod { obj, key, func: value, enumerable: true });
+                            } else if let (false, Some(name)) = (p.computed, static_name.as_deref())
+                                && crate::abstract_ops::array_index_of_str(name).is_none()
+                                && matches!(p.key, PropertyKey::StaticIdentifier(_) | PropertyKey::StringLiteral(_))
+                            {
+                                let c = self.name_constant(name);
+                                let ic = self.ic();
+                                self.emit(Instruction::DefineNamed { obj, name: c, src: value, ic });
                             } else {
                                 self.emit(Instruction::DefineField { obj, key, src: value });
                             }

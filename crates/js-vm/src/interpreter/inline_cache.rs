@@ -8,12 +8,31 @@ use js_gc::{Gc, GcAny, Liveness, Reconciler};
 use crate::object::Shape;
 
 /// One cache entry.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct InlineCache {
     /// The shape last seen, if any.
     pub shape: Option<Gc<Shape>>,
-    /// Where the property lives in objects of that shape.
+    /// Where the property lives in objects of that shape (for a
+    /// transition: the new slot).
     pub slot: u32,
+    /// For a property add: the shape objects of `shape` move to.
+    pub transition: Option<Gc<Shape>>,
+    /// For global reads: the index of the binding in the global object's
+    /// dictionary (`u32::MAX` when unknown).
+    pub dictionary_index: u32,
+}
+
+impl Default for InlineCache {
+    fn default() -> Self {
+        Self { shape: None, slot: 0, transition: None, dictionary_index: u32::MAX }
+    }
+}
+
+impl InlineCache {
+    /// A cached own data property.
+    pub fn property(shape: Gc<Shape>, slot: u32) -> Self {
+        Self { shape: Some(shape), slot, ..Self::default() }
+    }
 }
 
 struct Table {
@@ -79,7 +98,9 @@ impl Reconciler for InlineCacheTables {
                 continue;
             }
             for entry in &mut table.entries {
-                if entry.shape.is_some_and(|s| !liveness.is_live(s)) {
+                if entry.shape.is_some_and(|s| !liveness.is_live(s))
+                    || entry.transition.is_some_and(|s| !liveness.is_live(s))
+                {
                     *entry = InlineCache::default();
                 }
             }

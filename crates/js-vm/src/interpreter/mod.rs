@@ -27,7 +27,7 @@ use crate::function::{Closure, Function};
 use crate::object::internal_methods::{
     self as im, create_data_property_or_throw, define_own_property, get, get_value, has_property, key_to_display,
 };
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
+use crate::object::{Attributes, JsObject, ObjectKind, PropertyDescriptor, PropertyKey, Shape};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -501,9 +501,14 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
 
                 Instruction::GetGlobal { dst, name, ic } => {
-                    let _ = ic;
                     let name = constant!(name);
+                    if let Some(v) = cached_global(vm, ic_table, ic, name) {
+                        r!(dst) = v;
+                        pc += 1;
+                        continue;
+                    }
                     r!(dst) = get_global(vm, name, false)?;
+                    cache_global(vm, ic_table, ic, name);
                 }
                 Instruction::TypeofGlobal { dst, name } => {
                     let name = constant!(name);
@@ -555,7 +560,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                                 && !info.attrs.is_accessor()
                             {
                                 let v = o.borrow(&vm.heap).slot(info.slot);
-                                vm.inline_caches.set(ic_table, ic, InlineCache { shape: Some(shape), slot: info.slot });
+                                vm.inline_caches.set(ic_table, ic, InlineCache::property(shape, info.slot));
                                 r!(dst) = v;
                                 pc += 1;
                                 continue;
@@ -567,16 +572,24 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::SetNamed { obj, name, src, ic, strict } => {
                     let (target, v) = (r!(obj), r!(src));
+                    let mut before = None;
                     if let Some(o) = target.as_object() {
                         let object = o.borrow(&vm.heap);
                         if let Some(shape) = object.shape() {
                             let cache = vm.inline_caches.get(ic_table, ic);
                             if cache.shape == Some(shape) {
-                                o.borrow_mut(&mut vm.heap).set_slot(cache.slot, v);
-                                pc += 1;
-                                continue;
+                                if cache.transition.is_none() {
+                                    o.borrow_mut(&mut vm.heap).set_slot(cache.slot, v);
+                                    pc += 1;
+                                    continue;
+                                }
+                                if add_by_transition(vm, o, cache, atom_key!(name), v, true) {
+                                    pc += 1;
+                                    continue;
+                                }
                             }
                             let key = atom_key!(name);
+                            let object = o.borrow(&vm.heap);
                             if matches!(
                                 object.kind,
                                 ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error { .. }
@@ -585,14 +598,40 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                                 && !info.attrs.is_accessor()
                             {
                                 o.borrow_mut(&mut vm.heap).set_slot(info.slot, v);
-                                vm.inline_caches.set(ic_table, ic, InlineCache { shape: Some(shape), slot: info.slot });
+                                vm.inline_caches.set(ic_table, ic, InlineCache::property(shape, info.slot));
                                 pc += 1;
                                 continue;
                             }
+                            before = Some((o, shape));
                         }
                     }
                     let key = atom_key!(name);
                     put_value(vm, target, key, v, strict)?;
+                    if let Some((o, from)) = before {
+                        record_transition(vm, ic_table, ic, o, from, key);
+                    }
+                }
+                Instruction::DefineNamed { obj, name, src, ic } => {
+                    let (target, v) = (r!(obj), r!(src));
+                    let Some(o) = target.as_object() else {
+                        pc += 1;
+                        continue;
+                    };
+                    let key = atom_key!(name);
+                    let from = o.borrow(&vm.heap).shape();
+                    let cache = vm.inline_caches.get(ic_table, ic);
+                    if from.is_some()
+                        && cache.shape == from
+                        && cache.transition.is_some()
+                        && add_by_transition(vm, o, cache, key, v, false)
+                    {
+                        pc += 1;
+                        continue;
+                    }
+                    create_data_property_or_throw(vm, o, key, v)?;
+                    if let Some(from) = from {
+                        record_transition(vm, ic_table, ic, o, from, key);
+                    }
                 }
                 Instruction::GetIndexed { dst, obj, key } => {
                     let (base_value, key_value) = (r!(obj), r!(key));
@@ -1349,6 +1388,69 @@ fn super_call(vm: &mut Vm, args: &[Value]) -> JsResult<Value> {
     Ok(result)
 }
 
+/// Adds a property along a cached shape transition. `check_prototypes`
+/// for assignments (a setter or read-only property on the chain would
+/// intercept them); definitions ignore the chain.
+fn add_by_transition(
+    vm: &mut Vm,
+    o: Gc<JsObject>,
+    cache: InlineCache,
+    key: PropertyKey,
+    v: Value,
+    check_prototypes: bool,
+) -> bool {
+    let Some(to) = cache.transition else { return false };
+    let object = o.borrow(&vm.heap);
+    if !object.extensible || !matches!(object.kind, ObjectKind::Ordinary) {
+        return false;
+    }
+    if check_prototypes {
+        let mut p = object.proto;
+        while let Some(proto) = p {
+            let proto_obj = proto.borrow(&vm.heap);
+            if !matches!(proto_obj.kind, ObjectKind::Ordinary | ObjectKind::Function(_))
+                || proto_obj.get_own(&vm.heap, key).is_some()
+            {
+                return false;
+            }
+            p = proto_obj.proto;
+        }
+    }
+    if let crate::object::Properties::Shaped { shape, slots } = &mut o.borrow_mut(&mut vm.heap).properties {
+        if slots.len() as u32 != cache.slot {
+            return false;
+        }
+        *shape = to;
+        slots.push(v);
+        return true;
+    }
+    false
+}
+
+/// After a property add that moved `o` from shape `from` to a shape one
+/// property longer, caches the transition.
+fn record_transition(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, from: Gc<Shape>, key: PropertyKey) {
+    let Some(to) = o.borrow(&vm.heap).shape() else { return };
+    if to == from {
+        return;
+    }
+    let from_len = from.borrow(&vm.heap).len();
+    let to_shape = to.borrow(&vm.heap);
+    if to_shape.len() != from_len + 1 {
+        return;
+    }
+    if let Some(info) = to_shape.lookup(key)
+        && info.slot as usize == from_len
+        && info.attrs == Attributes::DEFAULT
+    {
+        vm.inline_caches.set(
+            ic_table,
+            ic,
+            InlineCache { shape: Some(from), slot: info.slot, transition: Some(to), dictionary_index: u32::MAX },
+        );
+    }
+}
+
 /// HasBinding of an object environment record (§9.1.1.2.1): the property
 /// exists and `@@unscopables` does not hide it.
 fn with_has(vm: &mut Vm, o: Gc<JsObject>, atom: Gc<JsString>) -> JsResult<bool> {
@@ -1403,6 +1505,33 @@ fn not_constructor(vm: &mut Vm, code: Gc<Code>, pc: usize) -> Exception {
     let text = callee_text(vm, code, pc);
     let text = text.strip_prefix("new ").unwrap_or(&text).trim().to_owned();
     vm.type_error(&format!("{text} is not a constructor"))
+}
+
+/// A global read through the inline cache: the binding's index in the
+/// global object's dictionary, checked against the key stored there.
+#[inline]
+fn cached_global(vm: &Vm, ic_table: u32, ic: u32, name: Value) -> Option<Value> {
+    let index = vm.inline_caches.get(ic_table, ic).dictionary_index;
+    if index == u32::MAX {
+        return None;
+    }
+    let atom = name.as_string()?;
+    if vm.realm.global_lexicals.contains_key(&atom) {
+        return None;
+    }
+    let crate::object::Properties::Dictionary(map) = &vm.realm.global.borrow(&vm.heap).properties else { return None };
+    let (key, (value, attrs)) = map.get_index(index as usize)?;
+    (*key == PropertyKey::String(atom) && !attrs.is_accessor()).then_some(*value)
+}
+
+/// Records where a global data property lives for [`cached_global`].
+fn cache_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value) {
+    let Some(atom) = name.as_string() else { return };
+    let crate::object::Properties::Dictionary(map) = &vm.realm.global.borrow(&vm.heap).properties else { return };
+    if let Some(index) = map.get_index_of(&PropertyKey::String(atom)) {
+        let entry = InlineCache { dictionary_index: index as u32, ..InlineCache::default() };
+        vm.inline_caches.set(ic_table, ic, entry);
+    }
 }
 
 fn get_global(vm: &mut Vm, name: Value, for_typeof: bool) -> JsResult<Value> {
