@@ -92,12 +92,22 @@ pub(crate) fn set_function_name(vm: &mut Vm, f: Gc<JsObject>, key: PropertyKey, 
     define_builtin(vm, f, name_key, value, Attributes::CONFIGURABLE_ONLY);
 }
 
-/// `CreateUnmappedArgumentsObject` (§10.4.4.6) for the running frame.
-pub(crate) fn create_arguments_object(vm: &mut Vm, strict: bool) -> Gc<JsObject> {
-    let _ = strict;
+/// `CreateUnmappedArgumentsObject` (§10.4.4.6), or
+/// `CreateMappedArgumentsObject` (§10.4.4.7) when `mapped` gives the
+/// parameters' environment slots, for the running frame.
+pub(crate) fn create_arguments_object(vm: &mut Vm, mapped: Option<&[u32]>) -> Gc<JsObject> {
     let values = frame_arguments(vm);
     let proto = vm.realm.intrinsics.object_prototype;
-    let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Arguments);
+    let frame_env = vm.frames.last().and_then(|f| f.env);
+    let kind = match (mapped, frame_env) {
+        (Some(slots), Some(env)) => {
+            let map: Box<[u32]> = (0..values.len()).map(|i| slots.get(i).copied().unwrap_or(u32::MAX)).collect();
+            ObjectKind::MappedArguments { env, map }
+        }
+        _ => ObjectKind::Arguments,
+    };
+    let is_mapped = matches!(kind, ObjectKind::MappedArguments { .. });
+    let obj = vm.new_object_of_kind(Some(proto), kind);
     let length_key = PropertyKey::String(vm.names.length);
     define_builtin(vm, obj, length_key, Value::number(values.len() as f64), Attributes::METHOD);
     for (i, v) in values.iter().enumerate() {
@@ -107,6 +117,11 @@ pub(crate) fn create_arguments_object(vm: &mut Vm, strict: bool) -> Gc<JsObject>
     let values_fn = vm.realm.intrinsics.array_values;
     define_builtin(vm, obj, iterator, Value::object(values_fn), Attributes::METHOD);
     let callee_key = PropertyKey::String(vm.names.callee);
+    if is_mapped {
+        let callee = vm.frames.last().and_then(|f| f.callee).map_or(Value::UNDEFINED, Value::object);
+        define_builtin(vm, obj, callee_key, callee, Attributes::METHOD);
+        return obj;
+    }
     let thrower = Value::object(vm.realm.intrinsics.throw_type_error);
     let desc = crate::object::PropertyDescriptor {
         get: Some(thrower),

@@ -499,7 +499,7 @@ pub fn object_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = to_object(vm, this)?;
     let builtin_tag = match &o.borrow(&vm.heap).kind {
         ObjectKind::Array { .. } => "Array",
-        ObjectKind::Arguments => "Arguments",
+        ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => "Arguments",
         ObjectKind::Function(_) => "Function",
         ObjectKind::Error { .. } => "Error",
         ObjectKind::Boolean(_) => "Boolean",

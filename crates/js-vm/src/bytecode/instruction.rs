@@ -259,8 +259,10 @@ pub enum Instruction {
     LoadCallee { dst: Reg },
     /// `dst = new.target`
     LoadNewTarget { dst: Reg },
-    /// `dst = <unmapped arguments object>`
-    CreateArguments { dst: Reg },
+    /// `dst = <arguments object>`, mapped to the parameters (through the
+    /// code's `mapped_parameters`) in sloppy functions with simple
+    /// parameter lists.
+    CreateArguments { dst: Reg, mapped: bool },
     /// `dst = [...arguments.slice(from)]`
     CreateRestArray { dst: Reg, from: u16 },
     /// Creates a class: `dst` is the constructor made from

@@ -156,6 +156,9 @@ pub struct Code {
     pub span: (u32, u32),
     /// Scope tables of this code's direct `eval` call sites.
     pub eval_scopes: Box<[Rc<EvalScope>]>,
+    /// For a mapped arguments object: the environment slot of each
+    /// parameter (`u32::MAX` for a name a later parameter shadows).
+    pub mapped_parameters: Rc<[u32]>,
     /// The source.
     pub source: Rc<Source>,
 }

@@ -54,6 +54,8 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     pub eval_root: Option<ScopeId>,
     /// Scope tables of direct eval call sites in this code.
     pub eval_scopes: Vec<Rc<crate::bytecode::EvalScope>>,
+    /// Parameter slots of a mapped arguments object.
+    pub mapped_parameters: Vec<u32>,
 }
 
 impl<'c, 'a> FunctionCompiler<'c, 'a> {
@@ -96,6 +98,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             outer_scope: None,
             eval_root: None,
             eval_scopes: Vec::new(),
+            mapped_parameters: Vec::new(),
         }
     }
 
@@ -671,17 +674,39 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         // `var`s in environments start as undefined, not in a TDZ.
         self.init_function_scope_vars()?;
         self.init_lexical_registers(self.boundary);
-        if let Some(&arguments) = self.analysis.arguments_used.get(&self.boundary) {
+        let mapped = self.analysis.mapped_parameters(self.boundary).map(<[SymbolId]>::to_vec);
+        let arguments = self.analysis.arguments_used.get(&self.boundary).copied();
+        if let Some(arguments) = arguments {
             let location = match arguments {
                 Some(slot) => Location::Env { scope: self.boundary, slot },
                 None => Location::Register(self.temp()?.0),
             };
             self.arguments = Some(location);
+            if let Some(symbols) = &mapped {
+                // Simple parameters are bound first so the object can alias
+                // their environment slots.
+                for (i, param) in params.items.iter().enumerate() {
+                    self.bind_pattern(&param.pattern, Reg(1 + i as u16), true)?;
+                }
+                self.mapped_parameters = symbols
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        let shadowed = symbols[i + 1..].iter().any(|later| {
+                            self.analysis.scoping.symbol_name(*later) == self.analysis.scoping.symbol_name(*s)
+                        });
+                        if shadowed { u32::MAX } else { self.analysis.slot(*s).unwrap_or(u32::MAX) }
+                    })
+                    .collect();
+            }
             let mark = self.mark();
             let r = self.temp()?;
-            self.emit(Instruction::CreateArguments { dst: r });
+            self.emit(Instruction::CreateArguments { dst: r, mapped: mapped.is_some() });
             self.store_location(location, r);
             self.release(mark);
+            if mapped.is_some() {
+                return self.compile_rest_and_body(params, body, expression);
+            }
         }
         for (i, param) in params.items.iter().enumerate() {
             let arg = Reg(1 + i as u16);
@@ -693,6 +718,16 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             }
             self.bind_pattern(&param.pattern, arg, true)?;
         }
+        self.compile_rest_and_body(params, body, expression)
+    }
+
+    /// The rest parameter, `GeneratorStart` and the body.
+    fn compile_rest_and_body(
+        &mut self,
+        params: &'a FormalParameters<'a>,
+        body: Option<&'a [Statement<'a>]>,
+        expression: Option<&'a oxc_ast::ast::Expression<'a>>,
+    ) -> CResult<()> {
         if let Some(rest) = &params.rest {
             let mark = self.mark();
             let r = self.temp()?;
@@ -823,6 +858,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             (start, end),
             Rc::clone(self.source),
             self.eval_scopes,
+            self.mapped_parameters,
         )
     }
 

@@ -161,6 +161,7 @@ pub(crate) fn build_code(
     span: (u32, u32),
     source: Rc<Source>,
     eval_scopes: Vec<Rc<crate::bytecode::EvalScope>>,
+    mapped_parameters: Vec<u32>,
 ) -> Gc<Code> {
     let name = vm.atoms.intern_str(&mut vm.heap, name);
     vm.heap.alloc(Code {
@@ -180,6 +181,7 @@ pub(crate) fn build_code(
         span,
         source,
         eval_scopes: eval_scopes.into_boxed_slice(),
+        mapped_parameters: mapped_parameters.into(),
     })
 }
 

@@ -88,6 +88,9 @@ pub struct Analysis {
     /// Scopes of `switch` statements, where a case can jump past a
     /// declaration.
     switch_scopes: HashSet<ScopeId>,
+    /// Sloppy functions with simple parameter lists, with their parameter
+    /// symbols: if they use `arguments`, it aliases the parameters.
+    simple_parameters: HashMap<ScopeId, Vec<SymbolId>>,
 }
 
 impl Analysis {
@@ -114,7 +117,27 @@ impl Analysis {
                 lexical_decl_end.insert(symbol, end);
             }
         }
+        let mut simple_parameters = HashMap::new();
         for node in semantic.nodes().iter() {
+            if let AstKind::Function(f) = node.kind()
+                && let Some(scope) = f.scope_id.get()
+                && !semantic.scoping().scope_flags(scope).is_strict_mode()
+                && f.params.rest.is_none()
+                && f.params.items.iter().all(|p| p.initializer.is_none())
+            {
+                let symbols: Option<Vec<SymbolId>> = f
+                    .params
+                    .items
+                    .iter()
+                    .map(|p| match &p.pattern {
+                        oxc_ast::ast::BindingPattern::BindingIdentifier(id) => id.symbol_id.get(),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(symbols) = symbols {
+                    simple_parameters.insert(scope, symbols);
+                }
+            }
             if let AstKind::SwitchStatement(s) = node.kind()
                 && let Some(scope) = s.scope_id.get()
             {
@@ -154,6 +177,7 @@ impl Analysis {
             private_names: HashMap::new(),
             lexical_decl_end,
             switch_scopes,
+            simple_parameters,
         };
         analysis.find_captures();
         for (scope, declarations) in declared_private {
@@ -214,6 +238,13 @@ impl Analysis {
                 *entry = Some(u32::MAX);
             }
         }
+        // Parameters aliased by a mapped arguments object live in the
+        // environment.
+        for (function, params) in &self.simple_parameters {
+            if self.arguments_used.contains_key(function) {
+                self.captured.extend(params.iter().copied());
+            }
+        }
         let mut symbols: Vec<SymbolId> = self.captured.iter().copied().collect();
         symbols.sort();
         for symbol in symbols {
@@ -270,6 +301,15 @@ impl Analysis {
     pub fn initialized_at(&self, symbol: SymbolId, at: u32) -> bool {
         let scope = self.scoping.symbol_scope_id(symbol);
         !self.switch_scopes.contains(&scope) && self.lexical_decl_end.get(&symbol).is_some_and(|&end| at >= end)
+    }
+
+    /// The parameters a mapped arguments object of `function` aliases, if
+    /// it has one.
+    pub fn mapped_parameters(&self, function: ScopeId) -> Option<&[SymbolId]> {
+        if !self.arguments_used.contains_key(&function) {
+            return None;
+        }
+        self.simple_parameters.get(&function).map(Vec::as_slice)
     }
 
     /// The private names a class scope declares.

@@ -229,7 +229,7 @@ fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
             let s = *s;
             Kind::Boxed(format!("[Symbol: {}]", crate::builtins::symbol::descriptive_string(vm, s)))
         }
-        ObjectKind::Arguments => Kind::Arguments,
+        ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => Kind::Arguments,
         _ => Kind::Object,
     }
 }

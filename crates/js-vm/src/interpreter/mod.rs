@@ -1173,8 +1173,9 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Instruction::LoadNewTarget { dst } => {
                     r!(dst) = vm.frames.last().map_or(Value::UNDEFINED, |f| f.new_target);
                 }
-                Instruction::CreateArguments { dst } => {
-                    r!(dst) = Value::object(crate::builtins::function::create_arguments_object(vm, strict_code));
+                Instruction::CreateArguments { dst, mapped } => {
+                    let map = if mapped { Some(Rc::clone(&code.borrow(&vm.heap).mapped_parameters)) } else { None };
+                    r!(dst) = Value::object(crate::builtins::function::create_arguments_object(vm, map.as_deref()));
                 }
                 Instruction::CreateRestArray { dst, from } => {
                     r!(dst) = Value::object(crate::builtins::function::create_rest_array(vm, usize::from(from)));
@@ -1606,7 +1607,11 @@ fn fast_element(vm: &Vm, o: Gc<JsObject>, n: f64) -> Option<Value> {
     if f64::from(i) != n {
         return None;
     }
-    match &o.borrow(&vm.heap).elements {
+    let object = o.borrow(&vm.heap);
+    if matches!(object.kind, ObjectKind::MappedArguments { .. }) {
+        return None;
+    }
+    match &object.elements {
         crate::object::Elements::Dense(v) => v.get(i as usize).copied().filter(|v| !v.is_hole()),
         crate::object::Elements::Sparse(_) => None,
     }
@@ -1623,6 +1628,9 @@ fn set_fast_element(vm: &mut Vm, o: Gc<JsObject>, n: f64, v: Value) -> bool {
     }
     let idx = i as usize;
     let object = o.borrow(&vm.heap);
+    if matches!(object.kind, ObjectKind::MappedArguments { .. }) {
+        return false;
+    }
     let crate::object::Elements::Dense(elements) = &object.elements else { return false };
     let overwrite = idx < elements.len() && !elements[idx].is_hole();
     let append = !overwrite

@@ -69,7 +69,13 @@ pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Opt
             _ => {}
         }
     }
-    let (value, attrs) = o.get_own(&vm.heap, key)?;
+    let (mut value, attrs) = o.get_own(&vm.heap, key)?;
+    if let (ObjectKind::MappedArguments { env, map }, PropertyKey::Index(i)) = (&o.kind, key)
+        && let Some(&slot) = map.get(i as usize)
+        && slot != u32::MAX
+    {
+        value = env.borrow(&vm.heap).slots[slot as usize];
+    }
     if attrs.is_accessor() {
         let acc = value.as_internal::<Accessor>().map(|a| *a.borrow(&vm.heap));
         let acc = acc.unwrap_or(Accessor { get: Value::UNDEFINED, set: Value::UNDEFINED });
@@ -92,7 +98,7 @@ pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) ->
     loop {
         let o = current.borrow(&vm.heap);
         let found = match (key, &o.kind) {
-            (PropertyKey::Index(_), ObjectKind::String(_))
+            (PropertyKey::Index(_), ObjectKind::String(_) | ObjectKind::MappedArguments { .. })
             | (PropertyKey::String(_), ObjectKind::Array { .. } | ObjectKind::String(_)) => {
                 get_own_property(vm, current, key).map(|d| descriptor_to_slot(vm, d))
             }
@@ -403,7 +409,41 @@ pub fn define_own_property(
     };
     let (value, attrs) = descriptor_to_slot(vm, merged);
     write_existing(vm, obj, key, value, attrs);
+    if let PropertyKey::Index(i) = key {
+        update_argument_mapping(vm, obj, i, &desc);
+    }
     Ok(true)
+}
+
+/// The mapped arguments object's [[DefineOwnProperty]] tail (§10.4.4.2):
+/// a new value goes to the parameter too; accessors and read-only
+/// redefinitions end the aliasing.
+fn update_argument_mapping(vm: &mut Vm, obj: Gc<JsObject>, index: u32, desc: &PropertyDescriptor) {
+    let ObjectKind::MappedArguments { env, map } = &obj.borrow(&vm.heap).kind else { return };
+    let Some(&slot) = map.get(index as usize) else { return };
+    if slot == u32::MAX {
+        return;
+    }
+    let env = *env;
+    if desc.is_accessor() {
+        unmap_argument(vm, obj, index);
+        return;
+    }
+    if let Some(v) = desc.value {
+        env.borrow_mut(&mut vm.heap).slots[slot as usize] = v;
+    }
+    if desc.writable == Some(false) {
+        unmap_argument(vm, obj, index);
+    }
+}
+
+/// Removes argument `index` from a mapped arguments object's map.
+fn unmap_argument(vm: &mut Vm, obj: Gc<JsObject>, index: u32) {
+    if let ObjectKind::MappedArguments { map, .. } = &mut obj.borrow_mut(&mut vm.heap).kind
+        && let Some(slot) = map.get_mut(index as usize)
+    {
+        *slot = u32::MAX;
+    }
 }
 
 /// The validation half of `ValidateAndApplyPropertyDescriptor`.
@@ -526,6 +566,9 @@ pub fn delete(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool
     let Some(desc) = get_own_property(vm, obj, key) else { return Ok(true) };
     if desc.configurable != Some(true) {
         return Ok(false);
+    }
+    if let PropertyKey::Index(i) = key {
+        unmap_argument(vm, obj, i);
     }
     let heap = &mut vm.heap;
     let o = obj.borrow_mut(heap);

@@ -75,8 +75,16 @@ pub enum ObjectKind {
     String(Gc<JsString>),
     /// A Symbol wrapper.
     Symbol(Gc<Symbol>),
-    /// An arguments object (unmapped).
+    /// An unmapped arguments object.
     Arguments,
+    /// A mapped arguments object (§10.4.4): index `i` aliases the
+    /// parameter in slot `map[i]` of `env` (`u32::MAX`: no longer mapped).
+    MappedArguments {
+        /// The function's environment holding the parameters.
+        env: Gc<crate::environment::DeclarativeEnvironment>,
+        /// Parameter slot per argument index.
+        map: Box<[u32]>,
+    },
     /// An Array Iterator (§23.1.5).
     ArrayIterator {
         /// The iterated object; `undefined` once exhausted.
@@ -295,6 +303,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::Generator(state) => state.trace(tracer),
             ObjectKind::StringIterator { string, .. } => string.trace(tracer),
             ObjectKind::Error { stack } => stack.trace(tracer),
+            ObjectKind::MappedArguments { env, .. } => env.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)
