@@ -40,7 +40,7 @@ fn package_and_prefix(krate: &str) -> (String, String) {
 pub fn run(krate: Option<&str>) -> Result<(), TaskError> {
     let started = SystemTime::now();
     let package = krate.map(package_and_prefix);
-    let mut args = vec!["bench"];
+    let mut args = vec!["bench", "--all-features"];
     let prefix = if let Some((package, prefix)) = &package {
         args.extend(["-p", package.as_str()]);
         prefix.as_str()

@@ -1,0 +1,179 @@
+//! The heap: allocation, the collection trigger and the embedder's entry
+//! points.
+
+mod collect;
+mod config;
+mod large;
+mod size_class;
+mod stats;
+
+use std::ptr::NonNull;
+use std::rc::Rc;
+
+use crate::cell::{GcBox, Header};
+use crate::gc::Gc;
+use crate::root::{HandleStack, Root, RootTable};
+use crate::trace::Trace;
+
+pub use config::{GC_STRESS_ENV, HeapConfig};
+pub use stats::{HeapStats, TypeStats};
+
+use large::LargeObjects;
+use size_class::{CLASS_COUNT, SIZE_CLASSES, SizeClass, size_class_index};
+
+/// A tracing heap: non-moving mark–sweep over size-class segregated blocks.
+///
+/// * [`alloc`](Self::alloc) never collects. Collection happens only in
+///   [`collect`](Self::collect) / [`safepoint`](Self::safepoint), which the
+///   embedder calls where every live pointer is reachable from the roots it
+///   passes.
+/// * Small cells (up to 2 KiB with header) come from 64 KiB blocks of one
+///   size class each: bump allocation in a fresh block, a free list after
+///   sweeping. Larger or over-aligned cells get an allocation of their own.
+/// * Every cell has an 8-byte header: its type record and the mark bit.
+pub struct Heap {
+    classes: [SizeClass; CLASS_COUNT],
+    large: LargeObjects,
+    config: HeapConfig,
+    roots: Rc<RootTable>,
+    handles: Rc<HandleStack>,
+    /// The mark stack, kept between collections to reuse its capacity.
+    mark_stack: Vec<NonNull<Header>>,
+    /// Bytes of every cell ever allocated (size-class sizes).
+    total_allocated: u64,
+    /// `total_allocated` when the last collection ended.
+    allocated_at_last_collection: u64,
+    /// Bytes in cells that survived the last collection.
+    live_bytes_after_collection: u64,
+    /// Allocation since the last collection that makes the next one due.
+    collection_threshold: u64,
+    /// Collections completed.
+    epoch: u64,
+}
+
+impl Heap {
+    /// A heap with the default configuration (gc-stress mode if
+    /// [`GC_STRESS_ENV`] is set).
+    pub fn new() -> Self {
+        Self::with_config(HeapConfig::default())
+    }
+
+    /// A heap with `config`.
+    pub fn with_config(config: HeapConfig) -> Self {
+        Self {
+            classes: std::array::from_fn(|index| SizeClass::new(SIZE_CLASSES[index])),
+            large: LargeObjects::default(),
+            collection_threshold: config.min_collection_threshold,
+            config,
+            roots: Rc::default(),
+            handles: Rc::default(),
+            mark_stack: Vec::new(),
+            total_allocated: 0,
+            allocated_at_last_collection: 0,
+            live_bytes_after_collection: 0,
+            epoch: 0,
+        }
+    }
+
+    /// The configuration the heap was made with.
+    pub fn config(&self) -> &HeapConfig {
+        &self.config
+    }
+
+    /// Moves `value` into a new cell. Never collects.
+    #[inline]
+    pub fn alloc<T: Trace + 'static>(&mut self, value: T) -> Gc<T> {
+        let class = const { size_class_index(size_of::<GcBox<T>>(), align_of::<GcBox<T>>()) };
+        let cell = if class < CLASS_COUNT {
+            let size_class = &mut self.classes[class];
+            let cell = match size_class.take() {
+                Some(cell) => cell,
+                None => size_class.take_from_new_block(),
+            };
+            self.total_allocated += SIZE_CLASSES[class] as u64;
+            cell
+        } else {
+            let layout = std::alloc::Layout::new::<GcBox<T>>();
+            self.total_allocated += layout.size() as u64;
+            self.large.alloc(layout)
+        };
+        let cell = cell.cast::<GcBox<T>>();
+        // SAFETY: `cell` is an unused cell at least as large and as aligned
+        // as a `GcBox<T>` (size-class choice above, or its own allocation).
+        unsafe { cell.as_ptr().write(GcBox { header: Header::live(GcBox::<T>::TYPE_INFO), value }) };
+        Gc::from_box(cell)
+    }
+
+    /// Roots `gc` until the returned [`Root`] is dropped.
+    pub fn root<T: Trace + 'static>(&self, gc: Gc<T>) -> Root<T> {
+        Root::new(&self.roots, gc)
+    }
+
+    /// The number of live persistent roots.
+    pub fn root_count(&self) -> usize {
+        self.roots.len()
+    }
+
+    /// The number of handles held by open handle scopes.
+    pub fn handle_count(&self) -> usize {
+        self.handles.len()
+    }
+
+    pub(crate) fn handle_stack(&self) -> &Rc<HandleStack> {
+        &self.handles
+    }
+
+    /// Whether enough has been allocated since the last collection that the
+    /// next safepoint should collect (always, in gc-stress mode).
+    #[inline]
+    pub fn should_collect(&self) -> bool {
+        self.config.stress || self.allocated_since_collection() >= self.collection_threshold
+    }
+
+    /// Bytes allocated since the last collection ended.
+    pub fn allocated_since_collection(&self) -> u64 {
+        self.total_allocated - self.allocated_at_last_collection
+    }
+
+    /// The number of collections completed: a counter caches can compare
+    /// against to notice that a collection happened.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+}
+
+impl Default for Heap {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for Heap {
+    fn drop(&mut self) {
+        for class in &mut self.classes {
+            for cell in class.cells() {
+                // SAFETY: every carved cell is live or free; live ones are
+                // dropped exactly once, here, as the heap goes away.
+                unsafe { collect::drop_value(cell) };
+            }
+            for block in class.blocks.drain(..) {
+                block.release();
+            }
+        }
+        self.large.release_all();
+    }
+}
+
+impl std::fmt::Debug for Heap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Heap")
+            .field("epoch", &self.epoch)
+            .field("total_allocated", &self.total_allocated)
+            .field("live_bytes_after_collection", &self.live_bytes_after_collection)
+            .field("stress", &self.config.stress)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests;
