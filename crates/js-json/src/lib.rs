@@ -1,19 +1,74 @@
 //! JSON for JavaScript engines: SIMD string escaping for Latin-1 and UTF-16
-//! strings.
+//! strings, `JSON.stringify` and `JSON.parse` over a narrow host trait.
 //!
-//! The escape kernels take Latin-1 (`&[u8]`) or UTF-16 (`&[u16]`) input and
-//! write 8-bit or 16-bit output, exactly as ECMA-262's `QuoteJSONString`
-//! escapes (lone surrogates as lowercase `\udxxx`). A scalar reference and
-//! SSE2/AVX2 kernels exist; the fastest the CPU runs is chosen once.
+//! # What the crate owns
+//!
+//! * **Escape kernels** ([`escape_latin1`], [`escape_utf16`], …): Latin-1
+//!   (`&[u8]`) or UTF-16 (`&[u16]`) input into 8-bit or 16-bit output,
+//!   exactly as ECMA-262's `QuoteJSONString` escapes (lone surrogates as
+//!   lowercase `\udxxx`). A scalar reference and SSE2/AVX2 kernels exist;
+//!   the fastest the CPU runs is detected once. A NEON kernel slots in as
+//!   one more file implementing the block trait.
+//! * **[`stringify`]**: `JSON.stringify` exact to the spec (`toJSON`,
+//!   replacer functions and lists, gaps, cycles, BigInt, boxed primitives,
+//!   `JSON.rawJSON` objects), with a fast path for plain data that gives up
+//!   before any user-observable step. Output stays 8-bit until the first
+//!   character that needs 16 bits ([`JsonText`]).
+//! * **[`parse`]**: `JSON.parse` with a reviver and `context.source`, and
+//!   [`validate_raw_json`] for `JSON.rawJSON`.
+//!
+//! # The host trait
+//!
+//! The crate has no object model. An engine implements [`JsonHost`]:
+//! classify a value, read strings as Latin-1 or UTF-16 slices, enumerate
+//! keys, get properties (running user code), call functions, create values,
+//! and make its own exception from a [`JsonError`]. [`reference`] is a small
+//! value tree implementing it, used by the tests and benchmarks.
 //!
 //! ```
-//! let mut out = Vec::new();
-//! js_json::escape_utf16(&"a→\"b\"".encode_utf16().collect::<Vec<_>>(), &mut out);
-//! assert_eq!(String::from_utf16(&out).unwrap(), "a→\\\"b\\\"");
+//! use js_json::reference::{ReferenceHost, Value};
+//! use js_json::{JsStr, Limits};
+//!
+//! let mut host = ReferenceHost::new();
+//! let parsed = js_json::parse(&mut host, JsStr::Latin1(br#"{"a":[1,"\u2192"]}"#), &Value::Undefined, Limits::default())
+//!     .unwrap();
+//! let text = js_json::stringify(&mut host, &parsed, &Value::Undefined, &Value::Undefined, Limits::default())
+//!     .unwrap()
+//!     .unwrap();
+//! assert_eq!(text.to_string_lossy(), "{\"a\":[1,\"→\"]}");
 //! ```
+//!
+//! # Performance decisions
+//!
+//! Escaping works in segments: clean blocks are stored whole, an escape is
+//! written by the scalar step, and the SIMD loop resumes right after it.
+//! UTF-16 blocks that are all Latin-1 take the 8-bit path when writing 8-bit
+//! output. Neither serializer nor parser recurses on the native stack.
+//!
+//! # Limits
+//!
+//! [`Limits::max_depth`] bounds nesting (default 100,000); deeper input is a
+//! RangeError from the host, never a stack overflow.
 
+// ECMAScript names (TypeError, BigInt, RangeError) are prose in these docs,
+// not Rust items to put in backticks.
+#![allow(clippy::doc_markdown)]
+
+mod error;
 mod escape;
+mod host;
+mod limits;
+mod parse;
+pub mod reference;
+mod stringify;
+mod text;
 
+pub use error::{ErrorKind, JsonError, SyntaxError, SyntaxErrorKind};
 #[cfg(feature = "bench")]
 pub use escape::{Isa, Kernels};
 pub use escape::{NeedsWide, escape_latin1, escape_latin1_to_utf16, escape_utf16, escape_utf16_to_latin1};
+pub use host::{JsonHost, Kind, ObjectClass, Plain, PropertyKey};
+pub use limits::Limits;
+pub use parse::{parse, validate_raw_json};
+pub use stringify::stringify;
+pub use text::{JsStr, JsonText};

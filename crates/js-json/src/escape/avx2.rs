@@ -110,6 +110,20 @@ impl Block for Avx2 {
     }
 
     #[inline(always)]
+    fn whitespace_mask(self) -> u64 {
+        let v = self.0;
+        // SAFETY: an `Avx2` value proves AVX2 support (module docs).
+        unsafe {
+            let space = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b' '.cast_signed()));
+            let tab = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\t'.cast_signed()));
+            let lf = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\n'.cast_signed()));
+            let cr = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\r'.cast_signed()));
+            let any = _mm256_or_si256(_mm256_or_si256(space, tab), _mm256_or_si256(lf, cr));
+            u64::from(_mm256_movemask_epi8(any).cast_unsigned())
+        }
+    }
+
+    #[inline(always)]
     unsafe fn store_latin1(self, dst: *mut u8) {
         // SAFETY: the caller guarantees AVX2 and 32 writable bytes.
         unsafe { _mm256_storeu_si256(dst.cast(), self.0) }
@@ -135,6 +149,8 @@ static KERNELS: Kernels = Kernels {
     utf16_to_latin1,
     find_latin1,
     find_utf16,
+    skip_whitespace_latin1,
+    skip_whitespace_utf16,
 };
 
 /// The AVX2 kernels, if this CPU has AVX2. The only way to reach them.
@@ -171,3 +187,7 @@ avx2_kernel!(utf16_to_latin1, utf16_to_latin1_avx2, (input: &[u16], out: &mut Ve
     block::utf16_to_latin1::<Avx2>(input, out));
 avx2_kernel!(find_latin1, find_latin1_avx2, (input: &[u8]) -> usize, block::find_latin1::<Avx2>(input));
 avx2_kernel!(find_utf16, find_utf16_avx2, (input: &[u16]) -> usize, block::find_utf16::<Avx2>(input));
+avx2_kernel!(skip_whitespace_latin1, skip_whitespace_latin1_avx2, (input: &[u8]) -> usize,
+    block::skip_whitespace_latin1::<Avx2>(input));
+avx2_kernel!(skip_whitespace_utf16, skip_whitespace_utf16_avx2, (input: &[u16]) -> usize,
+    block::skip_whitespace_utf16::<Avx2>(input));

@@ -65,6 +65,9 @@ pub(super) trait Block: Copy {
     /// Bit `i` set when byte `i` needs escaping (`"`, `\`, below 0x20).
     fn escape_mask(self) -> u64;
 
+    /// Bit `i` set when byte `i` is JSON whitespace (space, tab, LF, CR).
+    fn whitespace_mask(self) -> u64;
+
     /// Stores the bytes.
     ///
     /// # Safety
@@ -245,4 +248,52 @@ pub(super) unsafe fn find_utf16<B: Block>(input: &[u16]) -> usize {
         pos += B::LANES;
     }
     pos + scalar::find_utf16_special(&input[pos..])
+}
+
+/// All lanes of a block set.
+#[inline(always)]
+fn full_mask<B: Block>() -> u64 {
+    (1u64 << B::LANES) - 1
+}
+
+/// The index of the first character that is not JSON whitespace, or the
+/// length.
+///
+/// # Safety
+///
+/// The CPU supports `B`'s instruction set.
+#[inline(always)]
+pub(super) unsafe fn skip_whitespace_latin1<B: Block>(input: &[u8]) -> usize {
+    let mut pos = 0;
+    while pos + B::LANES <= input.len() {
+        // SAFETY: `pos + LANES <= len`.
+        let whitespace = unsafe { B::load_latin1(input.as_ptr().add(pos)) }.whitespace_mask();
+        if whitespace != full_mask::<B>() {
+            return pos + (!whitespace).trailing_zeros() as usize;
+        }
+        pos += B::LANES;
+    }
+    pos + scalar::skip_whitespace_latin1(&input[pos..])
+}
+
+/// The index of the first character that is not JSON whitespace, or the
+/// length. A block that does not narrow to Latin-1 holds a character that
+/// is not whitespace; the scalar loop finds it.
+///
+/// # Safety
+///
+/// The CPU supports `B`'s instruction set.
+#[inline(always)]
+pub(super) unsafe fn skip_whitespace_utf16<B: Block>(input: &[u16]) -> usize {
+    let mut pos = 0;
+    while pos + B::LANES <= input.len() {
+        // SAFETY: `pos + LANES <= len`.
+        let Some(block) = (unsafe { B::load_utf16_narrowed(input.as_ptr().add(pos)) }) else { break };
+        let whitespace = block.whitespace_mask();
+        if whitespace != full_mask::<B>() {
+            return pos + (!whitespace).trailing_zeros() as usize;
+        }
+        pos += B::LANES;
+    }
+    pos + scalar::skip_whitespace_utf16(&input[pos..])
 }

@@ -21,6 +21,8 @@ mod tests;
 
 use std::sync::OnceLock;
 
+pub(crate) use scalar::is_whitespace;
+
 /// An output code unit: `u8` for Latin-1 output, `u16` for UTF-16 output.
 trait Unit: Copy + From<u8> {
     /// Stores a block of Latin-1 characters widened to this unit.
@@ -71,6 +73,8 @@ pub enum Isa {
     Avx2,
 }
 
+// Read by the tests and, with the `bench` feature, by the benchmarks.
+#[cfg_attr(not(feature = "bench"), allow(dead_code))]
 impl Isa {
     /// Every instruction set this build has kernels for.
     pub const ALL: [Isa; 3] = [Isa::Scalar, Isa::Sse2, Isa::Avx2];
@@ -94,6 +98,7 @@ impl Isa {
 /// Every function pointer is safe to call: a `Kernels` value for an
 /// instruction set is only handed out after the CPU was found to support it.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "bench"), allow(dead_code))] // `isa` is read by tests and benchmarks
 pub struct Kernels {
     /// The instruction set these kernels use.
     pub isa: Isa,
@@ -109,6 +114,12 @@ pub struct Kernels {
     pub find_latin1: fn(&[u8]) -> usize,
     /// Index of the first `"`, `\` or control character (or the length).
     pub find_utf16: fn(&[u16]) -> usize,
+    /// Index of the first character that is not JSON whitespace (or the
+    /// length).
+    pub skip_whitespace_latin1: fn(&[u8]) -> usize,
+    /// Index of the first character that is not JSON whitespace (or the
+    /// length).
+    pub skip_whitespace_utf16: fn(&[u16]) -> usize,
 }
 
 static ACTIVE: OnceLock<&'static Kernels> = OnceLock::new();

@@ -37,6 +37,8 @@ pub(super) static KERNELS: Kernels = Kernels {
     utf16_to_latin1,
     find_latin1: find_latin1_special,
     find_utf16: find_utf16_special,
+    skip_whitespace_latin1,
+    skip_whitespace_utf16,
 };
 
 /// Whether a Latin-1 character needs escaping.
@@ -170,4 +172,22 @@ pub(super) fn find_latin1_special(input: &[u8]) -> usize {
 /// length.
 pub(super) fn find_utf16_special(input: &[u16]) -> usize {
     input.iter().position(|&u| u8::try_from(u).is_ok_and(needs_escape)).unwrap_or(input.len())
+}
+
+/// Whether `unit` is JSON whitespace: space, tab, LF or CR.
+#[inline]
+pub(crate) fn is_whitespace(unit: u16) -> bool {
+    matches!(unit, 0x20 | 0x09 | 0x0A | 0x0D)
+}
+
+/// The index of the first character that is not JSON whitespace, or the
+/// length.
+pub(super) fn skip_whitespace_latin1(input: &[u8]) -> usize {
+    input.iter().position(|&b| !is_whitespace(u16::from(b))).unwrap_or(input.len())
+}
+
+/// The index of the first character that is not JSON whitespace, or the
+/// length.
+pub(super) fn skip_whitespace_utf16(input: &[u16]) -> usize {
+    input.iter().position(|&u| !is_whitespace(u)).unwrap_or(input.len())
 }

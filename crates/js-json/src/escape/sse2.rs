@@ -91,6 +91,19 @@ impl Block for Sse2 {
     }
 
     #[inline(always)]
+    fn whitespace_mask(self) -> u64 {
+        let v = self.0;
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe {
+            let space = _mm_cmpeq_epi8(v, _mm_set1_epi8(b' '.cast_signed()));
+            let tab = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\t'.cast_signed()));
+            let lf = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n'.cast_signed()));
+            let cr = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\r'.cast_signed()));
+            u64::from(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(space, tab), _mm_or_si128(lf, cr))).cast_unsigned())
+        }
+    }
+
+    #[inline(always)]
     unsafe fn store_latin1(self, dst: *mut u8) {
         // SAFETY: the caller guarantees 16 writable bytes.
         unsafe { _mm_storeu_si128(dst.cast(), self.0) }
@@ -116,6 +129,8 @@ pub(super) static KERNELS: Kernels = Kernels {
     utf16_to_latin1,
     find_latin1,
     find_utf16,
+    skip_whitespace_latin1,
+    skip_whitespace_utf16,
 };
 
 fn latin1_to_latin1(input: &[u8], out: &mut Vec<u8>) {
@@ -146,4 +161,14 @@ fn find_latin1(input: &[u8]) -> usize {
 fn find_utf16(input: &[u16]) -> usize {
     // SAFETY: SSE2 is baseline on x86-64.
     unsafe { block::find_utf16::<Sse2>(input) }
+}
+
+fn skip_whitespace_latin1(input: &[u8]) -> usize {
+    // SAFETY: SSE2 is baseline on x86-64.
+    unsafe { block::skip_whitespace_latin1::<Sse2>(input) }
+}
+
+fn skip_whitespace_utf16(input: &[u16]) -> usize {
+    // SAFETY: SSE2 is baseline on x86-64.
+    unsafe { block::skip_whitespace_utf16::<Sse2>(input) }
 }

@@ -19,7 +19,9 @@ fn check_latin1(input: &[u8]) {
     let narrow = run(|out| (scalar.latin1_to_latin1)(input, out));
     let wide = run(|out| (scalar.latin1_to_utf16)(input, out));
     let found = (scalar.find_latin1)(input);
+    let skipped = (scalar.skip_whitespace_latin1)(input);
     for kernels in simd_kernels() {
+        assert_eq!((kernels.skip_whitespace_latin1)(input), skipped, "{:?} whitespace {input:?}", kernels.isa);
         assert_eq!(run(|out| (kernels.latin1_to_latin1)(input, out)), narrow, "{:?} latin1→8 {input:?}", kernels.isa);
         assert_eq!(run(|out| (kernels.latin1_to_utf16)(input, out)), wide, "{:?} latin1→16 {input:?}", kernels.isa);
         assert_eq!((kernels.find_latin1)(input), found, "{:?} find {input:?}", kernels.isa);
@@ -33,7 +35,9 @@ fn check_utf16(input: &[u16]) {
     let mut narrow = Vec::new();
     let narrow_result = (scalar.utf16_to_latin1)(input, &mut narrow);
     let found = (scalar.find_utf16)(input);
+    let skipped = (scalar.skip_whitespace_utf16)(input);
     for kernels in simd_kernels() {
+        assert_eq!((kernels.skip_whitespace_utf16)(input), skipped, "{:?} whitespace {input:x?}", kernels.isa);
         assert_eq!(run(|out| (kernels.utf16_to_utf16)(input, out)), wide, "{:?} utf16→16 {input:x?}", kernels.isa);
         let mut out = Vec::new();
         let result = (kernels.utf16_to_latin1)(input, &mut out);
@@ -136,6 +140,27 @@ fn every_escape_at_every_position_utf16() {
                         input[pos + 1] = u16::from(b'\n');
                     }
                     check_utf16(&input);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn whitespace_runs_end_at_every_position() {
+    for len in 0..=100 {
+        for end in 0..=len {
+            for stop in [b'x', b'"', 0x0B, 0x0C, 0xA0, 0x00] {
+                let mut latin1: Vec<u8> = (0..len).map(|i| b" \t\n\r"[i % 4]).collect();
+                if end < len {
+                    latin1[end] = stop;
+                }
+                check_latin1(&latin1);
+                let mut utf16: Vec<u16> = latin1.iter().map(|&b| u16::from(b)).collect();
+                check_utf16(&utf16);
+                if end < len {
+                    utf16[end] = 0x3000;
+                    check_utf16(&utf16);
                 }
             }
         }

@@ -1,0 +1,3 @@
+//! Criterion benchmarks of js-json (written below).
+
+fn main() {}

@@ -1,0 +1,133 @@
+//! The two widths of JSON source text, behind one trait, and the buffer
+//! that decoded string contents are built in.
+
+use crate::escape::Kernels;
+use crate::text::JsStr;
+
+/// A code unit of JSON source text: `u8` for Latin-1 text, `u16` for UTF-16.
+pub(super) trait SourceUnit: Copy + Into<u16> + 'static {
+    /// Index of the first `"`, `\` or control character, or the length.
+    fn find_special(kernels: &Kernels, units: &[Self]) -> usize;
+
+    /// Index of the first character that is not whitespace, or the length.
+    fn skip_whitespace(kernels: &Kernels, units: &[Self]) -> usize;
+
+    /// Contents with no escapes, as the narrowest string: Latin-1 source is
+    /// borrowed; UTF-16 source that fits is narrowed into `scratch`.
+    fn string_contents<'a>(units: &'a [Self], scratch: &'a mut Vec<u8>) -> JsStr<'a>;
+
+    /// Appends source units to a decoded string.
+    fn append_to(units: &[Self], decoded: &mut Decoded);
+}
+
+impl SourceUnit for u8 {
+    #[inline]
+    fn find_special(kernels: &Kernels, units: &[u8]) -> usize {
+        (kernels.find_latin1)(units)
+    }
+
+    #[inline]
+    fn skip_whitespace(kernels: &Kernels, units: &[u8]) -> usize {
+        (kernels.skip_whitespace_latin1)(units)
+    }
+
+    #[inline]
+    fn string_contents<'a>(units: &'a [u8], _scratch: &'a mut Vec<u8>) -> JsStr<'a> {
+        JsStr::Latin1(units)
+    }
+
+    #[inline]
+    fn append_to(units: &[u8], decoded: &mut Decoded) {
+        decoded.extend_latin1(units);
+    }
+}
+
+impl SourceUnit for u16 {
+    #[inline]
+    fn find_special(kernels: &Kernels, units: &[u16]) -> usize {
+        (kernels.find_utf16)(units)
+    }
+
+    #[inline]
+    fn skip_whitespace(kernels: &Kernels, units: &[u16]) -> usize {
+        (kernels.skip_whitespace_utf16)(units)
+    }
+
+    #[inline]
+    fn string_contents<'a>(units: &'a [u16], scratch: &'a mut Vec<u8>) -> JsStr<'a> {
+        if units.iter().all(|&unit| unit <= 0xFF) {
+            scratch.clear();
+            scratch.extend(units.iter().map(|&unit| unit as u8));
+            JsStr::Latin1(scratch)
+        } else {
+            JsStr::Utf16(units)
+        }
+    }
+
+    #[inline]
+    fn append_to(units: &[u16], decoded: &mut Decoded) {
+        decoded.extend_utf16(units);
+    }
+}
+
+/// String contents with escapes decoded: 8-bit until the first code unit
+/// above U+00FF. Both buffers are kept between strings for their capacity.
+#[derive(Default)]
+pub(super) struct Decoded {
+    narrow: Vec<u8>,
+    wide: Vec<u16>,
+    is_wide: bool,
+}
+
+impl Decoded {
+    /// Empties the buffer and makes it 8-bit again.
+    pub(super) fn clear(&mut self) {
+        self.narrow.clear();
+        self.wide.clear();
+        self.is_wide = false;
+    }
+
+    #[cold]
+    fn widen(&mut self) {
+        self.wide.extend(self.narrow.iter().map(|&b| u16::from(b)));
+        self.is_wide = true;
+    }
+
+    /// Appends one code unit.
+    pub(super) fn push(&mut self, unit: u16) {
+        if !self.is_wide {
+            if let Ok(byte) = u8::try_from(unit) {
+                self.narrow.push(byte);
+                return;
+            }
+            self.widen();
+        }
+        self.wide.push(unit);
+    }
+
+    /// Appends Latin-1 characters.
+    pub(super) fn extend_latin1(&mut self, bytes: &[u8]) {
+        if self.is_wide {
+            self.wide.extend(bytes.iter().map(|&b| u16::from(b)));
+        } else {
+            self.narrow.extend_from_slice(bytes);
+        }
+    }
+
+    /// Appends UTF-16 code units.
+    pub(super) fn extend_utf16(&mut self, units: &[u16]) {
+        if !self.is_wide {
+            if units.iter().all(|&unit| unit <= 0xFF) {
+                self.narrow.extend(units.iter().map(|&unit| unit as u8));
+                return;
+            }
+            self.widen();
+        }
+        self.wide.extend_from_slice(units);
+    }
+
+    /// The contents.
+    pub(super) fn as_js_str(&self) -> JsStr<'_> {
+        if self.is_wide { JsStr::Utf16(&self.wide) } else { JsStr::Latin1(&self.narrow) }
+    }
+}

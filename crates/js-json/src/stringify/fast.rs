@@ -1,0 +1,148 @@
+//! The fast path for plain data: iterative, reads only through the host's
+//! `&self` methods (so no user code can run), and gives up — returning
+//! `None` — on anything those reads cannot serialize exactly: `toJSON`,
+//! getters, proxies, boxed primitives, raw JSON, functions, BigInts, a
+//! cycle or excess depth. The general path then starts over; nothing
+//! observable happened in between.
+
+use super::cycles::CycleStack;
+use super::output::Output;
+use crate::host::{JsonHost, Kind, Plain};
+use crate::limits::Limits;
+use crate::text::{JsStr, JsonText};
+
+/// An open array or object.
+struct Frame<V> {
+    object: V,
+    len: usize,
+    next: usize,
+    array: bool,
+    wrote_member: bool,
+}
+
+/// What to do with one value.
+enum Step {
+    /// Omitted from objects, `null` in arrays.
+    Skip,
+    /// A primitive to write.
+    Primitive,
+    /// A container to open.
+    Open(Plain),
+}
+
+fn classify<H: JsonHost>(host: &H, value: &H::Value) -> Option<Step> {
+    Some(match host.kind(value) {
+        Kind::Undefined | Kind::Symbol => Step::Skip,
+        Kind::Null | Kind::Boolean(_) | Kind::Number(_) | Kind::String => Step::Primitive,
+        Kind::Object => Step::Open(host.plain(value)?),
+        Kind::BigInt | Kind::Callable => return None,
+    })
+}
+
+fn write_primitive<H: JsonHost>(host: &H, value: &H::Value, out: &mut Output) {
+    match host.kind(value) {
+        Kind::Null => out.push_ascii(b"null"),
+        Kind::Boolean(true) => out.push_ascii(b"true"),
+        Kind::Boolean(false) => out.push_ascii(b"false"),
+        Kind::Number(number) => out.push_number(number),
+        Kind::String => out.push_quoted(host.string(value)),
+        _ => unreachable!("classify said primitive"),
+    }
+}
+
+/// The fast path met something only the general path serializes exactly.
+pub(super) struct GiveUp;
+
+/// Serializes `value` (`Ok(None)` where the result is `undefined`), or
+/// gives up to hand over to the general path.
+pub(super) fn serialize<H: JsonHost>(
+    host: &H,
+    value: &H::Value,
+    gap: JsStr<'_>,
+    limits: Limits,
+) -> Result<Option<JsonText>, GiveUp> {
+    let mut out = Output::new(256);
+    let mut stack: Vec<Frame<H::Value>> = Vec::new();
+    let mut cycles = CycleStack::new();
+    let open = |object: H::Value,
+                plain: Plain,
+                out: &mut Output,
+                stack: &mut Vec<Frame<H::Value>>,
+                cycles: &mut CycleStack| {
+        if cycles.depth() >= limits.max_depth || !cycles.enter(host.identity(&object)) {
+            return false;
+        }
+        let (len, array) = match plain {
+            Plain::Array(len) => (len, true),
+            Plain::Object(len) => (len, false),
+        };
+        out.push_byte(if array { b'[' } else { b'{' });
+        stack.push(Frame { object, len, next: 0, array, wrote_member: false });
+        true
+    };
+
+    match classify(host, value).ok_or(GiveUp)? {
+        Step::Skip => return Ok(None),
+        Step::Primitive => {
+            write_primitive(host, value, &mut out);
+            return Ok(Some(out.finish()));
+        }
+        Step::Open(plain) => {
+            if !open(value.clone(), plain, &mut out, &mut stack, &mut cycles) {
+                return Err(GiveUp);
+            }
+        }
+    }
+
+    while let Some(frame) = stack.last_mut() {
+        if frame.next == frame.len {
+            let array = frame.array;
+            let wrote = frame.wrote_member;
+            stack.pop();
+            cycles.leave();
+            if wrote && !gap.is_empty() {
+                out.push_indent(gap, stack.len());
+            }
+            out.push_byte(if array { b']' } else { b'}' });
+            continue;
+        }
+        let index = frame.next;
+        frame.next += 1;
+        let (key, element) = host.plain_entry(&frame.object, index);
+        let step = classify(host, &element).ok_or(GiveUp)?;
+        if frame.array {
+            if frame.wrote_member {
+                out.push_byte(b',');
+            }
+        } else {
+            if matches!(step, Step::Skip) {
+                continue;
+            }
+            if frame.wrote_member {
+                out.push_byte(b',');
+            }
+        }
+        frame.wrote_member = true;
+        let depth = stack.len();
+        if !gap.is_empty() {
+            out.push_indent(gap, depth);
+        }
+        if let Some(key) = &key {
+            out.push_quoted(host.string(key));
+            out.push_byte(b':');
+            if !gap.is_empty() {
+                out.push_byte(b' ');
+            }
+        }
+        match step {
+            Step::Skip => out.push_ascii(b"null"),
+            Step::Primitive => write_primitive(host, &element, &mut out),
+            Step::Open(plain) => {
+                if !open(element, plain, &mut out, &mut stack, &mut cycles) {
+                    return Err(GiveUp);
+                }
+            }
+        }
+    }
+    Ok(Some(out.finish()))
+}
