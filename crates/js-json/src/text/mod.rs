@@ -1,7 +1,9 @@
 //! Borrowed and owned JavaScript string contents in their two widths.
 
 /// A JavaScript string's contents, borrowed: Latin-1 bytes or UTF-16 units.
-#[derive(Debug, Clone, Copy)]
+/// Equality compares width and units; use [`JsStr::same_units`] to compare
+/// contents across widths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JsStr<'a> {
     /// One byte per character, U+0000 to U+00FF.
     Latin1(&'a [u8]),
