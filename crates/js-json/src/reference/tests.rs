@@ -22,7 +22,7 @@ fn properties_keep_spec_order_and_first_position() {
         host.enumerable_own_keys(&object).unwrap().iter().map(|key| key.as_str().unwrap().to_string_lossy()).collect();
     assert_eq!(keys, ["9", "10", "b", "a"]);
     let b = host.get(&object, &PropertyKey::String(Value::from("b"))).unwrap();
-    assert!(matches!(b, Value::Number(n) if n == 1.0));
+    assert!(matches!(b, Value::Number(n) if n.to_bits() == 1.0_f64.to_bits()));
     object.as_object().unwrap().delete(&Str::from("9"));
     assert_eq!(host.plain(&object), Some(Plain::Object(3)));
     assert!(matches!(host.plain_entry(&object, 0).0, Some(Value::String(key)) if key == Str::from("10")));
@@ -58,7 +58,7 @@ fn arrays_grow_and_read_length() {
     host.create_data_property(&array, &PropertyKey::Index(2), Value::from(1.0)).unwrap();
     assert_eq!(host.length_of_array_like(&array).unwrap(), 3);
     let length = host.get(&array, &PropertyKey::String(Value::from("length"))).unwrap();
-    assert!(matches!(length, Value::Number(n) if n == 3.0));
+    assert!(matches!(length, Value::Number(n) if n.to_bits() == 3.0_f64.to_bits()));
     assert!(matches!(array.as_object().unwrap().own_property(&Str::from("2")), Some(Property::Data(_))));
     let text = host.create_string(JsStr::Utf16(&[0x41]));
     assert_eq!(host.string(&text), JsStr::Latin1(b"A"));

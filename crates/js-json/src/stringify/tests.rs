@@ -115,7 +115,7 @@ fn replacer_function_sees_holder_key_and_value_in_order() {
         let calls = Rc::clone(&calls);
         Value::function(move |host, this, args| {
             let key = args[0].as_str().unwrap().to_string_lossy();
-            let holder_keys = this.as_object().map(|o| o.properties().len()).unwrap_or(99);
+            let holder_keys = this.as_object().map_or(99, |o| o.properties().len());
             calls.borrow_mut().push(format!("{key}:{holder_keys}"));
             Ok(match &args[1] {
                 Value::Number(n) => Value::from(n * 10.0),
