@@ -49,6 +49,25 @@ unsafe fn utf16_lane_masks(x: __m256i) -> [__m256i; 3] {
     }
 }
 
+/// `0xFFFF` lanes where a 16-bit unit needs escaping or is a surrogate.
+///
+/// # Safety
+///
+/// The CPU supports AVX2.
+#[inline(always)]
+unsafe fn utf16_lane_attention(x: __m256i) -> __m256i {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        let zero = _mm256_setzero_si256();
+        let control = _mm256_cmpeq_epi16(_mm256_subs_epu16(x, _mm256_set1_epi16(0x1F)), zero);
+        let quote = _mm256_cmpeq_epi16(x, _mm256_set1_epi16(i16::from(b'"')));
+        let backslash = _mm256_cmpeq_epi16(x, _mm256_set1_epi16(i16::from(b'\\')));
+        let top = _mm256_and_si256(x, _mm256_set1_epi16(0xF800_u16.cast_signed()));
+        let surrogate = _mm256_cmpeq_epi16(top, _mm256_set1_epi16(0xD800_u16.cast_signed()));
+        _mm256_or_si256(_mm256_or_si256(control, quote), _mm256_or_si256(backslash, surrogate))
+    }
+}
+
 /// One bit per 16-bit lane of two registers of lane masks.
 ///
 /// # Safety
@@ -94,6 +113,16 @@ impl Block for Avx2 {
                 high: pack_mask(high_a, high_b),
                 low: pack_mask(low_a, low_b),
             }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn utf16_attention(src: *const u16) -> u64 {
+        // SAFETY: the caller guarantees AVX2 and 32 readable units.
+        unsafe {
+            let a = utf16_lane_attention(_mm256_loadu_si256(src.cast()));
+            let b = utf16_lane_attention(_mm256_loadu_si256(src.add(16).cast()));
+            pack_mask(a, b)
         }
     }
 

@@ -62,6 +62,14 @@ pub(super) trait Block: Copy {
     /// `src` is valid for reads of `LANES` units; the CPU supports the ISA.
     unsafe fn utf16_masks(src: *const u16) -> Utf16Masks;
 
+    /// Bit `i` set when UTF-16 unit `i` needs escaping or is a surrogate
+    /// (of either kind): a zero result means the block is copied whole.
+    ///
+    /// # Safety
+    ///
+    /// `src` is valid for reads of `LANES` units; the CPU supports the ISA.
+    unsafe fn utf16_attention(src: *const u16) -> u64;
+
     /// Bit `i` set when byte `i` needs escaping (`"`, `\`, below 0x20).
     fn escape_mask(self) -> u64;
 
@@ -114,7 +122,10 @@ pub(super) unsafe fn latin1_to<B: Block, T: Unit>(input: &[u8], out: &mut Vec<T>
             let clean = mask.trailing_zeros() as usize;
             // SAFETY: the first `clean` of the stored units are initialised.
             unsafe { out.set_len(out.len() + clean) };
-            scalar::push_escape(input[pos + clean], out);
+            // SAFETY: the capacity invariant leaves `LANES - clean + (the
+            // rest of the input)` spare units; the escaped character is
+            // part of the rest, and `LANES >= 16`, so 6 units fit.
+            unsafe { scalar::write_escape(input[pos + clean], out) };
             pos += clean + 1;
             reserve_rest(out, len - pos, B::LANES);
         }
@@ -143,6 +154,13 @@ pub(super) unsafe fn utf16_to_utf16<B: Block>(input: &[u16], out: &mut Vec<u16>)
         // (capacity invariant) and do not overlap (`out` is not `input`).
         unsafe { ptr::copy_nonoverlapping(src, out.as_mut_ptr().add(out.len()), B::LANES) };
         // SAFETY: `src` is valid for `LANES` units.
+        if unsafe { B::utf16_attention(src) } == 0 {
+            // SAFETY: the `LANES` units were just written.
+            unsafe { out.set_len(out.len() + B::LANES) };
+            pos += B::LANES;
+            continue;
+        }
+        // SAFETY: `src` is valid for `LANES` units.
         let masks = unsafe { B::utf16_masks(src) };
         // A high surrogate not followed by a low one (including one in the
         // last lane, whose partner is in the next block) and a low surrogate
@@ -157,7 +175,14 @@ pub(super) unsafe fn utf16_to_utf16<B: Block>(input: &[u16], out: &mut Vec<u16>)
             let clean = stops.trailing_zeros() as usize;
             // SAFETY: the first `clean` of the copied units are initialised.
             unsafe { out.set_len(out.len() + clean) };
-            pos = scalar::step_utf16_to_utf16(input, pos + clean, out);
+            if masks.escape >> clean & 1 == 1 {
+                // A Latin-1 character to escape.
+                // SAFETY: as in `latin1_to`: at least 6 spare units remain.
+                unsafe { scalar::write_escape(input[pos + clean] as u8, out) };
+                pos += clean + 1;
+            } else {
+                pos = scalar::step_utf16_to_utf16(input, pos + clean, out);
+            }
             reserve_rest(out, len - pos, B::LANES);
         }
     }
@@ -201,7 +226,8 @@ pub(super) unsafe fn utf16_to_latin1<B: Block>(input: &[u16], out: &mut Vec<u8>)
             // SAFETY: the first `clean` stored bytes are initialised.
             unsafe { out.set_len(out.len() + clean) };
             // The character is Latin-1: the block narrowed.
-            scalar::push_escape(input[pos + clean] as u8, out);
+            // SAFETY: as in `latin1_to`: at least 6 spare units remain.
+            unsafe { scalar::write_escape(input[pos + clean] as u8, out) };
             pos += clean + 1;
             reserve_rest(out, len - pos, B::LANES);
         }
@@ -253,7 +279,7 @@ pub(super) unsafe fn find_utf16<B: Block>(input: &[u16]) -> usize {
 /// All lanes of a block set.
 #[inline(always)]
 fn full_mask<B: Block>() -> u64 {
-    (1u64 << B::LANES) - 1
+    u64::MAX >> (64 - B::LANES)
 }
 
 /// The index of the first character that is not JSON whitespace, or the

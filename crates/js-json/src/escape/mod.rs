@@ -14,6 +14,8 @@ mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "x86_64")]
 mod sse2;
 
 #[cfg(test)]
@@ -32,6 +34,13 @@ trait Unit: Copy + From<u8> {
     /// `dst` must be valid for writes of `B::LANES` units, and the CPU must
     /// support the instruction set of `B`.
     unsafe fn store_block<B: block::Block>(block: B, dst: *mut Self);
+
+    /// Stores six ASCII characters.
+    ///
+    /// # Safety
+    ///
+    /// `dst` must be valid for writes of 6 units.
+    unsafe fn store_six(ascii: [u8; 6], dst: *mut Self);
 }
 
 impl Unit for u8 {
@@ -41,6 +50,13 @@ impl Unit for u8 {
         // SAFETY: the caller passes on `store_latin1`'s contract.
         unsafe { block.store_latin1(dst) }
     }
+
+    #[allow(clippy::inline_always)] // must inline into the `#[target_feature]` kernel
+    #[inline(always)]
+    unsafe fn store_six(ascii: [u8; 6], dst: *mut Self) {
+        // SAFETY: the caller guarantees 6 writable bytes.
+        unsafe { std::ptr::copy_nonoverlapping(ascii.as_ptr(), dst, 6) }
+    }
 }
 
 impl Unit for u16 {
@@ -49,6 +65,14 @@ impl Unit for u16 {
     unsafe fn store_block<B: block::Block>(block: B, dst: *mut Self) {
         // SAFETY: the caller passes on `store_utf16`'s contract.
         unsafe { block.store_utf16(dst) }
+    }
+
+    #[allow(clippy::inline_always)] // must inline into the `#[target_feature]` kernel
+    #[inline(always)]
+    unsafe fn store_six(ascii: [u8; 6], dst: *mut Self) {
+        let wide = ascii.map(u16::from);
+        // SAFETY: the caller guarantees 6 writable units.
+        unsafe { std::ptr::copy_nonoverlapping(wide.as_ptr(), dst, 6) }
     }
 }
 
@@ -71,13 +95,15 @@ pub enum Isa {
     Sse2,
     /// x86-64 AVX2 (32-byte blocks), detected at run time.
     Avx2,
+    /// x86-64 AVX-512BW (64-byte blocks), detected at run time.
+    Avx512,
 }
 
 // Read by the tests and, with the `bench` feature, by the benchmarks.
 #[cfg_attr(not(feature = "bench"), allow(dead_code))]
 impl Isa {
     /// Every instruction set this build has kernels for.
-    pub const ALL: [Isa; 3] = [Isa::Scalar, Isa::Sse2, Isa::Avx2];
+    pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512];
 
     /// The kernels for this instruction set, if this CPU can run them.
     pub fn kernels(self) -> Option<&'static Kernels> {
@@ -87,8 +113,10 @@ impl Isa {
             Isa::Sse2 => Some(&sse2::KERNELS),
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => avx2::kernels(),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => avx512::kernels(),
             #[cfg(not(target_arch = "x86_64"))]
-            Isa::Sse2 | Isa::Avx2 => None,
+            Isa::Sse2 | Isa::Avx2 | Isa::Avx512 => None,
         }
     }
 }
@@ -131,7 +159,7 @@ pub(crate) fn active() -> &'static Kernels {
 }
 
 fn detect() -> &'static Kernels {
-    [Isa::Avx2, Isa::Sse2].into_iter().find_map(Isa::kernels).unwrap_or(&scalar::KERNELS)
+    [Isa::Avx512, Isa::Avx2, Isa::Sse2].into_iter().find_map(Isa::kernels).unwrap_or(&scalar::KERNELS)
 }
 
 /// Escapes Latin-1 `input` onto 8-bit `out` (no quotes added).

@@ -28,6 +28,40 @@ static ESCAPE: [u8; 256] = {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// The escape sequence of every Latin-1 character that needs one, padded
+/// to six characters, and its length (0 for characters copied as is).
+static ESCAPED: [([u8; 6], u8); 256] = {
+    let mut table = [([0u8; 6], 0u8); 256];
+    let mut c = 0;
+    while c < 256 {
+        table[c] = match ESCAPE[c] {
+            0 => ([0; 6], 0),
+            b'u' => ([b'\\', b'u', b'0', b'0', HEX[c >> 4], HEX[c & 0xF]], 6),
+            letter => ([b'\\', letter, 0, 0, 0, 0], 2),
+        };
+        c += 1;
+    }
+    table
+};
+
+/// Appends the escape sequence of `byte`, which must need escaping, with
+/// one unchecked six-unit store.
+///
+/// # Safety
+///
+/// `out` has spare capacity for at least 6 units.
+#[inline]
+pub(super) unsafe fn write_escape<T: Unit>(byte: u8, out: &mut Vec<T>) {
+    let (sequence, len) = &ESCAPED[usize::from(byte)];
+    debug_assert!(*len != 0 && out.capacity() - out.len() >= 6);
+    // SAFETY: the caller guarantees 6 spare units; `len` of them are the
+    // escape, and `len <= 6`.
+    unsafe {
+        T::store_six(*sequence, out.as_mut_ptr().add(out.len()));
+        out.set_len(out.len() + usize::from(*len));
+    }
+}
+
 /// The kernels of this file, as the dispatch table holds them.
 pub(super) static KERNELS: Kernels = Kernels {
     isa: super::Isa::Scalar,

@@ -37,6 +37,21 @@ fn utf16_lane_masks(x: __m128i) -> [__m128i; 3] {
     }
 }
 
+/// `0xFFFF` lanes where a 16-bit unit needs escaping or is a surrogate.
+#[inline(always)]
+fn utf16_lane_attention(x: __m128i) -> __m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline.
+    unsafe {
+        let zero = _mm_setzero_si128();
+        let control = _mm_cmpeq_epi16(_mm_subs_epu16(x, _mm_set1_epi16(0x1F)), zero);
+        let quote = _mm_cmpeq_epi16(x, _mm_set1_epi16(i16::from(b'"')));
+        let backslash = _mm_cmpeq_epi16(x, _mm_set1_epi16(i16::from(b'\\')));
+        let top = _mm_and_si128(x, _mm_set1_epi16(0xF800_u16.cast_signed()));
+        let surrogate = _mm_cmpeq_epi16(top, _mm_set1_epi16(0xD800_u16.cast_signed()));
+        _mm_or_si128(_mm_or_si128(control, quote), _mm_or_si128(backslash, surrogate))
+    }
+}
+
 /// One bit per 16-bit lane of two registers of lane masks.
 #[inline(always)]
 fn pack_mask(a: __m128i, b: __m128i) -> u64 {
@@ -76,6 +91,13 @@ impl Block for Sse2 {
             high: pack_mask(high_a, high_b),
             low: pack_mask(low_a, low_b),
         }
+    }
+
+    #[inline(always)]
+    unsafe fn utf16_attention(src: *const u16) -> u64 {
+        // SAFETY: the caller guarantees 16 readable units (32 bytes).
+        let (a, b) = unsafe { (_mm_loadu_si128(src.cast()), _mm_loadu_si128(src.add(8).cast())) };
+        pack_mask(utf16_lane_attention(a), utf16_lane_attention(b))
     }
 
     #[inline(always)]

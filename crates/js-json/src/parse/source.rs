@@ -55,7 +55,7 @@ impl SourceUnit for u16 {
 
     #[inline]
     fn string_contents<'a>(units: &'a [u16], scratch: &'a mut Vec<u8>) -> JsStr<'a> {
-        if units.iter().all(|&unit| unit <= 0xFF) {
+        if fits_latin1(units) {
             scratch.clear();
             scratch.extend(units.iter().map(|&unit| unit as u8));
             JsStr::Latin1(scratch)
@@ -70,13 +70,25 @@ impl SourceUnit for u16 {
     }
 }
 
+/// Whether every unit is at most U+00FF. Written as a fold without an
+/// early exit so that it vectorizes.
+#[inline]
+fn fits_latin1(units: &[u16]) -> bool {
+    units.iter().fold(0, |all, &unit| all | unit) <= 0xFF
+}
+
 /// String contents with escapes decoded: 8-bit until the first code unit
 /// above U+00FF. Both buffers are kept between strings for their capacity.
+///
+/// UTF-16 source is copied into the wide buffer as it is (a plain copy per
+/// segment) and narrowed once at the end if it fits.
 #[derive(Default)]
 pub(super) struct Decoded {
     narrow: Vec<u8>,
     wide: Vec<u16>,
     is_wide: bool,
+    /// The OR of every unit in `wide` while `is_wide`.
+    wide_bits: u16,
 }
 
 impl Decoded {
@@ -85,11 +97,12 @@ impl Decoded {
         self.narrow.clear();
         self.wide.clear();
         self.is_wide = false;
+        self.wide_bits = 0;
     }
 
-    #[cold]
     fn widen(&mut self) {
         self.wide.extend(self.narrow.iter().map(|&b| u16::from(b)));
+        self.narrow.clear();
         self.is_wide = true;
     }
 
@@ -102,6 +115,7 @@ impl Decoded {
             }
             self.widen();
         }
+        self.wide_bits |= unit;
         self.wide.push(unit);
     }
 
@@ -117,17 +131,22 @@ impl Decoded {
     /// Appends UTF-16 code units.
     pub(super) fn extend_utf16(&mut self, units: &[u16]) {
         if !self.is_wide {
-            if units.iter().all(|&unit| unit <= 0xFF) {
-                self.narrow.extend(units.iter().map(|&unit| unit as u8));
-                return;
-            }
             self.widen();
         }
+        self.wide_bits |= units.iter().fold(0, |all, &unit| all | unit);
         self.wide.extend_from_slice(units);
     }
 
-    /// The contents.
-    pub(super) fn as_js_str(&self) -> JsStr<'_> {
-        if self.is_wide { JsStr::Utf16(&self.wide) } else { JsStr::Latin1(&self.narrow) }
+    /// The contents, in the narrowest width that holds them.
+    pub(super) fn as_js_str(&mut self) -> JsStr<'_> {
+        if !self.is_wide {
+            return JsStr::Latin1(&self.narrow);
+        }
+        if self.wide_bits <= 0xFF {
+            self.narrow.clear();
+            self.narrow.extend(self.wide.iter().map(|&unit| unit as u8));
+            return JsStr::Latin1(&self.narrow);
+        }
+        JsStr::Utf16(&self.wide)
     }
 }
