@@ -6,9 +6,11 @@
 //! * **Escape kernels** ([`escape_latin1`], [`escape_utf16`], …): Latin-1
 //!   (`&[u8]`) or UTF-16 (`&[u16]`) input into 8-bit or 16-bit output,
 //!   exactly as ECMA-262's `QuoteJSONString` escapes (lone surrogates as
-//!   lowercase `\udxxx`). A scalar reference and SSE2/AVX2 kernels exist;
-//!   the fastest the CPU runs is detected once. A NEON kernel slots in as
-//!   one more file implementing the block trait.
+//!   lowercase `\udxxx`). A scalar reference and SSE2, AVX2 and AVX-512BW
+//!   kernels exist; the fastest the CPU runs is detected once. A NEON
+//!   kernel slots in as one more file implementing the block trait. The
+//!   parser uses the same kernels to find the end of string contents and
+//!   of whitespace runs.
 //! * **[`stringify`]**: `JSON.stringify` exact to the spec (`toJSON`,
 //!   replacer functions and lists, gaps, cycles, BigInt, boxed primitives,
 //!   `JSON.rawJSON` objects), with a fast path for plain data that gives up
@@ -44,6 +46,11 @@
 //! written by the scalar step, and the SIMD loop resumes right after it.
 //! UTF-16 blocks that are all Latin-1 take the 8-bit path when writing 8-bit
 //! output. Neither serializer nor parser recurses on the native stack.
+//!
+//! AVX-512BW is used where present: on the development machine (AMD EPYC)
+//! it took Latin-1 escaping without escapes from 43% to 55% of memcpy's
+//! throughput and the one-arrow UTF-16 source file from 6.7x to 9.4x the
+//! scalar kernel.
 //!
 //! # Limits
 //!

@@ -87,8 +87,6 @@ pub(super) struct Decoded {
     narrow: Vec<u8>,
     wide: Vec<u16>,
     is_wide: bool,
-    /// The OR of every unit in `wide` while `is_wide`.
-    wide_bits: u16,
 }
 
 impl Decoded {
@@ -97,7 +95,6 @@ impl Decoded {
         self.narrow.clear();
         self.wide.clear();
         self.is_wide = false;
-        self.wide_bits = 0;
     }
 
     fn widen(&mut self) {
@@ -115,7 +112,6 @@ impl Decoded {
             }
             self.widen();
         }
-        self.wide_bits |= unit;
         self.wide.push(unit);
     }
 
@@ -133,7 +129,6 @@ impl Decoded {
         if !self.is_wide {
             self.widen();
         }
-        self.wide_bits |= units.iter().fold(0, |all, &unit| all | unit);
         self.wide.extend_from_slice(units);
     }
 
@@ -142,7 +137,7 @@ impl Decoded {
         if !self.is_wide {
             return JsStr::Latin1(&self.narrow);
         }
-        if self.wide_bits <= 0xFF {
+        if fits_latin1(&self.wide) {
             self.narrow.clear();
             self.narrow.extend(self.wide.iter().map(|&unit| unit as u8));
             return JsStr::Latin1(&self.narrow);

@@ -6,6 +6,7 @@
 
 mod draw;
 mod node;
+mod node_stringify;
 mod serde;
 
 use js_json::reference::{Exception, ReferenceHost, Value};

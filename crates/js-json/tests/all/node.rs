@@ -90,13 +90,15 @@ fn ours(text: &str, space_spec: &serde_json::Value, reviver_kind: &str) -> serde
     }
 }
 
-fn run_node(cases: &serde_json::Value) -> Vec<serde_json::Value> {
-    let mut child =
-        match Command::new("node").arg("-e").arg(SCRIPT).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn() {
-            Ok(child) => child,
-            Err(error) => panic!("node is needed for this test (DESIGN.md: node is on every machine): {error}"),
-        };
-    child.stdin.take().unwrap().write_all(cases.to_string().as_bytes()).unwrap();
+/// Runs `script` on node with `input` on stdin and reads the JSON array it
+/// prints.
+pub fn run_node_script(script: &str, input: &str) -> Vec<serde_json::Value> {
+    let spawned = Command::new("node").arg("-e").arg(script).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(error) => panic!("node is needed for this test (DESIGN.md: node is on every machine): {error}"),
+    };
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "node failed");
     serde_json::from_slice(&output.stdout).unwrap()
@@ -143,7 +145,7 @@ fn parse_then_stringify_matches_node_byte_for_byte() {
         cases.push(json!([text, spaces[index % spaces.len()], revivers[(index / 5) % revivers.len()]]));
     }
     let cases = serde_json::Value::Array(cases);
-    let expected = run_node(&cases);
+    let expected = run_node_script(SCRIPT, &cases.to_string());
     let cases = cases.as_array().unwrap();
     assert_eq!(expected.len(), cases.len());
     let mut compared = 0;
