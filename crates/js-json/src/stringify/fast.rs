@@ -53,6 +53,57 @@ fn write_primitive<H: JsonHost>(host: &H, value: &H::Value, out: &mut Output) {
 /// The fast path met something only the general path serializes exactly.
 pub(super) struct GiveUp;
 
+/// How many entries [`expected_len`] reads before it gives up: enough for
+/// documents of few, large strings, where knowing the size pays; cheap to
+/// waste on documents of many small values.
+const ESTIMATE_BUDGET: usize = 4_096;
+
+/// The length of the text without escapes, if the value has at most
+/// [`ESTIMATE_BUDGET`] entries: each string's length plus quotes, keys,
+/// punctuation and indentation, and a bound for each number.
+fn expected_len<H: JsonHost>(host: &H, value: &H::Value, gap: JsStr<'_>) -> Option<usize> {
+    let mut len = 0;
+    let mut budget = ESTIMATE_BUDGET;
+    let mut stack: Vec<(H::Value, usize, usize)> = Vec::new();
+    let visit = |value: &H::Value, depth: usize, stack: &mut Vec<(H::Value, usize, usize)>| -> Option<usize> {
+        let per_member = 1 + gap.len() * depth + 1;
+        Some(
+            per_member
+                + match host.kind(value) {
+                    Kind::String => host.string(value).len() + 2,
+                    Kind::Number(_) => 24,
+                    Kind::Object => {
+                        let count = match host.plain(value)? {
+                            Plain::Array(count) | Plain::Object(count) => count,
+                        };
+                        stack.push((value.clone(), count, 0));
+                        2 + gap.len() * depth + 1
+                    }
+                    _ => 5,
+                },
+        )
+    };
+    len += visit(value, 0, &mut stack)?;
+    while let Some((object, count, next)) = stack.last_mut() {
+        if *next == *count {
+            stack.pop();
+            continue;
+        }
+        budget = budget.checked_sub(1)?;
+        let (key, element) = host.plain_entry(object, *next);
+        *next += 1;
+        if let Some(key) = key {
+            len += host.string(&key).len() + 4;
+        }
+        let depth = stack.len();
+        len += visit(&element, depth, &mut stack)?;
+    }
+    // Slack for escapes, so the buffer is not doubled for the last few
+    // percent of the text (a doubled 20 MB buffer is 40 MB of address space
+    // that the allocator maps afresh, and page faults in, on every call).
+    Some(len + len / 8 + 64)
+}
+
 /// Serializes `value` (`Ok(None)` where the result is `undefined`), or
 /// gives up to hand over to the general path.
 pub(super) fn serialize<H: JsonHost>(
@@ -61,7 +112,7 @@ pub(super) fn serialize<H: JsonHost>(
     gap: JsStr<'_>,
     limits: Limits,
 ) -> Result<Option<JsonText>, GiveUp> {
-    let mut out = Output::new(256);
+    let mut out = Output::new(expected_len(host, value, gap).unwrap_or(256));
     let mut stack: Vec<Frame<H::Value>> = Vec::new();
     let mut cycles = CycleStack::new();
     let open = |object: H::Value,

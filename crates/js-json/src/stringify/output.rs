@@ -7,6 +7,10 @@ use crate::text::{JsStr, JsonText};
 /// JSON text being built.
 pub(super) struct Output {
     buffer: Buffer,
+    /// Expected length of the whole text in code units, when known: the
+    /// capacity the buffer starts with and the one it is widened to, so a
+    /// large text is neither copied by repeated growth nor faulted in twice.
+    expected_len: usize,
     kernels: &'static Kernels,
     numbers: ryu_js::Buffer,
 }
@@ -17,9 +21,10 @@ enum Buffer {
 }
 
 impl Output {
-    pub(super) fn new(capacity: usize) -> Self {
+    pub(super) fn new(expected_len: usize) -> Self {
         Output {
-            buffer: Buffer::Narrow(Vec::with_capacity(capacity)),
+            buffer: Buffer::Narrow(Vec::with_capacity(expected_len)),
+            expected_len,
             kernels: escape::active(),
             numbers: ryu_js::Buffer::new(),
         }
@@ -29,7 +34,7 @@ impl Output {
     #[cold]
     fn widen(&mut self) -> &mut Vec<u16> {
         if let Buffer::Narrow(bytes) = &self.buffer {
-            let mut units = Vec::with_capacity(bytes.len() * 2 + 64);
+            let mut units = Vec::with_capacity((bytes.len() * 2 + 64).max(self.expected_len));
             units.extend(bytes.iter().map(|&b| u16::from(b)));
             self.buffer = Buffer::Wide(units);
         }
