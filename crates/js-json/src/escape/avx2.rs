@@ -180,6 +180,8 @@ static KERNELS: Kernels = Kernels {
     find_utf16,
     skip_whitespace_latin1,
     skip_whitespace_utf16,
+    unescape_latin1,
+    unescape_utf16,
 };
 
 /// The AVX2 kernels, if this CPU has AVX2. The only way to reach them.
@@ -220,3 +222,7 @@ avx2_kernel!(skip_whitespace_latin1, skip_whitespace_latin1_avx2, (input: &[u8])
     block::skip_whitespace_latin1::<Avx2>(input));
 avx2_kernel!(skip_whitespace_utf16, skip_whitespace_utf16_avx2, (input: &[u16]) -> usize,
     block::skip_whitespace_utf16::<Avx2>(input));
+avx2_kernel!(unescape_latin1, unescape_latin1_avx2, (input: &[u8], out: &mut Vec<u8>) -> usize,
+    block::unescape_latin1::<Avx2>(input, out));
+avx2_kernel!(unescape_utf16, unescape_utf16_avx2, (input: &[u16], out: &mut Vec<u16>) -> usize,
+    block::unescape_utf16::<Avx2>(input, out));

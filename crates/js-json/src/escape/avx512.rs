@@ -145,6 +145,8 @@ static KERNELS: Kernels = Kernels {
     find_utf16,
     skip_whitespace_latin1,
     skip_whitespace_utf16,
+    unescape_latin1,
+    unescape_utf16,
 };
 
 /// The AVX-512BW kernels, if this CPU has AVX-512F and AVX-512BW. The only
@@ -188,3 +190,7 @@ avx512_kernel!(skip_whitespace_latin1, skip_whitespace_latin1_avx512, (input: &[
     block::skip_whitespace_latin1::<Avx512>(input));
 avx512_kernel!(skip_whitespace_utf16, skip_whitespace_utf16_avx512, (input: &[u16]) -> usize,
     block::skip_whitespace_utf16::<Avx512>(input));
+avx512_kernel!(unescape_latin1, unescape_latin1_avx512, (input: &[u8], out: &mut Vec<u8>) -> usize,
+    block::unescape_latin1::<Avx512>(input, out));
+avx512_kernel!(unescape_utf16, unescape_utf16_avx512, (input: &[u16], out: &mut Vec<u16>) -> usize,
+    block::unescape_utf16::<Avx512>(input, out));

@@ -323,3 +323,86 @@ pub(super) unsafe fn skip_whitespace_utf16<B: Block>(input: &[u16]) -> usize {
     }
     pos + scalar::skip_whitespace_utf16(&input[pos..])
 }
+
+/// Copies Latin-1 string contents onto `out`, decoding two-character
+/// escapes, up to the first unit it does not handle; returns its index.
+/// Clean runs are stored a block at a time.
+///
+/// # Safety
+///
+/// The CPU supports `B`'s instruction set.
+#[inline(always)]
+pub(super) unsafe fn unescape_latin1<B: Block>(input: &[u8], out: &mut Vec<u8>) -> usize {
+    let len = input.len();
+    let mut pos = 0;
+    loop {
+        out.reserve(B::LANES);
+        if pos + B::LANES <= len {
+            // SAFETY: `pos + LANES <= len`.
+            let block = unsafe { B::load_latin1(input.as_ptr().add(pos)) };
+            // SAFETY: `LANES` spare bytes were just reserved.
+            unsafe { block.store_latin1(out.as_mut_ptr().add(out.len())) };
+            let mask = block.escape_mask();
+            let clean = if mask == 0 { B::LANES } else { mask.trailing_zeros() as usize };
+            // SAFETY: the first `clean` stored bytes are initialised.
+            unsafe { out.set_len(out.len() + clean) };
+            pos += clean;
+            if mask == 0 {
+                continue;
+            }
+        } else {
+            let rest = scalar::find_latin1_special(&input[pos..]);
+            out.extend_from_slice(&input[pos..pos + rest]);
+            pos += rest;
+            if pos == len {
+                return pos;
+            }
+        }
+        match scalar::unescape_step(input, pos, out) {
+            Some(next) => pos = next,
+            None => return pos,
+        }
+    }
+}
+
+/// Copies UTF-16 string contents onto `out`, decoding two-character
+/// escapes, up to the first unit it does not handle; returns its index.
+///
+/// # Safety
+///
+/// The CPU supports `B`'s instruction set.
+#[inline(always)]
+pub(super) unsafe fn unescape_utf16<B: Block>(input: &[u16], out: &mut Vec<u16>) -> usize {
+    let len = input.len();
+    let mut pos = 0;
+    loop {
+        out.reserve(B::LANES);
+        if pos + B::LANES <= len {
+            // SAFETY: `pos + LANES <= len`.
+            let src = unsafe { input.as_ptr().add(pos) };
+            // SAFETY: `src` is valid for `LANES` units and `LANES` spare
+            // units were just reserved; `out` is not `input`.
+            unsafe { ptr::copy_nonoverlapping(src, out.as_mut_ptr().add(out.len()), B::LANES) };
+            // SAFETY: `src` is valid for `LANES` units.
+            let mask = unsafe { B::utf16_masks(src) }.escape;
+            let clean = if mask == 0 { B::LANES } else { mask.trailing_zeros() as usize };
+            // SAFETY: the first `clean` copied units are initialised.
+            unsafe { out.set_len(out.len() + clean) };
+            pos += clean;
+            if mask == 0 {
+                continue;
+            }
+        } else {
+            let rest = scalar::find_utf16_special(&input[pos..]);
+            out.extend_from_slice(&input[pos..pos + rest]);
+            pos += rest;
+            if pos == len {
+                return pos;
+            }
+        }
+        match scalar::unescape_step(input, pos, out) {
+            Some(next) => pos = next,
+            None => return pos,
+        }
+    }
+}

@@ -148,6 +148,14 @@ pub struct Kernels {
     /// Index of the first character that is not JSON whitespace (or the
     /// length).
     pub skip_whitespace_utf16: fn(&[u16]) -> usize,
+    /// Copies JSON string contents onto the output, decoding the
+    /// two-character escapes (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`,
+    /// `\t`), up to the first unit it does not handle (a quote, a `\u` or
+    /// invalid escape, a control character) or the end; returns that
+    /// unit's index.
+    pub unescape_latin1: fn(&[u8], &mut Vec<u8>) -> usize,
+    /// The same for UTF-16 string contents.
+    pub unescape_utf16: fn(&[u16], &mut Vec<u16>) -> usize,
 }
 
 static ACTIVE: OnceLock<&'static Kernels> = OnceLock::new();

@@ -73,6 +73,8 @@ pub(super) static KERNELS: Kernels = Kernels {
     find_utf16: find_utf16_special,
     skip_whitespace_latin1,
     skip_whitespace_utf16,
+    unescape_latin1: unescape::<u8>,
+    unescape_utf16: unescape::<u16>,
 };
 
 /// Whether a Latin-1 character needs escaping.
@@ -224,4 +226,78 @@ pub(super) fn skip_whitespace_latin1(input: &[u8]) -> usize {
 /// length.
 pub(super) fn skip_whitespace_utf16(input: &[u16]) -> usize {
     input.iter().position(|&u| !is_whitespace(u)).unwrap_or(input.len())
+}
+
+/// What the two-character escape `\letter` stands for, if it is one.
+#[inline]
+pub(super) fn simple_escape(letter: u16) -> Option<u16> {
+    Some(match u8::try_from(letter).ok()? {
+        b'"' => 0x22,
+        b'\\' => 0x5C,
+        b'/' => 0x2F,
+        b'b' => 0x08,
+        b'f' => 0x0C,
+        b'n' => 0x0A,
+        b'r' => 0x0D,
+        b't' => 0x09,
+        _ => return None,
+    })
+}
+
+/// A source code unit the unescape kernels read and write.
+pub(super) trait SourceUnit: Copy + Into<u16> {
+    /// The unit for a decoded two-character escape (always ASCII).
+    fn from_ascii(unit: u16) -> Self;
+}
+
+impl SourceUnit for u8 {
+    #[inline]
+    fn from_ascii(unit: u16) -> Self {
+        unit as u8
+    }
+}
+
+impl SourceUnit for u16 {
+    #[inline]
+    fn from_ascii(unit: u16) -> Self {
+        unit
+    }
+}
+
+/// Handles the special unit at `pos`: a two-character escape is decoded
+/// onto `out` and the position after it returned; anything else is left to
+/// the caller (`None`).
+#[inline]
+pub(super) fn unescape_step<U: SourceUnit>(input: &[U], pos: usize, out: &mut Vec<U>) -> Option<usize> {
+    if input[pos].into() != 0x5C {
+        return None;
+    }
+    let decoded = simple_escape((*input.get(pos + 1)?).into())?;
+    out.push(U::from_ascii(decoded));
+    Some(pos + 2)
+}
+
+/// Whether a unit ends a clean run of string contents.
+#[inline]
+fn is_string_special(unit: u16) -> bool {
+    u8::try_from(unit).is_ok_and(needs_escape)
+}
+
+/// Copies string contents onto `out`, decoding two-character escapes, up to
+/// the first unit this does not handle; returns its index.
+pub(super) fn unescape<U: SourceUnit>(input: &[U], out: &mut Vec<U>) -> usize {
+    let mut pos = 0;
+    loop {
+        while pos < input.len() && !is_string_special(input[pos].into()) {
+            out.push(input[pos]);
+            pos += 1;
+        }
+        if pos == input.len() {
+            return pos;
+        }
+        match unescape_step(input, pos, out) {
+            Some(next) => pos = next,
+            None => return pos,
+        }
+    }
 }

@@ -153,6 +153,8 @@ pub(super) static KERNELS: Kernels = Kernels {
     find_utf16,
     skip_whitespace_latin1,
     skip_whitespace_utf16,
+    unescape_latin1,
+    unescape_utf16,
 };
 
 fn latin1_to_latin1(input: &[u8], out: &mut Vec<u8>) {
@@ -193,4 +195,14 @@ fn skip_whitespace_latin1(input: &[u8]) -> usize {
 fn skip_whitespace_utf16(input: &[u16]) -> usize {
     // SAFETY: SSE2 is baseline on x86-64.
     unsafe { block::skip_whitespace_utf16::<Sse2>(input) }
+}
+
+fn unescape_latin1(input: &[u8], out: &mut Vec<u8>) -> usize {
+    // SAFETY: SSE2 is baseline on x86-64.
+    unsafe { block::unescape_latin1::<Sse2>(input, out) }
+}
+
+fn unescape_utf16(input: &[u16], out: &mut Vec<u16>) -> usize {
+    // SAFETY: SSE2 is baseline on x86-64.
+    unsafe { block::unescape_utf16::<Sse2>(input, out) }
 }

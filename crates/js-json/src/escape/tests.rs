@@ -20,7 +20,12 @@ fn check_latin1(input: &[u8]) {
     let wide = run(|out| (scalar.latin1_to_utf16)(input, out));
     let found = (scalar.find_latin1)(input);
     let skipped = (scalar.skip_whitespace_latin1)(input);
+    let mut unescaped = Vec::new();
+    let stop = (scalar.unescape_latin1)(input, &mut unescaped);
     for kernels in simd_kernels() {
+        let mut out = Vec::new();
+        let result = ((kernels.unescape_latin1)(input, &mut out), out);
+        assert_eq!(result, (stop, unescaped.clone()), "{:?} unescape {input:?}", kernels.isa);
         assert_eq!((kernels.skip_whitespace_latin1)(input), skipped, "{:?} whitespace {input:?}", kernels.isa);
         assert_eq!(run(|out| (kernels.latin1_to_latin1)(input, out)), narrow, "{:?} latin1→8 {input:?}", kernels.isa);
         assert_eq!(run(|out| (kernels.latin1_to_utf16)(input, out)), wide, "{:?} latin1→16 {input:?}", kernels.isa);
@@ -36,7 +41,12 @@ fn check_utf16(input: &[u16]) {
     let narrow_result = (scalar.utf16_to_latin1)(input, &mut narrow);
     let found = (scalar.find_utf16)(input);
     let skipped = (scalar.skip_whitespace_utf16)(input);
+    let mut unescaped = Vec::new();
+    let stop = (scalar.unescape_utf16)(input, &mut unescaped);
     for kernels in simd_kernels() {
+        let mut out = Vec::new();
+        let result = ((kernels.unescape_utf16)(input, &mut out), out);
+        assert_eq!(result, (stop, unescaped.clone()), "{:?} unescape {input:x?}", kernels.isa);
         assert_eq!((kernels.skip_whitespace_utf16)(input), skipped, "{:?} whitespace {input:x?}", kernels.isa);
         assert_eq!(run(|out| (kernels.utf16_to_utf16)(input, out)), wide, "{:?} utf16→16 {input:x?}", kernels.isa);
         let mut out = Vec::new();
@@ -140,6 +150,38 @@ fn every_escape_at_every_position_utf16() {
                         input[pos + 1] = u16::from(b'\n');
                     }
                     check_utf16(&input);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn scalar_unescape_decodes_two_character_escapes_only() {
+    let input = br#"a\"b\\c\/\b\f\n\r\tz\u0041"#;
+    let mut out = Vec::new();
+    let stop = scalar::unescape(input, &mut out);
+    assert_eq!((stop, out.as_slice()), (input.len() - 6, b"a\"b\\c/\x08\x0c\n\r\tz".as_slice()));
+    for (input, stop) in [(&br#"ab"c"#[..], 2), (br"ab\x", 2), (br"ab\", 2), (b"a\x01", 1), (b"abc", 3)] {
+        assert_eq!(scalar::unescape(input, &mut Vec::new()), stop, "{input:?}");
+    }
+}
+
+#[test]
+fn escapes_to_decode_at_every_position() {
+    let pairs: [[u8; 2]; 8] = [*br"\n", *br#"\""#, *br"\u", *br"\x", *br"\\", *br"\/", [b'"', b'a'], [0x1F, b'a']];
+    for background in [b'a', 0xE9] {
+        for len in [2, 16, 17, 31, 32, 33, 63, 64, 65, 100, 130] {
+            for pos in 0..len - 1 {
+                for pair in pairs {
+                    let mut input = vec![background; len];
+                    input[pos..pos + 2].copy_from_slice(&pair);
+                    check_latin1(&input);
+                    check_latin1(&input[..=pos]);
+                    let mut wide: Vec<u16> = input.iter().map(|&b| u16::from(b)).collect();
+                    check_utf16(&wide);
+                    wide[len - 1] = 0x2192;
+                    check_utf16(&wide);
                 }
             }
         }

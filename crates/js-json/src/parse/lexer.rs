@@ -6,6 +6,14 @@ use crate::error::{SyntaxError, SyntaxErrorKind};
 use crate::escape::{self, Kernels};
 use crate::text::JsStr;
 
+/// Where a scan inside a string stopped, when that is not an error.
+enum Special {
+    /// The closing quote.
+    Quote,
+    /// A backslash.
+    Backslash,
+}
+
 /// A cursor over JSON source text.
 pub(super) struct Lexer<'s, U> {
     source: &'s [U],
@@ -99,36 +107,42 @@ impl<'s, U: SourceUnit> Lexer<'s, U> {
 
     /// Reads a string whose opening quote is at the cursor and returns its
     /// contents (borrowed from the source when nothing was escaped).
+    ///
+    /// The clean prefix is found with the scan kernel; from the first
+    /// backslash on, the unescape kernel copies clean runs and decodes
+    /// two-character escapes, handing back only `\u` escapes, the closing
+    /// quote and errors.
     pub(super) fn scan_string(&mut self) -> Result<JsStr<'_>, SyntaxError> {
         let start = self.pos + 1;
-        let mut pos = start;
-        let mut segment = start;
-        let mut escaped = false;
+        let mut pos = start + U::find_special(self.kernels, &self.source[start..]);
+        match self.special_at(pos)? {
+            Special::Quote => {
+                self.pos = pos + 1;
+                return Ok(U::string_contents(&self.source[start..pos], &mut self.narrowed));
+            }
+            Special::Backslash => {}
+        }
+        self.decoded.clear();
+        U::append_to(&self.source[start..pos], &mut self.decoded);
         loop {
-            pos += U::find_special(self.kernels, &self.source[pos..]);
-            let Some(unit) = self.unit(pos) else {
-                return Err(Self::error(SyntaxErrorKind::UnterminatedString, pos));
-            };
-            if unit == u16::from(b'"') {
+            pos = self.decode_escape(pos)?;
+            pos += U::unescape(self.kernels, &self.source[pos..], &mut self.decoded);
+            if let Special::Quote = self.special_at(pos)? {
                 break;
             }
-            if unit != u16::from(b'\\') {
-                return Err(Self::error(SyntaxErrorKind::ControlCharacterInString, pos));
-            }
-            if !escaped {
-                self.decoded.clear();
-                escaped = true;
-            }
-            U::append_to(&self.source[segment..pos], &mut self.decoded);
-            pos = self.decode_escape(pos)?;
-            segment = pos;
         }
         self.pos = pos + 1;
-        if escaped {
-            U::append_to(&self.source[segment..pos], &mut self.decoded);
-            Ok(self.decoded.as_js_str())
-        } else {
-            Ok(U::string_contents(&self.source[start..pos], &mut self.narrowed))
+        Ok(self.decoded.as_js_str())
+    }
+
+    /// Classifies the unit where a scan stopped inside a string.
+    #[inline]
+    fn special_at(&self, pos: usize) -> Result<Special, SyntaxError> {
+        match self.unit(pos) {
+            Some(0x22) => Ok(Special::Quote),
+            Some(0x5C) => Ok(Special::Backslash),
+            Some(_) => Err(Self::error(SyntaxErrorKind::ControlCharacterInString, pos)),
+            None => Err(Self::error(SyntaxErrorKind::UnterminatedString, pos)),
         }
     }
 

@@ -18,6 +18,11 @@ pub(super) trait SourceUnit: Copy + Into<u16> + 'static {
 
     /// Appends source units to a decoded string.
     fn append_to(units: &[Self], decoded: &mut Decoded);
+
+    /// Decodes string contents onto `decoded` with the unescape kernel up
+    /// to the first unit it does not handle (a quote, a `\u` or invalid
+    /// escape, a control character) or the end; returns that unit's index.
+    fn unescape(kernels: &Kernels, units: &[Self], decoded: &mut Decoded) -> usize;
 }
 
 impl SourceUnit for u8 {
@@ -39,6 +44,19 @@ impl SourceUnit for u8 {
     #[inline]
     fn append_to(units: &[u8], decoded: &mut Decoded) {
         decoded.extend_latin1(units);
+    }
+
+    #[inline]
+    fn unescape(kernels: &Kernels, units: &[u8], decoded: &mut Decoded) -> usize {
+        if decoded.is_wide {
+            // A `\u` escape above U+00FF widened the string: copy the next
+            // clean run; the lexer decodes the escape after it.
+            let clean = (kernels.find_latin1)(units);
+            decoded.extend_latin1(&units[..clean]);
+            clean
+        } else {
+            (kernels.unescape_latin1)(units, &mut decoded.narrow)
+        }
     }
 }
 
@@ -67,6 +85,14 @@ impl SourceUnit for u16 {
     #[inline]
     fn append_to(units: &[u16], decoded: &mut Decoded) {
         decoded.extend_utf16(units);
+    }
+
+    #[inline]
+    fn unescape(kernels: &Kernels, units: &[u16], decoded: &mut Decoded) -> usize {
+        if !decoded.is_wide {
+            decoded.widen();
+        }
+        (kernels.unescape_utf16)(units, &mut decoded.wide)
     }
 }
 
