@@ -79,15 +79,15 @@ fn source_text(chars: usize) -> String {
     text
 }
 
-/// Chinese prose: CJK characters, CJK punctuation, a newline now and then.
+/// Chinese prose: CJK characters and CJK punctuation, nothing to escape
+/// (the wide counterpart of the Latin-1 input without escapes).
 fn cjk_text(chars: usize) -> String {
     let mut draw = Draw(0x1357_9BDF_2468_ACE0);
     let mut text = String::new();
     let mut count = 0;
     while count < chars {
         let c = match draw.next() % 100 {
-            0 => '\n',
-            1..=6 => '，',
+            0..=6 => '，',
             7..=9 => '。',
             _ => char::from_u32(0x4E00 + (draw.next() % 0x5000) as u32).unwrap(),
         };

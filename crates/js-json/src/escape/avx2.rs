@@ -117,12 +117,15 @@ impl Block for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn utf16_attention(src: *const u16) -> u64 {
-        // SAFETY: the caller guarantees AVX2 and 32 readable units.
+    unsafe fn utf16_copy_attention(src: *const u16, dst: *mut u16) -> u64 {
+        // SAFETY: the caller guarantees AVX2, 32 readable units at `src` and
+        // 32 writable units at `dst`.
         unsafe {
-            let a = utf16_lane_attention(_mm256_loadu_si256(src.cast()));
-            let b = utf16_lane_attention(_mm256_loadu_si256(src.add(16).cast()));
-            pack_mask(a, b)
+            let a = _mm256_loadu_si256(src.cast());
+            let b = _mm256_loadu_si256(src.add(16).cast());
+            _mm256_storeu_si256(dst.cast(), a);
+            _mm256_storeu_si256(dst.add(16).cast(), b);
+            pack_mask(utf16_lane_attention(a), utf16_lane_attention(b))
         }
     }
 

@@ -62,13 +62,15 @@ pub(super) trait Block: Copy {
     /// `src` is valid for reads of `LANES` units; the CPU supports the ISA.
     unsafe fn utf16_masks(src: *const u16) -> Utf16Masks;
 
-    /// Bit `i` set when UTF-16 unit `i` needs escaping or is a surrogate
-    /// (of either kind): a zero result means the block is copied whole.
+    /// Copies `LANES` UTF-16 units (loading them once) and returns a mask
+    /// with bit `i` set when unit `i` needs escaping or is a surrogate (of
+    /// either kind): a zero result means the block was copied whole.
     ///
     /// # Safety
     ///
-    /// `src` is valid for reads of `LANES` units; the CPU supports the ISA.
-    unsafe fn utf16_attention(src: *const u16) -> u64;
+    /// `src` is valid for reads and `dst` for writes of `LANES` units, and
+    /// they do not overlap; the CPU supports the ISA.
+    unsafe fn utf16_copy_attention(src: *const u16, dst: *mut u16) -> u64;
 
     /// Bit `i` set when byte `i` needs escaping (`"`, `\`, below 0x20).
     fn escape_mask(self) -> u64;
@@ -152,9 +154,7 @@ pub(super) unsafe fn utf16_to_utf16<B: Block>(input: &[u16], out: &mut Vec<u16>)
         let src = unsafe { input.as_ptr().add(pos) };
         // SAFETY: `src` and the spare capacity are valid for `LANES` units
         // (capacity invariant) and do not overlap (`out` is not `input`).
-        unsafe { ptr::copy_nonoverlapping(src, out.as_mut_ptr().add(out.len()), B::LANES) };
-        // SAFETY: `src` is valid for `LANES` units.
-        if unsafe { B::utf16_attention(src) } == 0 {
+        if unsafe { B::utf16_copy_attention(src, out.as_mut_ptr().add(out.len())) } == 0 {
             // SAFETY: the `LANES` units were just written.
             unsafe { out.set_len(out.len() + B::LANES) };
             pos += B::LANES;

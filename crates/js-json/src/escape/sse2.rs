@@ -94,10 +94,15 @@ impl Block for Sse2 {
     }
 
     #[inline(always)]
-    unsafe fn utf16_attention(src: *const u16) -> u64 {
-        // SAFETY: the caller guarantees 16 readable units (32 bytes).
-        let (a, b) = unsafe { (_mm_loadu_si128(src.cast()), _mm_loadu_si128(src.add(8).cast())) };
-        pack_mask(utf16_lane_attention(a), utf16_lane_attention(b))
+    unsafe fn utf16_copy_attention(src: *const u16, dst: *mut u16) -> u64 {
+        // SAFETY: the caller guarantees 16 readable units at `src` and 16
+        // writable units at `dst`; SSE2 is baseline.
+        unsafe {
+            let (a, b) = (_mm_loadu_si128(src.cast()), _mm_loadu_si128(src.add(8).cast()));
+            _mm_storeu_si128(dst.cast(), a);
+            _mm_storeu_si128(dst.add(8).cast(), b);
+            pack_mask(utf16_lane_attention(a), utf16_lane_attention(b))
+        }
     }
 
     #[inline(always)]
