@@ -47,10 +47,17 @@
 //! UTF-16 blocks that are all Latin-1 take the 8-bit path when writing 8-bit
 //! output. Neither serializer nor parser recurses on the native stack.
 //!
-//! AVX-512BW is used where present: on the development machine (AMD EPYC)
-//! it took Latin-1 escaping without escapes from 43% to 55% of memcpy's
-//! throughput and the one-arrow UTF-16 source file from 6.7x to 9.4x the
-//! scalar kernel.
+//! AVX-512BW is used where present. On the development machine (AMD EPYC,
+//! `cargo xtask bench json`) it escapes Latin-1 text without escapes at 67%
+//! of memcpy's throughput (AVX2: 42%), UTF-16 text without escapes at 63–71%
+//! (AVX2: 40–50%), and the 163,000-character one-arrow source file 8.5x
+//! faster than the scalar kernel. Its clean-block test combines `xor`,
+//! `and` and unsigned `min` in vector registers and tests the result once,
+//! instead of three or four compares and mask ORs per register.
+//!
+//! JSON.parse of UTF-16 text reads and writes twice the bytes that a UTF-8
+//! parser does; on a 9 MB body with non-Latin-1 text it runs at about 0.9x
+//! `serde_json` (Latin-1 text: 1.2x).
 //!
 //! # Limits
 //!
