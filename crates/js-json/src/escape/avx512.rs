@@ -75,6 +75,23 @@ unsafe fn utf16_lane_calm(x: __m512i) -> __m512i {
     }
 }
 
+/// A register that is zero exactly in the lanes whose unit needs escaping
+/// (surrogates are not looked at).
+///
+/// # Safety
+///
+/// The CPU supports AVX-512BW.
+#[inline(always)]
+unsafe fn utf16_lane_calm_escape(x: __m512i) -> __m512i {
+    // SAFETY: the caller guarantees AVX-512BW.
+    unsafe {
+        let quote = _mm512_xor_si512(x, _mm512_set1_epi16(i16::from(b'"')));
+        let backslash = _mm512_xor_si512(x, _mm512_set1_epi16(i16::from(b'\\')));
+        let control = _mm512_srli_epi16::<5>(x);
+        _mm512_min_epu16(_mm512_min_epu16(quote, backslash), control)
+    }
+}
+
 /// Two 32-lane masks as one 64-lane mask.
 #[inline(always)]
 fn join(low: u32, high: u32) -> u64 {
@@ -111,6 +128,22 @@ impl Block for Avx512 {
             let [escape_a, high_a, low_a, _] = utf16_lane_masks(_mm512_loadu_si512(src.cast()));
             let [escape_b, high_b, low_b, _] = utf16_lane_masks(_mm512_loadu_si512(src.add(32).cast()));
             Utf16Masks { escape: join(escape_a, escape_b), high: join(high_a, high_b), low: join(low_a, low_b) }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn utf16_escape_mask(src: *const u16) -> u64 {
+        // SAFETY: the caller guarantees AVX-512BW and 64 readable units.
+        unsafe {
+            let (calm_a, calm_b) = (
+                utf16_lane_calm_escape(_mm512_loadu_si512(src.cast())),
+                utf16_lane_calm_escape(_mm512_loadu_si512(src.add(32).cast())),
+            );
+            let both = _mm512_min_epu16(calm_a, calm_b);
+            if _mm512_testn_epi16_mask(both, both) == 0 {
+                return 0;
+            }
+            join(_mm512_testn_epi16_mask(calm_a, calm_a), _mm512_testn_epi16_mask(calm_b, calm_b))
         }
     }
 

@@ -62,6 +62,18 @@ pub(super) trait Block: Copy {
     /// `src` is valid for reads of `LANES` units; the CPU supports the ISA.
     unsafe fn utf16_masks(src: *const u16) -> Utf16Masks;
 
+    /// Bit `i` set when UTF-16 unit `i` needs escaping (`"`, `\\`, below
+    /// U+0020): the characters that end a clean run inside a JSON string.
+    ///
+    /// # Safety
+    ///
+    /// `src` is valid for reads of `LANES` units; the CPU supports the ISA.
+    #[inline(always)]
+    unsafe fn utf16_escape_mask(src: *const u16) -> u64 {
+        // SAFETY: the caller passes on the contract of `utf16_masks`.
+        unsafe { Self::utf16_masks(src) }.escape
+    }
+
     /// Copies `LANES` UTF-16 units (loading them once) and returns a mask
     /// with bit `i` set when unit `i` needs escaping or is a surrogate (of
     /// either kind): a zero result means the block was copied whole.
@@ -267,7 +279,7 @@ pub(super) unsafe fn find_utf16<B: Block>(input: &[u16]) -> usize {
     let mut pos = 0;
     while pos + B::LANES <= input.len() {
         // SAFETY: `pos + LANES <= len`.
-        let mask = unsafe { B::utf16_masks(input.as_ptr().add(pos)) }.escape;
+        let mask = unsafe { B::utf16_escape_mask(input.as_ptr().add(pos)) };
         if mask != 0 {
             return pos + mask.trailing_zeros() as usize;
         }
@@ -384,7 +396,7 @@ pub(super) unsafe fn unescape_utf16<B: Block>(input: &[u16], out: &mut Vec<u16>)
             // units were just reserved; `out` is not `input`.
             unsafe { ptr::copy_nonoverlapping(src, out.as_mut_ptr().add(out.len()), B::LANES) };
             // SAFETY: `src` is valid for `LANES` units.
-            let mask = unsafe { B::utf16_masks(src) }.escape;
+            let mask = unsafe { B::utf16_escape_mask(src) };
             let clean = if mask == 0 { B::LANES } else { mask.trailing_zeros() as usize };
             // SAFETY: the first `clean` copied units are initialised.
             unsafe { out.set_len(out.len() + clean) };
