@@ -1,0 +1,303 @@
+//! The scalar reference kernels, and the one-character steps the SIMD kernels
+//! fall back to between clean runs.
+//!
+//! These loops are written to be obviously right, one character at a time;
+//! every SIMD kernel is tested for byte-for-byte agreement with them.
+
+use super::{Kernels, NeedsWide, Unit};
+
+/// What a Latin-1 or ASCII character becomes inside a JSON string: `0` when
+/// it is copied as is, `b'u'` for a `\u00XX` escape, otherwise the letter
+/// after the backslash.
+static ESCAPE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        table[c] = b'u';
+        c += 1;
+    }
+    table[0x08] = b'b';
+    table[0x09] = b't';
+    table[0x0A] = b'n';
+    table[0x0C] = b'f';
+    table[0x0D] = b'r';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// The escape sequence of every Latin-1 character that needs one, padded
+/// to six characters, and its length (0 for characters copied as is).
+static ESCAPED: [([u8; 6], u8); 256] = {
+    let mut table = [([0u8; 6], 0u8); 256];
+    let mut c = 0;
+    while c < 256 {
+        table[c] = match ESCAPE[c] {
+            0 => ([0; 6], 0),
+            b'u' => ([b'\\', b'u', b'0', b'0', HEX[c >> 4], HEX[c & 0xF]], 6),
+            letter => ([b'\\', letter, 0, 0, 0, 0], 2),
+        };
+        c += 1;
+    }
+    table
+};
+
+/// Appends the escape sequence of `byte`, which must need escaping, with
+/// one unchecked six-unit store.
+///
+/// # Safety
+///
+/// `out` has spare capacity for at least 6 units.
+#[inline]
+pub(super) unsafe fn write_escape<T: Unit>(byte: u8, out: &mut Vec<T>) {
+    let (sequence, len) = &ESCAPED[usize::from(byte)];
+    debug_assert!(*len != 0 && out.capacity() - out.len() >= 6);
+    // SAFETY: the caller guarantees 6 spare units; `len` of them are the
+    // escape, and `len <= 6`.
+    unsafe {
+        T::store_six(*sequence, out.as_mut_ptr().add(out.len()));
+        out.set_len(out.len() + usize::from(*len));
+    }
+}
+
+/// The kernels of this file, as the dispatch table holds them.
+pub(super) static KERNELS: Kernels = Kernels {
+    isa: super::Isa::Scalar,
+    latin1_to_latin1: latin1_to::<u8>,
+    latin1_to_utf16: latin1_to::<u16>,
+    utf16_to_utf16,
+    utf16_to_latin1,
+    find_latin1: find_latin1_special,
+    find_utf16: find_utf16_special,
+    skip_whitespace_latin1,
+    skip_whitespace_utf16,
+    unescape_latin1: unescape::<u8>,
+    unescape_utf16: unescape::<u16>,
+};
+
+/// Whether a Latin-1 character needs escaping.
+#[inline]
+pub(crate) fn needs_escape(byte: u8) -> bool {
+    ESCAPE[usize::from(byte)] != 0
+}
+
+/// Appends the escape sequence of `byte`, which must need escaping.
+#[inline]
+pub(super) fn push_escape<T: Unit>(byte: u8, out: &mut Vec<T>) {
+    match ESCAPE[usize::from(byte)] {
+        b'u' => push_ascii(out, &[b'\\', b'u', b'0', b'0', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xF)]]),
+        letter => push_ascii(out, &[b'\\', letter]),
+    }
+}
+
+/// Appends a character of any width that `ESCAPE` says to escape, or a lone
+/// surrogate, as a `\u` escape or a two-character escape.
+#[inline]
+fn push_escape_unit<T: Unit>(unit: u16, out: &mut Vec<T>) {
+    if let Ok(byte) = u8::try_from(unit) {
+        push_escape(byte, out);
+    } else {
+        let hex = |shift: u16| HEX[usize::from((unit >> shift) & 0xF)];
+        push_ascii(out, &[b'\\', b'u', hex(12), hex(8), hex(4), hex(0)]);
+    }
+}
+
+#[inline]
+fn push_ascii<T: Unit>(out: &mut Vec<T>, ascii: &[u8]) {
+    out.extend(ascii.iter().map(|&b| T::from(b)));
+}
+
+#[inline]
+fn is_high_surrogate(unit: u16) -> bool {
+    (0xD800..0xDC00).contains(&unit)
+}
+
+#[inline]
+fn is_low_surrogate(unit: u16) -> bool {
+    (0xDC00..0xE000).contains(&unit)
+}
+
+/// Escapes Latin-1 `input` onto `out`.
+pub(super) fn latin1_to<T: Unit>(input: &[u8], out: &mut Vec<T>) {
+    out.reserve(input.len());
+    for &byte in input {
+        if needs_escape(byte) {
+            push_escape(byte, out);
+        } else {
+            out.push(T::from(byte));
+        }
+    }
+}
+
+/// Escapes the character (or surrogate pair) of `input` at `pos` onto 16-bit
+/// `out`; returns the position after it.
+#[inline]
+pub(super) fn step_utf16_to_utf16(input: &[u16], pos: usize, out: &mut Vec<u16>) -> usize {
+    let unit = input[pos];
+    if let Ok(byte) = u8::try_from(unit) {
+        if needs_escape(byte) {
+            push_escape(byte, out);
+        } else {
+            out.push(unit);
+        }
+        pos + 1
+    } else if is_high_surrogate(unit) && input.get(pos + 1).copied().is_some_and(is_low_surrogate) {
+        out.extend_from_slice(&input[pos..pos + 2]);
+        pos + 2
+    } else if is_high_surrogate(unit) || is_low_surrogate(unit) {
+        push_escape_unit(unit, out);
+        pos + 1
+    } else {
+        out.push(unit);
+        pos + 1
+    }
+}
+
+/// Escapes the character of `input` at `pos` onto 8-bit `out`; returns the
+/// position after it, or `NeedsWide` when the character is above U+00FF and
+/// is not a lone surrogate (which escapes to ASCII).
+#[inline]
+pub(super) fn step_utf16_to_latin1(input: &[u16], pos: usize, out: &mut Vec<u8>) -> Result<usize, NeedsWide> {
+    let unit = input[pos];
+    if let Ok(byte) = u8::try_from(unit) {
+        if needs_escape(byte) {
+            push_escape(byte, out);
+        } else {
+            out.push(byte);
+        }
+        Ok(pos + 1)
+    } else if is_low_surrogate(unit)
+        || (is_high_surrogate(unit) && !input.get(pos + 1).copied().is_some_and(is_low_surrogate))
+    {
+        push_escape_unit(unit, out);
+        Ok(pos + 1)
+    } else {
+        Err(NeedsWide { consumed: pos })
+    }
+}
+
+/// Escapes UTF-16 `input` onto 16-bit `out`.
+pub(super) fn utf16_to_utf16(input: &[u16], out: &mut Vec<u16>) {
+    out.reserve(input.len());
+    let mut pos = 0;
+    while pos < input.len() {
+        pos = step_utf16_to_utf16(input, pos, out);
+    }
+}
+
+/// Escapes UTF-16 `input` onto 8-bit `out`, stopping before the first
+/// character that 8 bits cannot hold.
+pub(super) fn utf16_to_latin1(input: &[u16], out: &mut Vec<u8>) -> Result<(), NeedsWide> {
+    out.reserve(input.len());
+    let mut pos = 0;
+    while pos < input.len() {
+        pos = step_utf16_to_latin1(input, pos, out)?;
+    }
+    Ok(())
+}
+
+/// The index of the first `"`, `\` or control character of `input`, or its
+/// length.
+pub(super) fn find_latin1_special(input: &[u8]) -> usize {
+    input.iter().position(|&b| needs_escape(b)).unwrap_or(input.len())
+}
+
+/// The index of the first `"`, `\` or control character of `input`, or its
+/// length.
+pub(super) fn find_utf16_special(input: &[u16]) -> usize {
+    input.iter().position(|&u| u8::try_from(u).is_ok_and(needs_escape)).unwrap_or(input.len())
+}
+
+/// Whether `unit` is JSON whitespace: space, tab, LF or CR.
+#[inline]
+pub(crate) fn is_whitespace(unit: u16) -> bool {
+    matches!(unit, 0x20 | 0x09 | 0x0A | 0x0D)
+}
+
+/// The index of the first character that is not JSON whitespace, or the
+/// length.
+pub(super) fn skip_whitespace_latin1(input: &[u8]) -> usize {
+    input.iter().position(|&b| !is_whitespace(u16::from(b))).unwrap_or(input.len())
+}
+
+/// The index of the first character that is not JSON whitespace, or the
+/// length.
+pub(super) fn skip_whitespace_utf16(input: &[u16]) -> usize {
+    input.iter().position(|&u| !is_whitespace(u)).unwrap_or(input.len())
+}
+
+/// What the two-character escape `\letter` stands for, if it is one.
+#[inline]
+pub(super) fn simple_escape(letter: u16) -> Option<u16> {
+    Some(match u8::try_from(letter).ok()? {
+        b'"' => 0x22,
+        b'\\' => 0x5C,
+        b'/' => 0x2F,
+        b'b' => 0x08,
+        b'f' => 0x0C,
+        b'n' => 0x0A,
+        b'r' => 0x0D,
+        b't' => 0x09,
+        _ => return None,
+    })
+}
+
+/// A source code unit the unescape kernels read and write.
+pub(super) trait SourceUnit: Copy + Into<u16> {
+    /// The unit for a decoded two-character escape (always ASCII).
+    fn from_ascii(unit: u16) -> Self;
+}
+
+impl SourceUnit for u8 {
+    #[inline]
+    fn from_ascii(unit: u16) -> Self {
+        unit as u8
+    }
+}
+
+impl SourceUnit for u16 {
+    #[inline]
+    fn from_ascii(unit: u16) -> Self {
+        unit
+    }
+}
+
+/// Handles the special unit at `pos`: a two-character escape is decoded
+/// onto `out` and the position after it returned; anything else is left to
+/// the caller (`None`).
+#[inline]
+pub(super) fn unescape_step<U: SourceUnit>(input: &[U], pos: usize, out: &mut Vec<U>) -> Option<usize> {
+    if input[pos].into() != 0x5C {
+        return None;
+    }
+    let decoded = simple_escape((*input.get(pos + 1)?).into())?;
+    out.push(U::from_ascii(decoded));
+    Some(pos + 2)
+}
+
+/// Whether a unit ends a clean run of string contents.
+#[inline]
+fn is_string_special(unit: u16) -> bool {
+    u8::try_from(unit).is_ok_and(needs_escape)
+}
+
+/// Copies string contents onto `out`, decoding two-character escapes, up to
+/// the first unit this does not handle; returns its index.
+pub(super) fn unescape<U: SourceUnit>(input: &[U], out: &mut Vec<U>) -> usize {
+    let mut pos = 0;
+    loop {
+        while pos < input.len() && !is_string_special(input[pos].into()) {
+            out.push(input[pos]);
+            pos += 1;
+        }
+        if pos == input.len() {
+            return pos;
+        }
+        match unescape_step(input, pos, out) {
+            Some(next) => pos = next,
+            None => return pos,
+        }
+    }
+}
