@@ -65,7 +65,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "source-phase-imports",
     "import-defer",
     "import-attributes",
-    "json-modules",
     "dynamic-import",
     "top-level-await",
     "Float16Array",

@@ -8,6 +8,7 @@ pub mod function;
 pub mod generator;
 pub mod global;
 pub mod iteration;
+pub mod json;
 pub mod math;
 pub mod number;
 pub mod object;
@@ -36,6 +37,7 @@ pub(crate) fn install(vm: &mut Vm) {
     boolean::install(vm);
     symbol::install(vm);
     math::install(vm);
+    json::install(vm);
     reflect::install(vm);
     global::install(vm);
     crate::host::install(vm);

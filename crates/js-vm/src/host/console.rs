@@ -85,7 +85,13 @@ fn key_text(vm: &mut Vm, key: PropertyKey) -> String {
         PropertyKey::Index(i) => format!("'{i}'"),
         PropertyKey::String(s) => {
             let t = crate::interpreter::string_text(vm, s);
-            if is_identifier(&t) { t } else { quote_string(&t) }
+            if t == "__proto__" {
+                "['__proto__']".to_owned()
+            } else if is_identifier(&t) {
+                t
+            } else {
+                quote_string(&t)
+            }
         }
         PropertyKey::Symbol(s) => format!("[{}]", crate::builtins::symbol::descriptive_string(vm, s)),
     }

@@ -77,6 +77,8 @@ pub enum ObjectKind {
     Symbol(Gc<Symbol>),
     /// An unmapped arguments object.
     Arguments,
+    /// An object made by `JSON.rawJSON` (`[[IsRawJSON]]`), with its text.
+    RawJson(Gc<JsString>),
     /// A mapped arguments object (§10.4.4): index `i` aliases the
     /// parameter in slot `map[i]` of `env` (`u32::MAX`: no longer mapped).
     MappedArguments {
@@ -303,6 +305,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::Generator(state) => state.trace(tracer),
             ObjectKind::StringIterator { string, .. } => string.trace(tracer),
             ObjectKind::Error { stack } => stack.trace(tracer),
+            ObjectKind::RawJson(text) => text.trace(tracer),
             ObjectKind::MappedArguments { env, .. } => env.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }

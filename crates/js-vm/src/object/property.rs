@@ -59,6 +59,8 @@ impl Attributes {
     pub const CONFIGURABLE_ONLY: Self = Self(Self::CONFIGURABLE);
     /// Nothing: constants such as `Math.PI`.
     pub const NONE: Self = Self(0);
+    /// Only enumerable: frozen data such as `JSON.rawJSON` objects.
+    pub const ENUMERABLE_ONLY: Self = Self(Self::ENUMERABLE);
 
     /// Attributes from bits.
     pub const fn from_bits(bits: u8) -> Self {

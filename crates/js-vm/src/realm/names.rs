@@ -48,6 +48,7 @@ common_atoms! {
     set = "set",
     stack = "stack",
     throw = "throw",
+    to_json = "toJSON",
     to_string = "toString",
     value = "value",
     value_of = "valueOf",
