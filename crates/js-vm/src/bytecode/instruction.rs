@@ -99,6 +99,9 @@ pub enum Instruction {
     SetNamed { obj: Reg, name: ConstIndex, src: Reg, ic: IcIndex, strict: bool },
     /// `dst = obj[key]`
     GetIndexed { dst: Reg, obj: Reg, key: Reg },
+    /// `dst = obj[key]`, leaving `ToPropertyKey(key)` in `key` so the write
+    /// of a compound assignment does not convert again.
+    GetIndexedConvertKey { dst: Reg, obj: Reg, key: Reg },
     /// `obj[key] = src`
     SetIndexed { obj: Reg, key: Reg, src: Reg, strict: bool },
     /// `dst = super.name` / `super[key]` with the home object's prototype.

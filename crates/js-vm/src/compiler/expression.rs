@@ -853,6 +853,17 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
     }
 
+    /// Reads a property reference that will be written back: a computed
+    /// key is converted once, here.
+    pub(crate) fn get_ref_converting(&mut self, r: PropertyRef, dst: Reg) {
+        match r {
+            PropertyRef::Keyed { obj, key } => {
+                self.emit(Instruction::GetIndexedConvertKey { dst, obj, key });
+            }
+            other => self.get_ref(other, dst),
+        }
+    }
+
     /// Writes a property reference.
     pub(crate) fn set_ref(&mut self, r: PropertyRef, src: Reg) {
         match r {
@@ -1100,7 +1111,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         let reference = if let Some(m) = simple.as_member_expression() {
             let r = self.property_ref(m)?;
-            self.get_ref(r, dst);
+            self.get_ref_converting(r, dst);
             Some(r)
         } else {
             let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple else {
@@ -1179,7 +1190,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let new_value = self.temp()?;
         let reference = if let Some(m) = u.argument.as_member_expression() {
             let r = self.property_ref(m)?;
-            self.get_ref(r, dst);
+            self.get_ref_converting(r, dst);
             Some(r)
         } else {
             let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument else {

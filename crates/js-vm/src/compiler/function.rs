@@ -361,6 +361,12 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         }
     }
 
+    /// Hoists the function declarations of a block compiled in an already
+    /// entered scope.
+    pub fn hoist_block_functions(&mut self, body: &'a [Statement<'a>]) -> CResult<()> {
+        self.hoist_functions(body)
+    }
+
     /// Creates the closures of function declarations at the start of their
     /// scope.
     fn hoist_functions(&mut self, body: &'a [Statement<'a>]) -> CResult<()> {

@@ -143,6 +143,15 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     /// A block with its own scope.
     pub fn block(&mut self, block: &'a BlockStatement<'a>) -> CResult<()> {
+        if block.scope_id.get() == Some(self.current_scope()) {
+            // A catch body can share the catch clause's scope: its bindings
+            // are already initialised.
+            self.hoist_block_functions(&block.body)?;
+            for statement in &block.body {
+                self.statement(statement)?;
+            }
+            return Ok(());
+        }
         let pushed = self.enter_scope(block.scope_id.get(), &block.body)?;
         for statement in &block.body {
             self.statement(statement)?;
@@ -352,10 +361,24 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.control.push(Control::Try { ranges: Vec::new(), open: Some(here), finalizer });
             }
             let pushed = self.enter_scope(catch.scope_id.get(), &[])?;
+            // The body's scope is entered before the parameter is bound, in
+            // case the parameter's bindings live there.
+            let body_scope = catch.body.scope_id.get();
+            let body_pushed = if body_scope == catch.scope_id.get() {
+                self.hoist_block_functions(&catch.body.body)?;
+                None
+            } else {
+                Some(self.enter_scope(body_scope, &catch.body.body)?)
+            };
             if let Some(param) = &catch.param {
                 self.bind_pattern(&param.pattern, exception, true)?;
             }
-            self.block(&catch.body)?;
+            for statement in &catch.body.body {
+                self.statement(statement)?;
+            }
+            if let Some(body_pushed) = body_pushed {
+                self.leave_scope(body_pushed);
+            }
             self.leave_scope(pushed);
             if finalizer.is_some() {
                 finally_ranges = self.close_try();

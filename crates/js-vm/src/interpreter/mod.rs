@@ -643,12 +643,18 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         continue;
                     }
                     if base_value.is_nullish() {
-                        let k = to_property_key(vm, key_value)?;
-                        let text = key_to_display(vm, k);
-                        let what = if base_value.is_null() { "null" } else { "undefined" };
-                        return Err(vm.type_error(&format!("Cannot read properties of {what} (reading '{text}')")));
+                        return Err(nullish_base_error(vm, base_value, key_value, "read properties", "reading"));
                     }
                     let k = to_property_key(vm, key_value)?;
+                    r!(dst) = get_value(vm, base_value, k)?;
+                }
+                Instruction::GetIndexedConvertKey { dst, obj, key } => {
+                    let (base_value, key_value) = (r!(obj), r!(key));
+                    if base_value.is_nullish() {
+                        return Err(nullish_base_error(vm, base_value, key_value, "read properties", "reading"));
+                    }
+                    let k = to_property_key(vm, key_value)?;
+                    r!(key) = crate::builtins::object::key_to_value(vm, k);
                     r!(dst) = get_value(vm, base_value, k)?;
                 }
                 Instruction::SetIndexed { obj, key, src, strict } => {
@@ -660,10 +666,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         continue;
                     }
                     if target.is_nullish() {
-                        let k = to_property_key(vm, key_value)?;
-                        let text = key_to_display(vm, k);
-                        let what = if target.is_null() { "null" } else { "undefined" };
-                        return Err(vm.type_error(&format!("Cannot set properties of {what} (setting '{text}')")));
+                        return Err(nullish_base_error(vm, target, key_value, "set properties", "setting"));
                     }
                     let k = to_property_key(vm, key_value)?;
                     put_value(vm, target, k, v, strict)?;
@@ -1387,6 +1390,17 @@ fn super_call(vm: &mut Vm, args: &[Value]) -> JsResult<Value> {
         call_function(vm, init, result, &[])?;
     }
     Ok(result)
+}
+
+/// The TypeError for a property access on `null`/`undefined`; the key is
+/// shown only when printing it runs no user code.
+fn nullish_base_error(vm: &mut Vm, base: Value, key: Value, action: &str, verb: &str) -> Exception {
+    let what = if base.is_null() { "null" } else { "undefined" };
+    let text = if key.is_object() { None } else { to_property_key(vm, key).ok().map(|k| key_to_display(vm, k)) };
+    match text {
+        Some(t) => vm.type_error(&format!("Cannot {action} of {what} ({verb} '{t}')")),
+        None => vm.type_error(&format!("Cannot {action} of {what}")),
+    }
 }
 
 /// Adds a property along a cached shape transition. `check_prototypes`
