@@ -78,6 +78,9 @@ pub struct EvalScope {
     pub bindings: Vec<EvalBinding>,
     /// Whether the caller is strict.
     pub strict: bool,
+    /// The call is inside a class field initialiser or static block, where
+    /// eval code may not mention `arguments`.
+    pub in_class_element: bool,
 }
 
 impl EvalScope {

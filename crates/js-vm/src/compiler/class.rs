@@ -157,6 +157,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     let scope = block.scope_id.get();
                     let boundary = scope.unwrap_or(self.boundary);
                     let mut fc = self.child(boundary, CodeKind::Method, true, "");
+                    fc.in_class_element = true;
                     fc.compile_function_body_statements(&block.body)?;
                     let code = fc.finish(block.span.start, block.span.end);
                     self.functions.push(code);
@@ -199,6 +200,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn instance_fields(&mut self, class: &'a Class<'a>, proto: Reg, dst: Reg, private: &[PrivateName]) -> CResult<()> {
         let boundary = class.scope_id.get().unwrap_or(self.boundary);
         let mut fc = self.child(boundary, CodeKind::Method, true, "");
+        fc.in_class_element = true;
         fc.scope_stack.push(boundary);
         fc.reserve_registers(1);
         let key = fc.temp()?;
@@ -322,6 +324,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     ) -> CResult<js_gc::Gc<crate::bytecode::Code>> {
         let boundary = self.current_scope();
         let mut fc = self.child(boundary, CodeKind::Method, true, "");
+        fc.in_class_element = true;
         fc.scope_stack.push(boundary);
         fc.reserve_registers(1);
         let value = fc.temp()?;

@@ -390,6 +390,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Ok(());
         }
         let name = id.name.as_str();
+        if name == "arguments" && self.outer_scope.as_ref().is_some_and(|o| o.in_class_element) {
+            return Err(CompileError::Syntax(
+                "'arguments' is not allowed in class field initializer or static initialization block".to_owned(),
+            ));
+        }
         if name == "arguments"
             && let Some(location) = self.arguments_location()
         {

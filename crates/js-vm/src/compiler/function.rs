@@ -56,6 +56,8 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     pub eval_scopes: Vec<Rc<crate::bytecode::EvalScope>>,
     /// Parameter slots of a mapped arguments object.
     pub mapped_parameters: Vec<u32>,
+    /// Compiling a class field initialiser or static block.
+    pub in_class_element: bool,
 }
 
 impl<'c, 'a> FunctionCompiler<'c, 'a> {
@@ -99,6 +101,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             eval_root: None,
             eval_scopes: Vec::new(),
             mapped_parameters: Vec::new(),
+            in_class_element: false,
         }
     }
 
@@ -107,6 +110,9 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     pub fn child(&mut self, boundary: ScopeId, kind: CodeKind, strict: bool, name: &str) -> FunctionCompiler<'_, 'a> {
         let mut fc = FunctionCompiler::new(self.vm, self.analysis, self.source, boundary, kind, strict, name);
         fc.outer_scope.clone_from(&self.outer_scope);
+        // Arrow functions keep the class-element context (they have no
+        // `arguments` of their own).
+        fc.in_class_element = self.in_class_element && kind == CodeKind::Arrow;
         fc.eval_root = self.eval_root;
         fc.depth = self.depth;
         fc
@@ -594,7 +600,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 bindings.push(crate::bytecode::EvalBinding { depth: b.depth + extra, ..b.clone() });
             }
         }
-        self.eval_scopes.push(Rc::new(crate::bytecode::EvalScope { bindings, strict: self.strict }));
+        let in_class_element = self.in_class_element || self.outer_scope.as_ref().is_some_and(|o| o.in_class_element);
+        self.eval_scopes.push(Rc::new(crate::bytecode::EvalScope { bindings, strict: self.strict, in_class_element }));
         (self.eval_scopes.len() - 1) as u32
     }
 
