@@ -167,6 +167,20 @@ pub struct Code {
 }
 
 impl Code {
+    /// A readable listing: one instruction per line with its index, then
+    /// the exception handlers. Constants print by pool index.
+    pub fn disassemble(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for (pc, instruction) in self.instructions.iter().enumerate() {
+            let _ = writeln!(out, "{pc:4}  {instruction:?}");
+        }
+        for h in &*self.handlers {
+            let _ = writeln!(out, "handler {}..{} -> {} (exception in {:?})", h.start, h.end, h.target, h.exception);
+        }
+        out
+    }
+
     /// The source byte offset of instruction `pc`.
     pub fn position(&self, pc: u32) -> u32 {
         let i = self.positions.partition_point(|&(p, _)| p <= pc);

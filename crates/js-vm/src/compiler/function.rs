@@ -266,6 +266,11 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             let mut symbols: Vec<SymbolId> = scoping.get_bindings(scope).values().copied().collect();
             symbols.sort();
             for symbol in symbols {
+                if self.locations.contains_key(&symbol) {
+                    // A simple parameter already lives in its argument
+                    // register.
+                    continue;
+                }
                 let flags = scoping.symbol_flags(symbol);
                 let is_var = flags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function);
                 let location = if is_script_top && scope == self.boundary {
@@ -682,6 +687,26 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         let function_env = self.analysis.env_slot_count(self.boundary);
         if function_env > 0 {
             self.emit(Instruction::PushEnv { slots: function_env });
+        }
+        // Uncaptured simple parameters stay in the registers the arguments
+        // arrive in (sloppy duplicate names take the general path).
+        let names: Vec<&str> = params
+            .items
+            .iter()
+            .filter_map(|p| match &p.pattern {
+                BindingPattern::BindingIdentifier(id) => Some(id.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        let duplicates = names.iter().enumerate().any(|(i, n)| names[i + 1..].contains(n));
+        for (i, param) in params.items.iter().enumerate() {
+            if let BindingPattern::BindingIdentifier(id) = &param.pattern
+                && !duplicates
+                && let Some(symbol) = id.symbol_id.get()
+                && self.analysis.slot(symbol).is_none()
+            {
+                self.locations.insert(symbol, Location::Register(1 + i as u16));
+            }
         }
         self.allocate_bindings()?;
         // `var`s in environments start as undefined, not in a TDZ.

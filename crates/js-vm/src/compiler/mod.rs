@@ -240,3 +240,41 @@ mod tests {
         assert!(check_nesting("[[[]]]").is_ok());
     }
 }
+
+#[cfg(test)]
+mod snapshot_tests {
+    use std::rc::Rc;
+
+    use crate::bytecode::Source;
+    use crate::vm::Vm;
+
+    /// The bytecode of the first function a script defines.
+    fn function_bytecode(text: &str) -> String {
+        let mut vm = Vm::new();
+        let source = Rc::new(Source::new("snapshot.js", text));
+        let code = super::compile_script(&mut vm, &source).expect("compiles");
+        let function = code.borrow(&vm.heap).functions[0];
+        function.borrow(&vm.heap).disassemble()
+    }
+
+    #[test]
+    fn loop_with_local_updates() {
+        insta::assert_snapshot!(function_bytecode(
+            "function sum(n) { let s = 0; for (let i = 0; i < n; i++) { s += i; } return s; }"
+        ));
+    }
+
+    #[test]
+    fn closure_captures_only_what_it_uses() {
+        insta::assert_snapshot!(function_bytecode(
+            "function counter() { let hidden = 1, count = 0; return () => ++count + hidden * 0; }"
+        ));
+    }
+
+    #[test]
+    fn try_finally_runs_finally_on_every_exit() {
+        insta::assert_snapshot!(function_bytecode(
+            "function f(x) { for (;;) { try { if (x) break; return 1; } finally { x = 0; } } return 2; }"
+        ));
+    }
+}

@@ -168,10 +168,22 @@ impl<'a> FunctionCompiler<'_, 'a> {
             let mark = self.mark();
             match &d.init {
                 Some(init) => {
-                    let r = self.temp()?;
                     let name = binding_name(&d.id);
-                    self.expression_named(init, r, name.as_deref())?;
-                    self.bind_pattern(&d.id, r, true)?;
+                    // `let x = e` with `x` in a register evaluates `e` straight
+                    // into it when `e` writes its result only as its last step
+                    // (a read of `x` inside `e` still sees the TDZ marker).
+                    if let oxc_ast::ast::BindingPattern::BindingIdentifier(id) = &d.id
+                        && self.with_objects.is_empty()
+                        && writes_result_last(init)
+                        && let Some(symbol) = id.symbol_id.get()
+                        && let super::scope::Location::Register(r) = self.location_of(symbol)
+                    {
+                        self.expression_named(init, Reg(r), name.as_deref())?;
+                    } else {
+                        let r = self.temp()?;
+                        self.expression_named(init, r, name.as_deref())?;
+                        self.bind_pattern(&d.id, r, true)?;
+                    }
                 }
                 None if decl.kind != VariableDeclarationKind::Var => {
                     let r = self.temp()?;
@@ -600,4 +612,25 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         Ok(())
     }
+}
+
+/// Whether compiling `e` into a register writes that register only with
+/// its final instruction (no branches that write it early).
+fn writes_result_last(e: &oxc_ast::ast::Expression<'_>) -> bool {
+    use oxc_ast::ast::Expression;
+    matches!(
+        e,
+        Expression::NumericLiteral(_)
+            | Expression::StringLiteral(_)
+            | Expression::BooleanLiteral(_)
+            | Expression::NullLiteral(_)
+            | Expression::Identifier(_)
+            | Expression::BinaryExpression(_)
+            | Expression::CallExpression(_)
+            | Expression::NewExpression(_)
+            | Expression::StaticMemberExpression(_)
+            | Expression::ComputedMemberExpression(_)
+            | Expression::ArrayExpression(_)
+            | Expression::ObjectExpression(_)
+    ) && !matches!(e, Expression::CallExpression(c) if c.optional)
 }
