@@ -159,6 +159,9 @@ fn stack_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("Cannot set stack on Error.prototype"));
     }
     let v = info.arg(vm, 0);
+    if !v.is_string() {
+        return Err(vm.type_error("Error.prototype.stack setter requires a string"));
+    }
     let key = PropertyKey::String(vm.names.stack);
     if crate::object::internal_methods::get_own_property(vm, o, key).is_none() {
         crate::object::internal_methods::create_data_property_or_throw(vm, o, key, v)?;

@@ -13,6 +13,7 @@ pub mod math;
 pub mod number;
 pub mod object;
 pub mod reflect;
+pub mod regexp;
 pub mod string;
 pub mod symbol;
 
@@ -39,6 +40,7 @@ pub(crate) fn install(vm: &mut Vm) {
     math::install(vm);
     json::install(vm);
     reflect::install(vm);
+    regexp::install(vm);
     global::install(vm);
     crate::host::install(vm);
 }

@@ -128,6 +128,8 @@ pub enum Instruction {
     /// `__proto__: proto` in an object literal: sets the prototype when
     /// `proto` is an object or `null`.
     SetProtoLiteral { obj: Reg, proto: Reg },
+    /// `dst = /pattern/flags` (a new RegExp object per evaluation).
+    NewRegExp { dst: Reg, pattern: ConstIndex, flags: ConstIndex },
     /// `dst = {}`
     NewObject { dst: Reg },
     /// `dst = []`

@@ -100,8 +100,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Expression::BigIntLiteral(_) => {
                 return Err(CompileError::Syntax("BigInt literals are not supported by this engine yet".to_owned()));
             }
-            Expression::RegExpLiteral(_) => {
-                return Err(CompileError::Syntax("RegExp literals are not supported by this engine yet".to_owned()));
+            Expression::RegExpLiteral(re) => {
+                let pattern: Vec<u16> = re.regex.pattern.text.as_str().encode_utf16().collect();
+                let pattern = atom_value(self.vm, &pattern);
+                let pattern = self.constant(pattern);
+                let flags = self.name_constant(&re.regex.flags.to_string());
+                self.emit(Instruction::NewRegExp { dst, pattern, flags });
             }
             Expression::TemplateLiteral(t) => self.template_literal(t, dst)?,
             Expression::Identifier(id) => self.identifier(id, dst)?,

@@ -770,6 +770,12 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     r!(dst) = Value::object(target);
                     crate::builtins::object::copy_data_properties(vm, target, source, &keys)?;
                 }
+                Instruction::NewRegExp { dst, pattern, flags } => {
+                    let (p, f) = (constant!(pattern).as_string(), constant!(flags).as_string());
+                    if let (Some(p), Some(f)) = (p, f) {
+                        r!(dst) = crate::builtins::regexp::regexp_create(vm, p, f, None)?;
+                    }
+                }
                 Instruction::NewObject { dst } => r!(dst) = Value::object(vm.new_plain_object()),
                 Instruction::NewArray { dst } => r!(dst) = Value::object(crate::builtins::array::array_create(vm, &[])),
                 Instruction::ArrayPush { array, src } => {

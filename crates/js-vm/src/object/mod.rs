@@ -77,6 +77,22 @@ pub enum ObjectKind {
     Symbol(Gc<Symbol>),
     /// An unmapped arguments object.
     Arguments,
+    /// A RegExp instance (`[[RegExpMatcher]]`, `[[OriginalSource]]`,
+    /// `[[OriginalFlags]]`).
+    RegExp(Box<crate::builtins::regexp::RegExpData>),
+    /// A %RegExpStringIterator% (`matchAll`).
+    RegExpStringIterator {
+        /// The regular expression.
+        regexp: Value,
+        /// The string.
+        string: Gc<JsString>,
+        /// The `g` flag.
+        global: bool,
+        /// The `u` or `v` flag.
+        unicode: bool,
+        /// Whether it is exhausted.
+        done: bool,
+    },
     /// An object made by `JSON.rawJSON` (`[[IsRawJSON]]`), with its text.
     RawJson(Gc<JsString>),
     /// A mapped arguments object (§10.4.4): index `i` aliases the
@@ -306,6 +322,11 @@ unsafe impl Trace for JsObject {
             ObjectKind::StringIterator { string, .. } => string.trace(tracer),
             ObjectKind::Error { stack } => stack.trace(tracer),
             ObjectKind::RawJson(text) => text.trace(tracer),
+            ObjectKind::RegExp(data) => data.trace(tracer),
+            ObjectKind::RegExpStringIterator { regexp, string, .. } => {
+                regexp.trace(tracer);
+                string.trace(tracer);
+            }
             ObjectKind::MappedArguments { env, .. } => env.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }

@@ -84,6 +84,14 @@ intrinsics! {
     generator_prototype,
     /// `%eval%`
     eval,
+    /// `%RegExp.prototype%`
+    regexp_prototype,
+    /// `%RegExp%`
+    regexp_constructor,
+    /// `%RegExp.prototype.exec%`
+    regexp_exec,
+    /// `%RegExpStringIteratorPrototype%`
+    regexp_string_iterator_prototype,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -138,6 +146,8 @@ impl Realm {
         let array_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
         let string_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
         let generator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        let regexp_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let regexp_string_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
         let generator_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
@@ -173,6 +183,10 @@ impl Realm {
                 generator_function_prototype,
                 generator_prototype,
                 eval: placeholder,
+                regexp_prototype,
+                regexp_constructor: placeholder,
+                regexp_exec: placeholder,
+                regexp_string_iterator_prototype,
             },
         }
     }
