@@ -6,6 +6,7 @@
     reason = "tests name promises and handlers p, q, r, f, g as the spec's examples do"
 )]
 
+mod allocation;
 mod context;
 mod host;
 mod ordering;
