@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 
 use js_async_context::Frame;
 use js_gc::HeapStats;
+use std::hint::black_box;
+
 use js_promise::promise_then;
 
 use crate::host::{Promise, TestHost, Value};
@@ -85,13 +87,19 @@ fn measure(row: Row, with_frame: bool) -> Delta {
     host.run_in(frame, |host| {
         let before = host.heap.stats();
         match row {
-            Row::AwaitNonObject => drop(host.await_with(Value::Int(3), resume)),
-            Row::AwaitSettled => drop(host.await_with(Value::Promise(settled), resume)),
-            Row::AwaitPending => drop(host.await_with(Value::Promise(pending), resume)),
-            Row::AwaitPendingSecondReaction => drop(host.await_with(Value::Promise(busy), resume)),
-            Row::Then => drop(promise_then(host, pending, f, Value::Undefined)),
-            Row::ThenBoth => drop(promise_then(host, pending, f, g)),
-            Row::ThenSecondReaction => drop(promise_then(host, busy, f, Value::Undefined)),
+            Row::AwaitNonObject => host.await_with(Value::Int(3), resume).map(drop).expect("await"),
+            Row::AwaitSettled => host.await_with(Value::Promise(settled), resume).map(drop).expect("await"),
+            Row::AwaitPending => host.await_with(Value::Promise(pending), resume).map(drop).expect("await"),
+            Row::AwaitPendingSecondReaction => host.await_with(Value::Promise(busy), resume).map(drop).expect("await"),
+            Row::Then => {
+                black_box(promise_then(host, pending, f, Value::Undefined));
+            }
+            Row::ThenBoth => {
+                black_box(promise_then(host, pending, f, g));
+            }
+            Row::ThenSecondReaction => {
+                black_box(promise_then(host, busy, f, Value::Undefined));
+            }
         }
         let after = host.heap.stats();
         delta(&before, &after)
