@@ -36,7 +36,11 @@ pub enum RejectionOperation {
 /// callback's arguments or slots of the job being run. A host that collects
 /// inside those callbacks roots the callee's arguments and keeps the running
 /// job's slots rooted until [`run_promise_job`](crate::run_promise_job)
-/// returns.
+/// returns. One exception: the spec path of
+/// [`await_value`](crate::await_value) (and
+/// [`promise_resolve`](crate::promise_resolve)) holds the promise it just
+/// made across `get_then`; a host that collects there roots the promises
+/// it makes in [`new_promise`](Self::new_promise) in a handle scope.
 pub trait PromiseHost: ContextHost<Self::Value> {
     /// The engine's value type.
     type Value: PromiseValue;

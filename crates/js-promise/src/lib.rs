@@ -3,7 +3,10 @@
 //! resolving functions made only when user code can see them, rejection
 //! tracking, and the steps of `await` with its fast paths.
 //!
-//! ```ignore
+//! The shape of a host (a complete one, over js-gc cells and a js-microtask
+//! queue, is the test host in `tests/all/host.rs`):
+//!
+//! ```text
 //! // In the host's promise cell:
 //! struct PromiseObject { state: PromiseState<Value, Gc<PromiseObject>>, /* properties */ }
 //! // `p.then(f)`:
@@ -83,6 +86,8 @@ mod jobs;
 mod reaction;
 mod resolving;
 mod state;
+#[cfg(test)]
+mod test_value;
 mod then;
 mod value;
 

@@ -7,6 +7,7 @@
 )]
 
 mod allocation;
+mod capability;
 mod context;
 mod host;
 mod ordering;

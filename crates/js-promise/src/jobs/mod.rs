@@ -232,3 +232,6 @@ fn promise_resolve_thenable_job<H: PromiseHost>(host: &mut H, promise: H::Promis
         call_resolving_function(host, ResolvingFunction { promise, generation, kind: ResolvingKind::Reject }, thrown);
     }
 }
+
+#[cfg(test)]
+mod tests;

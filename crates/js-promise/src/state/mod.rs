@@ -164,48 +164,4 @@ unsafe impl<V: PromiseValue, P: Trace + 'static> Trace for PromiseState<V, P> {
 }
 
 #[cfg(test)]
-mod tests {
-    use js_gc::{GcAny, Trace, Tracer};
-
-    use super::{PromiseState, PromiseStatus};
-    use crate::value::PromiseValue;
-
-    #[derive(Clone, Copy, PartialEq, Debug)]
-    struct Num(u32);
-
-    // SAFETY: owns no heap pointers.
-    unsafe impl Trace for Num {
-        const NEEDS_TRACE: bool = false;
-        fn trace(&self, _tracer: &mut Tracer) {}
-    }
-
-    impl PromiseValue for Num {
-        fn undefined() -> Self {
-            Num(0)
-        }
-        fn from_cell(_cell: GcAny) -> Self {
-            unreachable!("no cells in this test")
-        }
-        fn as_cell(self) -> Option<GcAny> {
-            None
-        }
-    }
-
-    #[test]
-    fn new_state_is_pending_unhandled_generation_zero() {
-        let state: PromiseState<Num, Num> = PromiseState::new();
-        assert_eq!(state.status(), PromiseStatus::Pending);
-        assert_eq!(state.result(), None);
-        assert!(!state.is_handled());
-        assert!(!state.is_already_resolved());
-        assert_eq!(state.generation(), 0);
-        assert!(state.has_no_reactions());
-    }
-
-    #[test]
-    fn mark_handled_sets_the_flag() {
-        let mut state: PromiseState<Num, Num> = PromiseState::default();
-        state.mark_handled();
-        assert!(state.is_handled());
-    }
-}
+mod tests;

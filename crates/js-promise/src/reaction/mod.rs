@@ -266,3 +266,6 @@ impl<V: Copy, P: Copy> NewReaction<V, P> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
