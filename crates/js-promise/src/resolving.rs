@@ -179,7 +179,7 @@ fn settle<H: PromiseHost>(host: &mut H, promise: H::Promise, value: H::Value, re
         enqueue_reaction_job(host, QueuedReaction::Inline(inline), value, rejected, context);
     }
     let mut link = reactions.head;
-    while let Some(current) = link {
+    while let Some(current) = link.and_then(ReactionLink::from_any) {
         link = trigger_cell(host, current, value, rejected);
     }
 }
@@ -190,7 +190,7 @@ fn trigger_cell<H: PromiseHost>(
     link: ReactionLink<H::Value, H::Promise>,
     argument: H::Value,
     rejected: bool,
-) -> Option<ReactionLink<H::Value, H::Promise>> {
+) -> Option<js_gc::GcAny> {
     let heap = host.heap();
     let (reaction, context, next) = match link {
         ReactionLink::Slim(cell) => {

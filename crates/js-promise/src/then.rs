@@ -8,6 +8,7 @@ use crate::reaction::{
     Continuation, FullReaction, NewReaction, PromiseCapability, ReactionFlags, ReactionLink, SlimReaction,
 };
 use crate::state::{PromiseState, Slots};
+use crate::value::PromiseValue;
 
 /// [PerformPromiseThen](https://tc39.es/ecma262/#sec-performpromisethen)
 /// with user handlers: non-callable handlers are empty. The reaction is
@@ -20,8 +21,9 @@ pub fn perform_promise_then<H: PromiseHost>(
     on_rejected: H::Value,
     capability: PromiseCapability<H::Value, H::Promise>,
 ) {
-    let on_fulfilled = host.is_callable(on_fulfilled).then_some(on_fulfilled);
-    let on_rejected = host.is_callable(on_rejected).then_some(on_rejected);
+    let empty = H::Value::undefined();
+    let on_fulfilled = if host.is_callable(on_fulfilled) { on_fulfilled } else { empty };
+    let on_rejected = if host.is_callable(on_rejected) { on_rejected } else { empty };
     add_reaction(host, promise, NewReaction::Full { on_fulfilled, on_rejected, capability });
 }
 
@@ -120,24 +122,22 @@ fn append_cell<H: PromiseHost>(
     context: crate::reaction::ContextSlot<H::Value>,
 ) {
     let link = match reaction {
-        NewReaction::Slim(continuation) => ReactionLink::Slim(host.heap().alloc(SlimReaction {
-            continuation,
-            context: context.value,
-            flags: ReactionFlags::for_slot(&context),
-            next: None,
-        })),
+        NewReaction::Slim(continuation) => {
+            ReactionLink::Slim(host.heap().alloc(SlimReaction::new(continuation, &context)))
+        }
         NewReaction::Full { .. } => ReactionLink::Full(new_full_cell(host, reaction, context)),
     };
     let Slots::Pending(reactions) = &mut host.promise_state(promise).slots else {
         unreachable!("the promise was pending a moment ago")
     };
-    let tail = reactions.tail.replace(link);
+    let tail = reactions.tail.replace(link.as_any()).and_then(ReactionLink::<H::Value, H::Promise>::from_any);
     if reactions.head.is_none() {
-        reactions.head = Some(link);
+        reactions.head = Some(link.as_any());
     }
+    let link = Some(link.as_any());
     match tail {
-        Some(ReactionLink::Slim(cell)) => cell.borrow_mut(host.heap()).next = Some(link),
-        Some(ReactionLink::Full(cell)) => cell.borrow_mut(host.heap()).next = Some(link),
+        Some(ReactionLink::Slim(cell)) => cell.borrow_mut(host.heap()).next = link,
+        Some(ReactionLink::Full(cell)) => cell.borrow_mut(host.heap()).next = link,
         None => {}
     }
 }

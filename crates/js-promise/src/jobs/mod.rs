@@ -87,15 +87,14 @@ pub(crate) fn enqueue_reaction_job<H: PromiseHost>(
         QueuedReaction::Inline(InlineReaction::Full { on_fulfilled, on_rejected, capability }) => {
             let handler = if rejected { on_rejected } else { on_fulfilled };
             let mut flags = JobFlags::EMPTY;
-            if handler.is_some() {
+            if handler != undefined {
                 flags = flags | HANDLER_PRESENT;
             }
             let capability = capability.map_or(undefined, |promise| {
                 flags = flags | HAS_CAPABILITY;
                 host.promise_value(promise)
             });
-            Job::new(PROMISE_REACTION_JOB, [handler.unwrap_or(undefined), argument, capability, context.value])
-                .with_flags(flags)
+            Job::new(PROMISE_REACTION_JOB, [handler, argument, capability, context.value]).with_flags(flags)
         }
         QueuedReaction::Record(cell) => Job::new(
             PROMISE_REACTION_RECORD_JOB,
@@ -177,6 +176,7 @@ pub fn run_promise_job<H: PromiseHost>(host: &mut H, job: &Job<H::Value>) -> Res
             let rejected = job.flags().contains(SETTLED_REJECTED);
             let record = cell.borrow(host.heap());
             let handler = if rejected { record.on_rejected } else { record.on_fulfilled };
+            let handler = (handler != H::Value::undefined()).then_some(handler);
             let capability = record.capability;
             promise_reaction_job(host, handler, capability, job.arg(1), rejected);
             Ok(())

@@ -13,7 +13,7 @@
 //!
 //! Reactions after the first are cells chained in registration order.
 
-use js_gc::{Gc, Trace, Tracer};
+use js_gc::{Gc, GcAny, Trace, Tracer};
 use js_microtask::JobKind;
 
 use crate::value::PromiseValue;
@@ -80,16 +80,20 @@ unsafe impl<V: Trace, P: Trace> Trace for PromiseCapability<V, P> {
 /// capability is [`PromiseCapability::Functions`] is never inline (its three
 /// functions would not fit a job), so inline full reactions carry at most a
 /// promise.
+///
+/// Handlers are callable or empty; `undefined` (never callable) stands for
+/// empty, here and in [`FullReaction`] and [`NewReaction`], so a handler
+/// costs one value and no tag.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum InlineReaction<V, P> {
     /// A slim reaction.
     Slim(Continuation<V>),
     /// A full reaction with an `undefined` (`None`) or intrinsic capability.
     Full {
-        /// `[[Handler]]` of the fulfil reaction; `None` is empty.
-        on_fulfilled: Option<V>,
-        /// `[[Handler]]` of the reject reaction; `None` is empty.
-        on_rejected: Option<V>,
+        /// `[[Handler]]` of the fulfil reaction; `undefined` is empty.
+        on_fulfilled: V,
+        /// `[[Handler]]` of the reject reaction; `undefined` is empty.
+        on_rejected: V,
         /// The capability's promise, if there is a capability.
         capability: Option<P>,
     },
@@ -146,13 +150,29 @@ impl ReactionFlags {
     }
 }
 
-/// A reaction cell after the first, of either kind.
+/// A reaction cell after the first, of either kind. Links are stored as
+/// [`GcAny`] (one word) and told apart by the cell's type.
 #[derive(Debug)]
 pub enum ReactionLink<V: PromiseValue, P: Trace + 'static> {
     /// A slim reaction.
     Slim(Gc<SlimReaction<V, P>>),
     /// A full reaction.
     Full(Gc<FullReaction<V, P>>),
+}
+
+impl<V: PromiseValue, P: Trace + 'static> ReactionLink<V, P> {
+    /// The link to the reaction cell `cell`, if it is one of these.
+    pub fn from_any(cell: GcAny) -> Option<Self> {
+        cell.downcast().map(Self::Slim).or_else(|| cell.downcast().map(Self::Full))
+    }
+
+    /// The cell, type erased.
+    pub fn as_any(self) -> GcAny {
+        match self {
+            Self::Slim(cell) => cell.as_any(),
+            Self::Full(cell) => cell.as_any(),
+        }
+    }
 }
 
 impl<V: PromiseValue, P: Trace + 'static> Clone for ReactionLink<V, P> {
@@ -182,8 +202,22 @@ pub struct SlimReaction<V: PromiseValue, P: Trace + 'static> {
     pub context: V,
     /// [`ReactionFlags::CONTEXT_FRAME`] if `context` is a frame.
     pub flags: ReactionFlags,
-    /// The next reaction of the same promise.
-    pub next: Option<ReactionLink<V, P>>,
+    /// The next reaction of the same promise (a [`ReactionLink`]).
+    pub next: Option<GcAny>,
+    _promise: std::marker::PhantomData<P>,
+}
+
+impl<V: PromiseValue, P: Trace + 'static> SlimReaction<V, P> {
+    /// A slim reaction with no successor.
+    pub fn new(continuation: Continuation<V>, context: &ContextSlot<V>) -> Self {
+        Self {
+            continuation,
+            context: context.value,
+            flags: ReactionFlags::for_slot(context),
+            next: None,
+            _promise: std::marker::PhantomData,
+        }
+    }
 }
 
 // SAFETY: continuation, context and the next link are all the pointers the
@@ -204,18 +238,18 @@ unsafe impl<V: PromiseValue, P: Trace + 'static> Trace for SlimReaction<V, P> {
 /// (the spec's fulfil and reject records share capability and context).
 #[derive(Debug)]
 pub struct FullReaction<V: PromiseValue, P: Trace + 'static> {
-    /// The fulfil handler; `None` is empty.
-    pub on_fulfilled: Option<V>,
-    /// The reject handler; `None` is empty.
-    pub on_rejected: Option<V>,
+    /// The fulfil handler; `undefined` is empty.
+    pub on_fulfilled: V,
+    /// The reject handler; `undefined` is empty.
+    pub on_rejected: V,
     /// `[[Capability]]`.
     pub capability: PromiseCapability<V, P>,
     /// The context slot.
     pub context: V,
     /// [`ReactionFlags::CONTEXT_FRAME`] if `context` is a frame.
     pub flags: ReactionFlags,
-    /// The next reaction of the same promise.
-    pub next: Option<ReactionLink<V, P>>,
+    /// The next reaction of the same promise (a [`ReactionLink`]).
+    pub next: Option<GcAny>,
 }
 
 // SAFETY: handlers, capability, context and the next link are all the
@@ -241,10 +275,10 @@ pub enum NewReaction<V, P> {
     Slim(Continuation<V>),
     /// A `then` reaction.
     Full {
-        /// The fulfil handler; `None` is empty.
-        on_fulfilled: Option<V>,
-        /// The reject handler; `None` is empty.
-        on_rejected: Option<V>,
+        /// The fulfil handler; `undefined` is empty.
+        on_fulfilled: V,
+        /// The reject handler; `undefined` is empty.
+        on_rejected: V,
         /// The result capability.
         capability: PromiseCapability<V, P>,
     },

@@ -2,6 +2,8 @@
 
 use js_gc::{Trace, Tracer};
 
+use js_gc::GcAny;
+
 use crate::reaction::{InlineReaction, ReactionLink};
 use crate::value::PromiseValue;
 
@@ -24,8 +26,9 @@ pub(crate) struct PendingReactions<V: PromiseValue, P: Trace + 'static> {
     /// The inline reaction's context slot (frame if
     /// [`PromiseState::INLINE_CONTEXT_FRAME`] is set).
     pub(crate) inline_context: V,
-    pub(crate) head: Option<ReactionLink<V, P>>,
-    pub(crate) tail: Option<ReactionLink<V, P>>,
+    /// The first and last reaction cells ([`ReactionLink`]s).
+    pub(crate) head: Option<GcAny>,
+    pub(crate) tail: Option<GcAny>,
 }
 
 #[derive(Debug)]
@@ -129,7 +132,7 @@ impl<V: PromiseValue, P: Trace + 'static> PromiseState<V, P> {
         let inline = usize::from(reactions.inline.is_some());
         let mut count = inline;
         let mut link = reactions.head;
-        while let Some(current) = link {
+        while let Some(current) = link.and_then(ReactionLink::<V, P>::from_any) {
             count += 1;
             link = match current {
                 ReactionLink::Slim(cell) => cell.borrow(heap).next,
