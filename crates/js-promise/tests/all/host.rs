@@ -201,6 +201,21 @@ impl TestHost {
         unsafe { self.heap.safepoint(&mut roots) };
     }
 
+    /// A full collection now; returns the number of cells freed.
+    pub fn collect(&mut self) -> u64 {
+        let mut roots = RootSet {
+            context: &self.context,
+            queue: &self.queue,
+            rejections: &self.rejections,
+            roots: &self.roots,
+            running: &self.running,
+            promise_constructor: self.promise_constructor,
+            promise_then: self.promise_then,
+        };
+        // SAFETY: as for `safepoint`.
+        unsafe { self.heap.collect(&mut roots) }.freed_objects
+    }
+
     /// Runs microtasks until the queue is empty, with a safepoint after each.
     pub fn run_microtasks(&mut self) {
         self.safepoint();

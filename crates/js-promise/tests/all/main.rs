@@ -8,6 +8,7 @@
 
 mod allocation;
 mod capability;
+mod collection;
 mod context;
 mod host;
 mod ordering;
