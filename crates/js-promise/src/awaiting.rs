@@ -63,11 +63,10 @@ pub fn await_value<H: PromiseHost>(
             return Ok(AwaitPath::PendingPromise);
         };
         // PerformPromiseThen on a settled promise, without the reaction.
-        let was_handled = state.is_handled();
-        state.mark_handled();
-        if rejected && !was_handled {
+        if rejected && !state.is_handled() {
             host.promise_rejection_tracker(promise, RejectionOperation::Handle);
         }
+        host.promise_state(promise).mark_handled();
         let context = capture_context(host);
         host.enqueue_job(ContinuationJob::build(continuation, argument, rejected, context));
         return Ok(AwaitPath::SettledPromise);

@@ -63,10 +63,9 @@ pub(crate) fn add_reaction<H: PromiseHost>(
 ) {
     let context = capture_context(host);
     let state = host.promise_state(promise);
-    let was_handled = state.is_handled();
-    state.mark_handled();
     let (argument, rejected) = match &mut state.slots {
         Slots::Pending(reactions) => {
+            state.flags |= PromiseState::<H::Value, H::Promise>::IS_HANDLED;
             if reactions.inline.is_none()
                 && reactions.head.is_none()
                 && let Some(inline) = reaction.as_inline()
@@ -86,9 +85,11 @@ pub(crate) fn add_reaction<H: PromiseHost>(
         Slots::Fulfilled(value) => (*value, false),
         Slots::Rejected(reason) => (*reason, true),
     };
-    if rejected && !was_handled {
+    // The tracker sees `[[PromiseIsHandled]]` still false, as in the spec.
+    if rejected && !state.is_handled() {
         host.promise_rejection_tracker(promise, RejectionOperation::Handle);
     }
+    host.promise_state(promise).mark_handled();
     let queued = match reaction.as_inline() {
         Some(inline) => QueuedReaction::Inline(inline),
         None => QueuedReaction::Record(new_full_cell(host, reaction, context)),

@@ -128,6 +128,8 @@ pub struct TestHost {
     pub queue: JobQueue<Value>,
     pub log: Vec<String>,
     pub rejections: Vec<(Value, RejectionOperation)>,
+    /// `[[PromiseIsHandled]]` as each tracker call saw it.
+    pub handled_when_tracked: Vec<bool>,
     /// Values the test holds.
     pub roots: Vec<Value>,
     running: Vec<Job<Value>>,
@@ -179,6 +181,7 @@ impl TestHost {
             queue: JobQueue::new(),
             log: Vec::new(),
             rejections: Vec::new(),
+            handled_when_tracked: Vec::new(),
             roots: Vec::new(),
             running: Vec::new(),
             promise_constructor,
@@ -522,6 +525,8 @@ impl PromiseHost for TestHost {
     }
 
     fn promise_rejection_tracker(&mut self, promise: Promise, operation: RejectionOperation) {
+        let handled = promise.borrow(&self.heap).state.is_handled();
+        self.handled_when_tracked.push(handled);
         self.rejections.push((Value::Promise(promise), operation));
     }
 }

@@ -20,6 +20,8 @@ fn unhandled_rejection_then_handled_later() {
     assert_eq!(host.rejections.len(), 2);
     assert!(host.rejections.iter().all(|(promise, _)| *promise != Value::Promise(q)));
     assert_eq!(host.take_log(), ["caught: r", "caught: r"]);
+    // The tracker runs before `[[PromiseIsHandled]]` is set.
+    assert_eq!(host.handled_when_tracked, [false, false]);
 }
 
 #[test]
@@ -55,6 +57,7 @@ fn await_handles_a_rejected_promise() {
         host.rejections,
         [(Value::Promise(settled), RejectionOperation::Reject), (Value::Promise(settled), RejectionOperation::Handle)]
     );
+    assert_eq!(host.handled_when_tracked, [false, false]);
     let pending = host.pending();
     host.await_value(Value::Promise(pending), |_, _| {}).expect("await");
     host.settle(pending, Err(Value::Str("late")));
