@@ -1,0 +1,53 @@
+//! Unit tests of job layouts.
+
+use js_async_context::ContextState;
+use js_async_context::Frame;
+use js_gc::Heap;
+use js_microtask::{JobFlags, JobKind};
+
+use super::{
+    ContinuationJob, JobError, PROMISE_REACTION_JOB, PROMISE_RESOLVE_THENABLE_JOB, SETTLED_REJECTED, is_promise_job,
+};
+use crate::reaction::{ContextSlot, Continuation};
+use crate::test_value::Num;
+
+const RESUME: JobKind = JobKind::new(7);
+
+#[test]
+fn promise_job_kinds_are_recognised() {
+    assert!(is_promise_job(PROMISE_REACTION_JOB));
+    assert!(is_promise_job(PROMISE_RESOLVE_THENABLE_JOB));
+    assert!(!is_promise_job(RESUME));
+    assert!(!is_promise_job(JobKind::new(0xFF03)));
+}
+
+#[test]
+fn continuation_job_round_trips_outcome_and_payload() {
+    let continuation = Continuation { job: RESUME, data: Num::Int(9) };
+    let job = ContinuationJob::build(continuation, Num::Int(4), false, ContextSlot::none());
+    assert_eq!(job.kind(), RESUME);
+    assert_eq!(job.context_frame(), None);
+    assert_eq!(ContinuationJob::read(&job), ContinuationJob { data: Num::Int(9), outcome: Ok(Num::Int(4)) });
+    let job = ContinuationJob::build(continuation, Num::Int(5), true, ContextSlot::none());
+    assert!(job.flags().contains(SETTLED_REJECTED));
+    assert_eq!(ContinuationJob::read(&job).outcome, Err(Num::Int(5)));
+}
+
+#[test]
+fn continuation_job_carries_the_frame_in_the_fourth_slot() {
+    let mut heap = Heap::new();
+    let mut state: ContextState<Num> = ContextState::new();
+    let variable = state.create_variable().expect("a variable");
+    let frame = Frame::new(&mut heap, variable, Num::Int(1));
+    let slot = ContextSlot { value: Num::Cell(frame.as_any()), is_frame: true };
+    let job = ContinuationJob::build(Continuation { job: RESUME, data: Num::Int(0) }, Num::Int(0), false, slot);
+    assert!(job.flags().contains(JobFlags::CONTEXT_FRAME));
+    assert_eq!(crate::context::job_frame(&job), Some(frame));
+}
+
+#[test]
+fn job_errors_name_the_kind() {
+    let error = JobError::MalformedJob(PROMISE_REACTION_JOB, 2);
+    assert!(error.to_string().contains("slot 2"));
+    assert!(JobError::NotAPromiseJob(RESUME).to_string().contains("not a promise job"));
+}
