@@ -88,6 +88,9 @@ pub struct Vm {
     pub(crate) stack: Vec<Value>,
     pub(crate) frames: Vec<Frame>,
     pub(crate) realm: Realm,
+    /// Realms made by [`Vm::create_realm`] and not running now (while one
+    /// of them runs, the main realm waits in its place).
+    pub(crate) other_realms: Vec<Realm>,
     pub(crate) root_shape: Gc<Shape>,
     pub(crate) symbols: WellKnownSymbols,
     pub(crate) names: CommonAtoms,
@@ -127,6 +130,7 @@ impl Vm {
             stack: Vec::with_capacity(1024),
             frames: Vec::new(),
             realm,
+            other_realms: Vec::new(),
             root_shape,
             symbols,
             names,
@@ -142,6 +146,36 @@ impl Vm {
         };
         crate::builtins::install(&mut vm);
         vm
+    }
+
+    /// Creates a new realm with its own intrinsics and global object (as
+    /// `$262.createRealm()` needs) and returns its number. Well-known
+    /// symbols and the `Symbol.for` registry are shared, as the spec says.
+    pub fn create_realm(&mut self) -> usize {
+        let fresh = Realm::new(&mut self.heap, self.root_shape);
+        let previous = std::mem::replace(&mut self.realm, fresh);
+        crate::builtins::install(self);
+        let created = std::mem::replace(&mut self.realm, previous);
+        self.other_realms.push(created);
+        self.other_realms.len() - 1
+    }
+
+    /// The global object of realm `index`.
+    pub fn realm_global(&self, index: usize) -> Option<Gc<JsObject>> {
+        self.other_realms.get(index).map(|r| r.global)
+    }
+
+    /// Runs a script in realm `index` (its global object and bindings).
+    /// Functions keep no realm of their own yet: code running later, from
+    /// any realm, uses the realm that is current then.
+    pub fn eval_script_in_realm(&mut self, index: usize, file_name: &str, text: &str) -> JsResult<Value> {
+        if index >= self.other_realms.len() {
+            return Err(self.range_error("no such realm"));
+        }
+        std::mem::swap(&mut self.realm, &mut self.other_realms[index]);
+        let result = self.eval_script(file_name, text);
+        std::mem::swap(&mut self.realm, &mut self.other_realms[index]);
+        result
     }
 
     /// Replaces where `console` output goes.
@@ -249,6 +283,7 @@ impl Vm {
             stack: &self.stack,
             frames: &self.frames,
             realm: &self.realm,
+            other_realms: &self.other_realms,
             root_shape: self.root_shape,
             symbols: &self.symbols,
             names: &self.names,
@@ -319,6 +354,7 @@ struct VmRoots<'a> {
     stack: &'a [Value],
     frames: &'a [Frame],
     realm: &'a Realm,
+    other_realms: &'a [Realm],
     root_shape: Gc<Shape>,
     symbols: &'a WellKnownSymbols,
     names: &'a CommonAtoms,
@@ -335,6 +371,9 @@ impl Roots for VmRoots<'_> {
             frame.trace(tracer);
         }
         self.realm.trace(tracer);
+        for realm in self.other_realms {
+            realm.trace(tracer);
+        }
         self.root_shape.trace(tracer);
         self.symbols.trace(tracer);
         self.names.trace(tracer);

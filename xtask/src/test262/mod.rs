@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use js_vm::builtins::{method, value_property};
+use js_vm::builtins::{method, native_function_with_data, value_property};
 use js_vm::interpreter::CallInfo;
 use js_vm::object::Attributes;
 use js_vm::{Exception, JsResult, Phase, Value, Vm, VmOptions};
@@ -51,7 +51,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "resizable-arraybuffer",
     "Temporal",
     "ShadowRealm",
-    "cross-realm",
     "tail-call-optimization",
     "IsHTMLDDA",
     "host-gc-required",
@@ -156,6 +155,28 @@ impl js_vm::ConsoleSink for Recorder {
     }
 }
 
+/// `$262.evalScript` of a realm made by `createRealm`.
+fn eval_script_in_realm(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let realm = info.data(vm).as_number().unwrap_or(0.0) as usize;
+    let v = info.arg(vm, 0);
+    let text = vm.to_rust_string(v)?;
+    vm.eval_script_in_realm(realm, "evalScript", &text)
+}
+
+/// `$262.createRealm()`: a new realm and its own `$262`.
+fn create_realm(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+    let realm = vm.create_realm();
+    let Some(global) = vm.realm_global(realm) else { return Ok(Value::UNDEFINED) };
+    let host = vm.new_plain_object();
+    value_property(vm, host, "global", Value::object(global), Attributes::METHOD);
+    let eval = native_function_with_data(vm, "evalScript", 1, eval_script_in_realm, Value::number(realm as f64));
+    value_property(vm, host, "evalScript", Value::object(eval), Attributes::METHOD);
+    method(vm, host, "gc", 0, gc);
+    method(vm, host, "createRealm", 0, create_realm);
+    value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
+    Ok(Value::object(host))
+}
+
 /// Defines `print` and `$262` (the hooks this engine supports).
 fn install_host(vm: &mut Vm) {
     let global = vm.global_object();
@@ -164,6 +185,7 @@ fn install_host(vm: &mut Vm) {
     value_property(vm, host, "global", Value::object(global), Attributes::METHOD);
     method(vm, host, "evalScript", 1, eval_script);
     method(vm, host, "gc", 0, gc);
+    method(vm, host, "createRealm", 0, create_realm);
     value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
 }
 

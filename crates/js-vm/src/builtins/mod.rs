@@ -58,6 +58,16 @@ pub fn native_function(vm: &mut Vm, name: &str, length: u32, f: NativeFn, constr
     obj
 }
 
+/// A native function whose body can read `data` through
+/// [`CallInfo::data`](crate::interpreter::CallInfo::data).
+pub fn native_function_with_data(vm: &mut Vm, name: &str, length: u32, f: NativeFn, data: Value) -> Gc<JsObject> {
+    let function = native_function(vm, name, length, f, false);
+    if let ObjectKind::Function(Function::Native(n)) = &mut function.borrow_mut(&mut vm.heap).kind {
+        n.data = data;
+    }
+    function
+}
+
 /// Defines a builtin method `name` on `obj`.
 pub fn method(vm: &mut Vm, obj: Gc<JsObject>, name: &str, length: u32, f: NativeFn) -> Gc<JsObject> {
     let function = native_function(vm, name, length, f, false);
