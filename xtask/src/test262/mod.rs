@@ -157,13 +157,14 @@ impl js_vm::ConsoleSink for Recorder {
 
 /// `$262.evalScript` of a realm made by `createRealm`.
 fn eval_script_in_realm(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let realm = info.data(vm).as_number().unwrap_or(0.0) as usize;
+    let realm = info.data(vm).as_number().map_or(0, |n| n.max(0.0) as usize);
     let v = info.arg(vm, 0);
     let text = vm.to_rust_string(v)?;
     vm.eval_script_in_realm(realm, "evalScript", &text)
 }
 
 /// `$262.createRealm()`: a new realm and its own `$262`.
+#[allow(clippy::unnecessary_wraps, reason = "the NativeFn signature")]
 fn create_realm(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     let realm = vm.create_realm();
     let Some(global) = vm.realm_global(realm) else { return Ok(Value::UNDEFINED) };
