@@ -157,7 +157,7 @@ impl js_vm::ConsoleSink for Recorder {
 
 /// `$262.evalScript` of a realm made by `createRealm`.
 fn eval_script_in_realm(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let realm = info.data(vm).as_number().map_or(0, |n| n.max(0.0) as usize);
+    let realm = info.data(vm).as_number().and_then(|n| usize::try_from(n as i64).ok()).unwrap_or(0);
     let v = info.arg(vm, 0);
     let text = vm.to_rust_string(v)?;
     vm.eval_script_in_realm(realm, "evalScript", &text)
