@@ -88,13 +88,22 @@ pub fn is_less_than(vm: &mut Vm, x: Value, y: Value, left_first: bool) -> JsResu
     if let (Some(a), Some(b)) = (x.as_number(), y.as_number()) {
         return Ok(if a.is_nan() || b.is_nan() { None } else { Some(a < b) });
     }
-    let (px, py) = if left_first {
-        let px = to_primitive(vm, x, PreferredType::Number)?;
-        (px, to_primitive(vm, y, PreferredType::Number)?)
+    // The first primitive stays rooted while the second conversion runs
+    // user code.
+    let mark = vm.temp_roots.len();
+    let converted = if left_first {
+        to_primitive(vm, x, PreferredType::Number).and_then(|px| {
+            vm.keep_alive(px);
+            Ok((px, to_primitive(vm, y, PreferredType::Number)?))
+        })
     } else {
-        let py = to_primitive(vm, y, PreferredType::Number)?;
-        (to_primitive(vm, x, PreferredType::Number)?, py)
+        to_primitive(vm, y, PreferredType::Number).and_then(|py| {
+            vm.keep_alive(py);
+            Ok((to_primitive(vm, x, PreferredType::Number)?, py))
+        })
     };
+    vm.temp_roots.truncate(mark);
+    let (px, py) = converted?;
     if let (Some(a), Some(b)) = (px.as_string(), py.as_string()) {
         let a = JsString::flatten(&mut vm.heap, a);
         let b = JsString::flatten(&mut vm.heap, b);

@@ -200,6 +200,7 @@ fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     let values = if using_iterator.is_nullish() {
         let o = to_object(vm, items)?;
+        vm.keep_alive(Value::object(o));
         let len = length_of_array_like(vm, o)?;
         let mut v = Vec::new();
         for i in 0..len as u64 {
@@ -460,6 +461,7 @@ fn join_inner(vm: &mut Vm, o: Gc<JsObject>, len: f64, sep: Gc<JsString>) -> JsRe
 
 fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = to_object(vm, info.this)?;
+    vm.keep_alive(Value::object(o));
     let key = vm.key("join");
     let f = get(vm, o, key, Value::object(o))?;
     if is_callable(vm, f) {

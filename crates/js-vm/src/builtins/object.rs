@@ -124,9 +124,13 @@ fn object_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(to_object(vm, v)?))
 }
 
+/// ToObject of argument `i`, kept alive for the rest of the call (getters
+/// the builtin triggers may collect).
 fn arg_object(vm: &mut Vm, info: &CallInfo, i: usize) -> JsResult<Gc<JsObject>> {
     let v = info.arg(vm, i);
-    to_object(vm, v)
+    let o = to_object(vm, v)?;
+    vm.keep_alive(Value::object(o));
+    Ok(o)
 }
 
 /// Which parts of own enumerable string-keyed properties to list.
@@ -187,6 +191,7 @@ fn assign(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             continue;
         }
         let from = to_object(vm, source)?;
+        vm.keep_alive(Value::object(from));
         for key in own_property_keys(vm, from) {
             if get_own_property(vm, from, key).is_some_and(|d| d.enumerable == Some(true)) {
                 let v = get(vm, from, key, Value::object(from))?;
@@ -220,6 +225,7 @@ fn create(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn define_properties(vm: &mut Vm, obj: Gc<JsObject>, props: Value) -> JsResult<()> {
     vm.keep_alive(Value::object(obj));
     let from = to_object(vm, props)?;
+    vm.keep_alive(Value::object(from));
     let mut descriptors = Vec::new();
     for key in own_property_keys(vm, from) {
         if get_own_property(vm, from, key).is_some_and(|d| d.enumerable == Some(true)) {
@@ -582,7 +588,9 @@ fn define_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// Annex B `__lookupGetter__` / `__lookupSetter__`.
 fn lookup_accessor_legacy(vm: &mut Vm, info: &CallInfo, setter: bool) -> JsResult<Value> {
-    let mut o = Some(to_object(vm, info.this)?);
+    let this = to_object(vm, info.this)?;
+    vm.keep_alive(Value::object(this));
+    let mut o = Some(this);
     let key_value = info.arg(vm, 0);
     let key = to_property_key(vm, key_value)?;
     while let Some(current) = o {

@@ -686,6 +686,7 @@ fn symbol_replace(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         } else {
             if !groups.is_undefined() {
                 groups = Value::object(crate::abstract_ops::to_object(vm, groups)?);
+                vm.keep_alive(groups);
             }
             get_substitution(
                 vm,

@@ -87,9 +87,11 @@ fn from_code_point(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn raw(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let cooked = info.arg(vm, 0);
     let cooked = crate::abstract_ops::to_object(vm, cooked)?;
+    vm.keep_alive(Value::object(cooked));
     let raw_key = vm.key("raw");
     let raw = crate::object::internal_methods::get(vm, cooked, raw_key, Value::object(cooked))?;
     let raw = crate::abstract_ops::to_object(vm, raw)?;
+    vm.keep_alive(Value::object(raw));
     let len = crate::object::internal_methods::length_of_array_like(vm, raw)?;
     let mut b = StringBuilder::new();
     let mut i = 0.0;

@@ -79,19 +79,21 @@ pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame,
     Some((saved, frame))
 }
 
-/// Makes the generator object for a frame that reached `GeneratorStart`.
-pub(super) fn create_generator(vm: &mut Vm, saved: SavedFrame) -> JsResult<Gc<JsObject>> {
+/// The prototype of a new generator: the generator function's
+/// `prototype` if it is an object. Read while the frame is still live, since
+/// a getter can run.
+pub(super) fn generator_prototype(vm: &mut Vm, callee: Option<Gc<JsObject>>) -> JsResult<Gc<JsObject>> {
     let default = vm.realm.intrinsics.generator_prototype;
-    let proto = match saved.callee {
-        Some(callee) => {
-            let key = crate::object::PropertyKey::String(vm.names.prototype);
-            let p = crate::object::internal_methods::get(vm, callee, key, Value::object(callee))?;
-            p.as_object().unwrap_or(default)
-        }
-        None => default,
-    };
+    let Some(callee) = callee else { return Ok(default) };
+    let key = crate::object::PropertyKey::String(vm.names.prototype);
+    let p = crate::object::internal_methods::get(vm, callee, key, Value::object(callee))?;
+    Ok(p.as_object().unwrap_or(default))
+}
+
+/// Makes the generator object for a frame that reached `GeneratorStart`.
+pub(super) fn create_generator(vm: &mut Vm, saved: SavedFrame, proto: Gc<JsObject>) -> Gc<JsObject> {
     let state = GeneratorState { status: GeneratorStatus::SuspendedStart, frame: Some(saved), raw_yield: false };
-    Ok(vm.new_object_of_kind(Some(proto), ObjectKind::Generator(Box::new(state))))
+    vm.new_object_of_kind(Some(proto), ObjectKind::Generator(Box::new(state)))
 }
 
 /// How a generator is resumed.

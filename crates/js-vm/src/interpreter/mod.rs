@@ -1241,10 +1241,12 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     r!(dst) = this;
                 }
                 Instruction::GeneratorStart => {
+                    let callee = vm.frames.last().and_then(|f| f.callee);
+                    let proto = generator::generator_prototype(vm, callee)?;
                     let Some((saved, frame)) = generator::save_top_frame(vm, pc as u32 + 1) else {
                         return Ok(Value::UNDEFINED);
                     };
-                    let g = generator::create_generator(vm, saved)?;
+                    let g = generator::create_generator(vm, saved, proto);
                     if frame.entry {
                         return Ok(Value::object(g));
                     }

@@ -8,10 +8,22 @@ use crate::vm::{JsResult, Vm};
 
 /// `a + b`: string concatenation if either primitive is a string.
 pub fn add(vm: &mut Vm, a: Value, b: Value) -> JsResult<Value> {
+    // Converting `b` can run user code (and a collection): the primitive
+    // made from `a` stays rooted meanwhile.
+    let mark = vm.temp_roots.len();
+    let result = add_rooted(vm, a, b);
+    vm.temp_roots.truncate(mark);
+    result
+}
+
+fn add_rooted(vm: &mut Vm, a: Value, b: Value) -> JsResult<Value> {
     let pa = to_primitive(vm, a, PreferredType::Default)?;
+    vm.keep_alive(pa);
     let pb = to_primitive(vm, b, PreferredType::Default)?;
+    vm.keep_alive(pb);
     if pa.is_string() || pb.is_string() {
         let sa = to_string(vm, pa)?;
+        vm.keep_alive(Value::string(sa));
         let sb = to_string(vm, pb)?;
         return Ok(Value::string(JsString::concat(&mut vm.heap, sa, sb)));
     }
