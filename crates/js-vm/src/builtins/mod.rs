@@ -3,6 +3,7 @@
 
 pub mod array;
 pub mod boolean;
+pub mod collections;
 pub mod error;
 pub mod function;
 pub mod generator;
@@ -14,6 +15,7 @@ pub mod number;
 pub mod object;
 pub mod reflect;
 pub mod regexp;
+pub mod set_methods;
 pub mod string;
 pub mod symbol;
 
@@ -41,6 +43,8 @@ pub(crate) fn install(vm: &mut Vm) {
     json::install(vm);
     reflect::install(vm);
     regexp::install(vm);
+    collections::install(vm);
+    set_methods::install(vm);
     global::install(vm);
     crate::host::install(vm);
 }

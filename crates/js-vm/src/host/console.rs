@@ -180,9 +180,15 @@ fn format_property(
 enum Kind {
     Array,
     Arguments,
-    Function { is_class: bool },
+    Function {
+        is_class: bool,
+    },
     Error,
     Boxed(String),
+    /// A Map or Set: `(is_map, entries)`.
+    Collection(bool, Vec<(Value, Value)>),
+    /// A WeakMap or WeakSet, whose entries are not shown.
+    Weak(&'static str),
     Object,
 }
 
@@ -236,6 +242,10 @@ fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
             Kind::Boxed(format!("[Symbol: {}]", crate::builtins::symbol::descriptive_string(vm, s)))
         }
         ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => Kind::Arguments,
+        ObjectKind::Map(t) => Kind::Collection(true, t.live_entries().collect()),
+        ObjectKind::Set(t) => Kind::Collection(false, t.live_entries().collect()),
+        ObjectKind::WeakMap(_) => Kind::Weak("WeakMap"),
+        ObjectKind::WeakSet(_) => Kind::Weak("WeakSet"),
         _ => Kind::Object,
     }
 }
@@ -344,6 +354,52 @@ fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, de
             if keys.is_empty() {
                 return Ok(base);
             }
+        }
+        Kind::Collection(is_map, entries) => {
+            close = "}";
+            let tag = if *is_map { "Map" } else { "Set" };
+            let name = constructor_name(vm, o)?;
+            open = match name.as_deref() {
+                Some(n) if n == tag => format!("{tag}({}) {{", entries.len()),
+                Some(n) => format!("{n}({}) [{tag}] {{", entries.len()),
+                None => format!("[{tag}({}): null prototype] {{", entries.len()),
+            };
+            if entries.is_empty() && keys.is_empty() {
+                return Ok(format!("{open}}}"));
+            }
+            if depth > MAX_DEPTH {
+                return Ok(format!("[{}]", name.as_deref().unwrap_or(tag)));
+            }
+            ctx.current_depth = depth;
+            // Formatting may run user code (accessors on entries): keep the
+            // snapshot's values alive even if that code empties the table.
+            for &(k, v) in entries {
+                vm.keep_alive(k);
+                vm.keep_alive(v);
+            }
+            ctx.indentation += 2;
+            for &(k, v) in entries {
+                let text = format_value(vm, ctx, k, depth + 1).and_then(|k| {
+                    if *is_map { Ok(format!("{k} => {}", format_value(vm, ctx, v, depth + 1)?)) } else { Ok(k) }
+                });
+                match text {
+                    Ok(text) => output.push(text),
+                    Err(e) => {
+                        ctx.indentation -= 2;
+                        return Err(e);
+                    }
+                }
+            }
+            ctx.indentation -= 2;
+        }
+        Kind::Weak(tag) => {
+            let name = constructor_name(vm, o)?;
+            let prefix = match name.as_deref() {
+                Some(n) if n == *tag => (*tag).to_owned(),
+                Some(n) => format!("{n} [{tag}]"),
+                None => format!("[{tag}: null prototype]"),
+            };
+            return Ok(format!("{prefix} {{ <items unknown> }}"));
         }
         Kind::Error | Kind::Object => {
             close = "}";

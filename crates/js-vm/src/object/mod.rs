@@ -121,6 +121,23 @@ pub enum ObjectKind {
         /// The next code-unit position.
         position: u32,
     },
+    /// A Map (`[[MapData]]`).
+    Map(Box<crate::builtins::collections::OrderedTable>),
+    /// A Set (`[[SetData]]`).
+    Set(Box<crate::builtins::collections::OrderedTable>),
+    /// A WeakMap (`[[WeakMapData]]`): entries live while their keys do.
+    WeakMap(Box<js_gc::EphemeronTable<Value>>),
+    /// A WeakSet (`[[WeakSetData]]`).
+    WeakSet(Box<js_gc::EphemeronTable<Value>>),
+    /// A Map Iterator or Set Iterator (§24.1.5, §24.2.6).
+    CollectionIterator {
+        /// The Map or Set; `None` once exhausted.
+        table: Option<Gc<JsObject>>,
+        /// The next entry position.
+        index: usize,
+        /// What each step yields.
+        kind: IterationKind,
+    },
 }
 
 /// What an array-like iterator yields.
@@ -328,6 +345,9 @@ unsafe impl Trace for JsObject {
                 string.trace(tracer);
             }
             ObjectKind::MappedArguments { env, .. } => env.trace(tracer),
+            ObjectKind::Map(t) | ObjectKind::Set(t) => t.trace(tracer),
+            ObjectKind::WeakMap(t) | ObjectKind::WeakSet(t) => t.trace(tracer),
+            ObjectKind::CollectionIterator { table, .. } => table.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)

@@ -92,6 +92,18 @@ intrinsics! {
     regexp_exec,
     /// `%RegExpStringIteratorPrototype%`
     regexp_string_iterator_prototype,
+    /// `%Map.prototype%`
+    map_prototype,
+    /// `%Set.prototype%`
+    set_prototype,
+    /// `%MapIteratorPrototype%`
+    map_iterator_prototype,
+    /// `%SetIteratorPrototype%`
+    set_iterator_prototype,
+    /// `%WeakMap.prototype%`
+    weak_map_prototype,
+    /// `%WeakSet.prototype%`
+    weak_set_prototype,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -149,6 +161,12 @@ impl Realm {
         let regexp_prototype = obj(heap, p, ObjectKind::Ordinary);
         let regexp_string_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
         let generator_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
+        let map_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let set_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let map_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        let set_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        let weak_map_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let weak_set_prototype = obj(heap, p, ObjectKind::Ordinary);
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
         let placeholder = object_prototype;
@@ -187,6 +205,12 @@ impl Realm {
                 regexp_constructor: placeholder,
                 regexp_exec: placeholder,
                 regexp_string_iterator_prototype,
+                map_prototype,
+                set_prototype,
+                map_iterator_prototype,
+                set_iterator_prototype,
+                weak_map_prototype,
+                weak_set_prototype,
             },
         }
     }
