@@ -52,6 +52,7 @@ pub mod function;
 pub mod host;
 pub mod interpreter;
 pub mod object;
+pub mod promise;
 pub mod realm;
 pub mod string;
 pub mod symbol;

@@ -108,6 +108,18 @@ pub struct Vm {
     /// `Math.random`'s xorshift128+ state.
     pub(crate) random_state: [u64; 2],
     interrupt: Arc<AtomicBool>,
+    /// The microtask queue (promise jobs and await continuations).
+    pub(crate) microtasks: js_microtask::JobQueue<Value>,
+    /// The jobs being run (their slots stay rooted while they run).
+    pub(crate) running_jobs: Vec<js_microtask::Job<Value>>,
+    /// The async-context state (the current frame, tracking).
+    pub(crate) async_context: js_async_context::ContextState<Value>,
+    /// Promises rejected without a handler, in order, and handlers added
+    /// to them later (HostPromiseRejectionTracker).
+    pub(crate) rejections: Vec<(Gc<JsObject>, js_promise::RejectionOperation)>,
+    /// An uncatchable termination seen inside a callback that can only
+    /// report a thrown value (a promise handler).
+    pub(crate) terminating: bool,
 }
 
 impl Vm {
@@ -143,6 +155,11 @@ impl Vm {
             symbol_registry: crate::builtins::symbol::SymbolRegistry::default(),
             random_state: random_seed(),
             interrupt: Arc::new(AtomicBool::new(false)),
+            microtasks: js_microtask::JobQueue::new(),
+            running_jobs: Vec::new(),
+            async_context: js_async_context::ContextState::new(),
+            rejections: Vec::new(),
+            terminating: false,
         };
         crate::builtins::install(&mut vm);
         vm
@@ -289,6 +306,10 @@ impl Vm {
             names: &self.names,
             temp_roots: &self.temp_roots,
             registry: &self.symbol_registry,
+            microtasks: &self.microtasks,
+            running_jobs: &self.running_jobs,
+            async_context: &self.async_context,
+            rejections: &self.rejections,
             atoms: &mut self.atoms,
             inline_caches: &mut self.inline_caches,
         };
@@ -360,6 +381,10 @@ struct VmRoots<'a> {
     names: &'a CommonAtoms,
     temp_roots: &'a [Value],
     registry: &'a crate::builtins::symbol::SymbolRegistry,
+    microtasks: &'a js_microtask::JobQueue<Value>,
+    running_jobs: &'a [js_microtask::Job<Value>],
+    async_context: &'a js_async_context::ContextState<Value>,
+    rejections: &'a [(Gc<JsObject>, js_promise::RejectionOperation)],
     atoms: &'a mut AtomTable,
     inline_caches: &'a mut InlineCacheTables,
 }
@@ -380,6 +405,12 @@ impl Roots for VmRoots<'_> {
         self.temp_roots.trace(tracer);
         for symbol in self.registry.symbols() {
             symbol.trace(tracer);
+        }
+        self.microtasks.trace(tracer);
+        self.running_jobs.trace(tracer);
+        self.async_context.trace(tracer);
+        for (promise, _) in self.rejections {
+            promise.trace(tracer);
         }
     }
 

@@ -34,7 +34,6 @@ const WORKER_STACK: usize = 256 * 1024 * 1024;
 /// Features this engine does not implement yet: tests that need them are
 /// skipped (and counted as not passed).
 const UNSUPPORTED_FEATURES: &[&str] = &[
-    "async-functions",
     "async-iteration",
     "BigInt",
     "Proxy",
@@ -62,7 +61,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "top-level-await",
     "Float16Array",
     "uint8array-base64",
-    "promise-with-resolvers",
     "Symbol.asyncIterator",
 ];
 
@@ -230,7 +228,10 @@ fn run_once(
         }
     }
     let text = if strict { format!("\"use strict\";\n{source}") } else { source.to_owned() };
-    let result = vm.eval_script_phased(&case.relative, &text);
+    // Promise jobs the script queued run before the outcome is judged.
+    let result = vm
+        .eval_script_phased(&case.relative, &text)
+        .and_then(|v| vm.run_microtasks().map(|()| v).map_err(|e| (Phase::Runtime, e)));
     let outcome = match (&meta.negative, result) {
         (Some(negative), Err((phase, Exception::Throw(value)))) => {
             let phase_ok = matches!(
@@ -297,7 +298,7 @@ fn run_case(case: &TestCase, harness: &Harness, interrupt_slot: &Mutex<Option<Ar
         Err(e) => return Outcome::Fail(format!("unreadable: {e}")),
     };
     let meta = metadata::parse(&source);
-    if meta.has_flag("module") || meta.has_flag("async") || meta.has_flag("CanBlockIsTrue") {
+    if meta.has_flag("module") || meta.has_flag("CanBlockIsTrue") {
         return Outcome::Skip;
     }
     if meta.features.iter().any(|f| UNSUPPORTED_FEATURES.contains(&f.as_str())) {

@@ -40,8 +40,15 @@ fn run(args: Args) -> ExitCode {
         }
     };
     let mut vm = Vm::with_options(args.options);
-    match vm.eval_script(&args.file, &text) {
-        Ok(_) => ExitCode::SUCCESS,
+    let outcome = vm.eval_script(&args.file, &text).and_then(|_| vm.run_microtasks());
+    let outcome = outcome.map(|()| vm.take_unhandled_rejection());
+    match outcome {
+        Ok(None) => ExitCode::SUCCESS,
+        Ok(Some(reason)) => {
+            let report = vm.describe_uncaught(reason);
+            eprintln!("{report}");
+            ExitCode::FAILURE
+        }
         Err(Exception::Throw(value)) => {
             let report = vm.describe_uncaught(value);
             eprintln!("{report}");

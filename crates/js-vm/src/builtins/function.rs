@@ -36,8 +36,10 @@ pub(crate) fn make_closure(
     new_target: Value,
 ) -> Gc<JsObject> {
     let c = code.borrow(&vm.heap);
-    let (kind, length, name) = (c.kind, c.length, c.name);
-    let proto = if kind == CodeKind::Generator {
+    let (kind, length, name, is_async) = (c.kind, c.length, c.name, c.is_async);
+    let proto = if is_async {
+        vm.realm.intrinsics.async_function_prototype
+    } else if kind == CodeKind::Generator {
         vm.realm.intrinsics.generator_function_prototype
     } else {
         vm.realm.intrinsics.function_prototype

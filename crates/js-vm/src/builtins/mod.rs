@@ -13,6 +13,7 @@ pub mod json;
 pub mod math;
 pub mod number;
 pub mod object;
+pub mod promise;
 pub mod reflect;
 pub mod regexp;
 pub mod set_methods;
@@ -45,6 +46,7 @@ pub(crate) fn install(vm: &mut Vm) {
     regexp::install(vm);
     collections::install(vm);
     set_methods::install(vm);
+    promise::install(vm);
     global::install(vm);
     crate::host::install(vm);
 }

@@ -293,6 +293,13 @@ pub enum Instruction {
     /// Ends a generator function's call: its parameters are bound, so the
     /// frame is saved into a new generator object, which the call returns.
     GeneratorStart,
+    /// Begins an async function's call: makes its promise and the state
+    /// object an `await` saves the frame into.
+    AsyncStart,
+    /// `await value`: suspends the async function until `value` settles
+    /// and returns its promise to the caller. On resumption `value` holds
+    /// the outcome and `mode` says how it came: 0 fulfilled, 1 rejected.
+    Await { value: Reg, mode: Reg },
     /// Suspends the generator, yielding `value` (an iterator result object
     /// itself when `raw`, for `yield*`). On resumption `value` holds the
     /// sent value and `mode` how it was sent: 0 `next`, 1 `throw`,

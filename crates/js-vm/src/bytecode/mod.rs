@@ -162,6 +162,8 @@ pub struct Code {
     /// For a mapped arguments object: the environment slot of each
     /// parameter (`u32::MAX` for a name a later parameter shadows).
     pub mapped_parameters: Rc<[u32]>,
+    /// An async function: its calls return a promise.
+    pub is_async: bool,
     /// The source.
     pub source: Rc<Source>,
 }

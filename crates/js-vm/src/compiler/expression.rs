@@ -222,9 +222,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
             Expression::YieldExpression(y) if y.delegate => self.yield_delegate(y.argument.as_ref(), dst)?,
             Expression::YieldExpression(y) => self.yield_value(y.argument.as_ref(), dst)?,
-            Expression::AwaitExpression(_) => {
-                return Err(CompileError::Syntax("await is not supported by this engine yet".to_owned()));
-            }
+            Expression::AwaitExpression(a) => self.await_value(&a.argument, dst)?,
             Expression::ImportExpression(_) => {
                 return Err(CompileError::Syntax("dynamic import is not supported by this engine yet".to_owned()));
             }
@@ -300,6 +298,24 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         self.emit(Instruction::Yield { value, mode, raw: false });
         self.resume_dispatch(value, mode)?;
+        self.emit(Instruction::Move { dst, src: value });
+        self.release(mark);
+        Ok(())
+    }
+
+    /// `await value`: a rejection resumes as a throw at the `await`.
+    fn await_value(&mut self, argument: &'a Expression<'a>, dst: Reg) -> CResult<()> {
+        if !self.is_async {
+            return Err(CompileError::Syntax("await is only valid in async functions".to_owned()));
+        }
+        let mark = self.mark();
+        let value = self.temp()?;
+        let mode = self.temp()?;
+        self.expression(argument, value)?;
+        self.emit(Instruction::Await { value, mode });
+        let fulfilled = self.emit(Instruction::JumpIfInt { src: mode, value: 0, target: u32::MAX });
+        self.emit(Instruction::Throw { src: value });
+        self.patch_here(fulfilled);
         self.emit(Instruction::Move { dst, src: value });
         self.release(mark);
         Ok(())

@@ -58,6 +58,8 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     pub mapped_parameters: Vec<u32>,
     /// Compiling a class field initialiser or static block.
     pub in_class_element: bool,
+    /// An async function or arrow: `await` suspends it.
+    pub is_async: bool,
 }
 
 impl<'c, 'a> FunctionCompiler<'c, 'a> {
@@ -102,6 +104,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             eval_scopes: Vec::new(),
             mapped_parameters: Vec::new(),
             in_class_element: false,
+            is_async: false,
         }
     }
 
@@ -635,15 +638,24 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         name: Option<&str>,
         kind: Option<CodeKind>,
     ) -> CResult<Gc<Code>> {
-        if f.r#async {
-            return Err(CompileError::Syntax("async functions are not supported by this engine yet".to_owned()));
+        if f.r#async && f.generator {
+            return Err(CompileError::Syntax("async generators are not supported by this engine yet".to_owned()));
         }
         let scope = f.scope_id.get().ok_or_else(|| CompileError::Syntax("function without scope".to_owned()))?;
         let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
         let name =
             name.map(str::to_owned).or_else(|| f.id.as_ref().map(|id| id.name.as_str().to_owned())).unwrap_or_default();
-        let kind = if f.generator { CodeKind::Generator } else { kind.unwrap_or(CodeKind::Normal) };
+        // Async functions are not constructors and have no `prototype`,
+        // as methods.
+        let kind = if f.generator {
+            CodeKind::Generator
+        } else if f.r#async {
+            CodeKind::Method
+        } else {
+            kind.unwrap_or(CodeKind::Normal)
+        };
         let mut fc = self.child(scope, kind, strict, &name);
+        fc.is_async = f.r#async;
         let body = f.body.as_deref();
         fc.compile_function_body(&f.params, body.map(|b| &b.statements[..]), None)?;
         Ok(fc.finish(f.span.start, f.span.end))
@@ -651,12 +663,10 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
 
     /// Compiles an arrow function and emits a `Closure` into `dst`.
     pub fn compile_arrow(&mut self, f: &'a ArrowFunctionExpression<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
-        if f.r#async {
-            return Err(CompileError::Syntax("async arrow functions are not supported by this engine yet".to_owned()));
-        }
         let scope = f.scope_id.get().ok_or_else(|| CompileError::Syntax("arrow without scope".to_owned()))?;
         let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
         let mut fc = self.child(scope, CodeKind::Arrow, strict, name.unwrap_or(""));
+        fc.is_async = f.r#async;
         let (statements, expression): (Option<&'a [Statement<'a>]>, _) = match &f.body {
             ArrowFunctionBody::FunctionBody(body) => (Some(&body.statements[..]), None),
             body => (None, body.as_expression()),
@@ -684,6 +694,11 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         self.next_reg = 1 + self.param_count;
         self.max_reg = self.next_reg;
         self.scope_stack.push(self.boundary);
+        if self.is_async {
+            // Before anything that can throw: errors binding the arguments
+            // reject the function's promise.
+            self.emit(Instruction::AsyncStart);
+        }
         let function_env = self.analysis.env_slot_count(self.boundary);
         if function_env > 0 {
             self.emit(Instruction::PushEnv { slots: function_env });
@@ -897,6 +912,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             Rc::clone(self.source),
             self.eval_scopes,
             self.mapped_parameters,
+            self.is_async,
         )
     }
 

@@ -162,6 +162,7 @@ pub(crate) fn build_code(
     source: Rc<Source>,
     eval_scopes: Vec<Rc<crate::bytecode::EvalScope>>,
     mapped_parameters: Vec<u32>,
+    is_async: bool,
 ) -> Gc<Code> {
     let name = vm.atoms.intern_str(&mut vm.heap, name);
     vm.heap.alloc(Code {
@@ -182,6 +183,7 @@ pub(crate) fn build_code(
         source,
         eval_scopes: eval_scopes.into_boxed_slice(),
         mapped_parameters: mapped_parameters.into(),
+        is_async,
     })
 }
 

@@ -187,6 +187,8 @@ enum Kind {
     Boxed(String),
     /// A Map or Set: `(is_map, entries)`.
     Collection(bool, Vec<(Value, Value)>),
+    /// A promise: its state and result.
+    Promise(js_promise::PromiseStatus, Value),
     /// A WeakMap or WeakSet, whose entries are not shown.
     Weak(&'static str),
     Object,
@@ -244,6 +246,7 @@ fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
         ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => Kind::Arguments,
         ObjectKind::Map(t) => Kind::Collection(true, t.live_entries().collect()),
         ObjectKind::Set(t) => Kind::Collection(false, t.live_entries().collect()),
+        ObjectKind::Promise(state) => Kind::Promise(state.status(), state.result().unwrap_or_default()),
         ObjectKind::WeakMap(_) => Kind::Weak("WeakMap"),
         ObjectKind::WeakSet(_) => Kind::Weak("WeakSet"),
         _ => Kind::Object,
@@ -391,6 +394,29 @@ fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, de
                 }
             }
             ctx.indentation -= 2;
+        }
+        Kind::Promise(status, result) => {
+            close = "}";
+            open = match constructor_name(vm, o)?.as_deref() {
+                Some("Promise") => "Promise {".to_owned(),
+                Some(n) => format!("{n} [Promise] {{"),
+                None => "[Promise: null prototype] {".to_owned(),
+            };
+            if depth > MAX_DEPTH {
+                return Ok("[Promise]".to_owned());
+            }
+            ctx.current_depth = depth;
+            let shown = match status {
+                js_promise::PromiseStatus::Pending => "<pending>".to_owned(),
+                js_promise::PromiseStatus::Fulfilled | js_promise::PromiseStatus::Rejected => {
+                    vm.keep_alive(*result);
+                    ctx.indentation += 2;
+                    let text = format_value(vm, ctx, *result, depth + 1);
+                    ctx.indentation -= 2;
+                    if *status == js_promise::PromiseStatus::Rejected { format!("<rejected> {}", text?) } else { text? }
+                }
+            };
+            output.push(shown);
         }
         Kind::Weak(tag) => {
             let name = constructor_name(vm, o)?;

@@ -48,15 +48,22 @@ pub struct GeneratorState {
 
 // SAFETY: the saved frame's code, environment, callee, new.target,
 // arguments and registers are reported.
+unsafe impl Trace for SavedFrame {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.code.trace(tracer);
+        self.env.trace(tracer);
+        self.callee.trace(tracer);
+        self.new_target.trace(tracer);
+        self.extra_args.trace(tracer);
+        self.registers.trace(tracer);
+    }
+}
+
+// SAFETY: the saved frame is the only pointer holder.
 unsafe impl Trace for GeneratorState {
     fn trace(&self, tracer: &mut Tracer) {
         if let Some(f) = &self.frame {
-            f.code.trace(tracer);
-            f.env.trace(tracer);
-            f.callee.trace(tracer);
-            f.new_target.trace(tracer);
-            f.extra_args.trace(tracer);
-            f.registers.trace(tracer);
+            f.trace(tracer);
         }
     }
 }
@@ -148,14 +155,42 @@ pub fn generator_resume(vm: &mut Vm, g: Gc<JsObject>, value: Value, mode: Resume
         }
         return Err(vm.range_error("Maximum call stack size exceeded"));
     }
+    let value_and_mode = was_started.then_some((value, Value::number(f64::from(mode as u8))));
+    push_saved_frame(vm, saved, g, value_and_mode);
+    vm.native_depth += 1;
+    let result = run(vm);
+    vm.native_depth -= 1;
+    let result = result?;
+    let (status, raw) = match &g.borrow(&vm.heap).kind {
+        ObjectKind::Generator(s) => (s.status, s.raw_yield),
+        _ => (GeneratorStatus::Completed, false),
+    };
+    if status == GeneratorStatus::Completed {
+        return Ok(crate::builtins::iteration::iter_result(vm, result, true));
+    }
+    if raw { Ok(result) } else { Ok(crate::builtins::iteration::iter_result(vm, result, false)) }
+}
+
+/// Pushes `saved` as an entry frame of `owner` (a generator or async
+/// function). `resumption` is delivered to the `Yield` or `Await` the frame
+/// stopped at, whose registers take the value and the mode; without it the
+/// frame starts where it was saved.
+pub(super) fn push_saved_frame(
+    vm: &mut Vm,
+    saved: SavedFrame,
+    owner: Gc<JsObject>,
+    resumption: Option<(Value, Value)>,
+) {
     let base = vm.stack.len();
     vm.stack.extend_from_slice(&saved.registers);
     let mut pc = saved.pc;
-    if was_started {
-        // Deliver the sent value to the suspended `yield`.
-        if let Instruction::Yield { value: v, mode: m, .. } = saved.code.borrow(&vm.heap).instructions[pc as usize] {
-            vm.stack[base + usize::from(v.0)] = value;
-            vm.stack[base + usize::from(m.0)] = Value::number(f64::from(mode as u8));
+    if let Some((value, mode)) = resumption {
+        match saved.code.borrow(&vm.heap).instructions[pc as usize] {
+            Instruction::Yield { value: v, mode: m, .. } | Instruction::Await { value: v, mode: m } => {
+                vm.stack[base + usize::from(v.0)] = value;
+                vm.stack[base + usize::from(m.0)] = mode;
+            }
+            _ => {}
         }
         pc += 1;
     }
@@ -171,20 +206,8 @@ pub fn generator_resume(vm: &mut Vm, g: Gc<JsObject>, value: Value, mode: Resume
         return_dst: Reg(0),
         entry: true,
         construct: false,
-        generator: Some(g),
+        generator: Some(owner),
     });
-    vm.native_depth += 1;
-    let result = run(vm);
-    vm.native_depth -= 1;
-    let result = result?;
-    let (status, raw) = match &g.borrow(&vm.heap).kind {
-        ObjectKind::Generator(s) => (s.status, s.raw_yield),
-        _ => (GeneratorStatus::Completed, false),
-    };
-    if status == GeneratorStatus::Completed {
-        return Ok(crate::builtins::iteration::iter_result(vm, result, true));
-    }
-    if raw { Ok(result) } else { Ok(crate::builtins::iteration::iter_result(vm, result, false)) }
 }
 
 /// Marks the generator of a frame that finished (returned or threw).

@@ -2,6 +2,7 @@
 //! compiled functions push a frame and stay in the loop; only native code
 //! calling back into scripts re-enters it, bounded by the call-depth limit.
 
+pub mod async_function;
 mod frame;
 mod generator;
 mod inline_cache;
@@ -337,10 +338,17 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
             return Ok(None);
         }
         let Some(frame) = vm.frames.pop() else { return Err(exception) };
-        vm.stack.truncate(frame.base);
         if let Some(g) = frame.generator {
+            // A throw leaving an async function rejects its promise, which
+            // the caller gets as the call's result.
+            let settled = async_function::settle(vm, g, Err(value));
+            vm.stack.truncate(frame.base);
+            if let Some(promise) = settled? {
+                return Ok(deliver_result(vm, &frame, promise));
+            }
             generator::complete(vm, g);
         }
+        vm.stack.truncate(frame.base);
         if frame.entry {
             return Err(exception);
         }
@@ -351,10 +359,17 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
 /// `Some` when the frame was an entry frame.
 fn return_from_frame(vm: &mut Vm, value: Value) -> JsResult<Option<Value>> {
     let Some(frame) = vm.frames.pop() else { return Ok(Some(value)) };
-    if let Some(g) = frame.generator {
-        generator::complete(vm, g);
-    }
     let mut result = value;
+    if let Some(g) = frame.generator {
+        let settled = async_function::settle(vm, g, Ok(value));
+        if settled.is_err() {
+            vm.stack.truncate(frame.base);
+        }
+        match settled? {
+            Some(promise) => result = promise,
+            None => generator::complete(vm, g),
+        }
+    }
     if frame.construct && !value.is_object() {
         let derived = matches!(frame.code.borrow(&vm.heap).kind, CodeKind::ClassConstructor { derived: true });
         if derived && !value.is_undefined() {
@@ -370,15 +385,21 @@ fn return_from_frame(vm: &mut Vm, value: Value) -> JsResult<Option<Value>> {
         }
     }
     vm.stack.truncate(frame.base);
+    Ok(deliver_result(vm, &frame, result))
+}
+
+/// Hands `result` to the caller of the popped `frame`; `Some` when the frame
+/// was an entry frame (its native caller takes the result).
+fn deliver_result(vm: &mut Vm, frame: &Frame, result: Value) -> Option<Value> {
     if frame.entry {
-        return Ok(Some(result));
+        return Some(result);
     }
     if let Some(caller) = vm.frames.last_mut() {
         let dst = caller.base + usize::from(frame.return_dst.0);
         caller.pc += 1;
         vm.stack[dst] = result;
     }
-    Ok(None)
+    None
 }
 
 /// Where a register lives in the register file.
@@ -1256,6 +1277,18 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         vm.stack[dst] = Value::object(g);
                     }
                     continue 'frames;
+                }
+                Instruction::AsyncStart => async_function::start(vm),
+                Instruction::Await { value, .. } => {
+                    let v = r!(value);
+                    let Some(owner) = vm.frames.last().and_then(|f| f.generator) else {
+                        return Err(vm.type_error("await outside an async function"));
+                    };
+                    let (frame, promise) = async_function::suspend(vm, owner, v, pc as u32)?;
+                    match deliver_result(vm, &frame, promise) {
+                        Some(result) => return Ok(result),
+                        None => continue 'frames,
+                    }
                 }
                 Instruction::Yield { value, raw, .. } => {
                     let v = r!(value);

@@ -129,6 +129,11 @@ pub enum ObjectKind {
     WeakMap(Box<js_gc::EphemeronTable<Value>>),
     /// A WeakSet (`[[WeakSetData]]`).
     WeakSet(Box<js_gc::EphemeronTable<Value>>),
+    /// A promise (`[[PromiseState]]`, `[[PromiseResult]]`, reactions).
+    Promise(Box<crate::promise::PromiseSlots>),
+    /// The internal state of a running async function: its promise and,
+    /// while it waits at an `await`, its saved frame. Scripts never see it.
+    AsyncFunction(Box<crate::interpreter::async_function::AsyncFunctionState>),
     /// A Map Iterator or Set Iterator (§24.1.5, §24.2.6).
     CollectionIterator {
         /// The Map or Set; `None` once exhausted.
@@ -348,6 +353,8 @@ unsafe impl Trace for JsObject {
             ObjectKind::Map(t) | ObjectKind::Set(t) => t.trace(tracer),
             ObjectKind::WeakMap(t) | ObjectKind::WeakSet(t) => t.trace(tracer),
             ObjectKind::CollectionIterator { table, .. } => table.trace(tracer),
+            ObjectKind::Promise(state) => state.trace(tracer),
+            ObjectKind::AsyncFunction(state) => state.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)

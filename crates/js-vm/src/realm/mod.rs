@@ -104,6 +104,12 @@ intrinsics! {
     weak_map_prototype,
     /// `%WeakSet.prototype%`
     weak_set_prototype,
+    /// `%Promise.prototype%`
+    promise_prototype,
+    /// `%Promise%`
+    promise_constructor,
+    /// `%AsyncFunction.prototype%`
+    async_function_prototype,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -167,6 +173,8 @@ impl Realm {
         let set_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
         let weak_map_prototype = obj(heap, p, ObjectKind::Ordinary);
         let weak_set_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let promise_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let async_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
         let placeholder = object_prototype;
@@ -211,6 +219,9 @@ impl Realm {
                 set_iterator_prototype,
                 weak_map_prototype,
                 weak_set_prototype,
+                promise_prototype,
+                promise_constructor: placeholder,
+                async_function_prototype,
             },
         }
     }

@@ -47,6 +47,7 @@ common_atoms! {
     return_ = "return",
     set = "set",
     stack = "stack",
+    then = "then",
     throw = "throw",
     to_json = "toJSON",
     to_string = "toString",

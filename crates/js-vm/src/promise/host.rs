@@ -1,0 +1,150 @@
+//! `impl PromiseHost for Vm`: each spec operation the promise algorithms
+//! need, over the object model.
+
+use js_async_context::{ContextHost, ContextState};
+use js_gc::{Gc, Heap};
+use js_microtask::Job;
+use js_promise::{PromiseError, PromiseHost, RejectionOperation, ResolvingFunction};
+
+use super::{PromiseSlots, ResolvingData, as_promise, new_promise_with_proto, resolving_function_call};
+use crate::abstract_ops::is_callable;
+use crate::object::internal_methods::{call, get, get_own_property};
+use crate::object::{JsObject, ObjectKind, PropertyKey};
+use crate::value::Value;
+use crate::vm::{Exception, JsResult, Vm};
+
+impl Vm {
+    /// A completion as the promise algorithms take it: the thrown value, or
+    /// `undefined` with [`Vm::terminating`] set for a termination (which no
+    /// promise may swallow; the microtask loop re-raises it).
+    pub(crate) fn thrown_value(&mut self, result: JsResult<Value>) -> Result<Value, Value> {
+        match result {
+            Ok(v) => Ok(v),
+            Err(Exception::Throw(v)) => Err(v),
+            Err(Exception::Terminated) => {
+                self.terminating = true;
+                Err(Value::UNDEFINED)
+            }
+        }
+    }
+
+    /// Re-raises a termination recorded by [`Vm::thrown_value`].
+    pub(crate) fn take_termination(&mut self) -> JsResult<()> {
+        if std::mem::take(&mut self.terminating) { Err(Exception::Terminated) } else { Ok(()) }
+    }
+}
+
+impl ContextHost<Value> for Vm {
+    fn context_state(&mut self) -> &mut ContextState<Value> {
+        &mut self.async_context
+    }
+}
+
+impl PromiseHost for Vm {
+    type Value = Value;
+    type Promise = Gc<JsObject>;
+
+    fn heap(&mut self) -> &mut Heap {
+        &mut self.heap
+    }
+
+    fn promise_state(&mut self, promise: Gc<JsObject>) -> &mut PromiseSlots {
+        match &mut promise.borrow_mut(&mut self.heap).kind {
+            ObjectKind::Promise(state) => state,
+            // The algorithms only receive promises from `as_promise` and
+            // `new_promise`.
+            _ => unreachable!("promise_state called on an object that is not a promise"),
+        }
+    }
+
+    fn promise_value(&self, promise: Gc<JsObject>) -> Value {
+        Value::object(promise)
+    }
+
+    fn as_promise(&self, value: Value) -> Option<Gc<JsObject>> {
+        as_promise(self, value)
+    }
+
+    fn is_object(&self, value: Value) -> bool {
+        value.is_object()
+    }
+
+    fn is_callable(&self, value: Value) -> bool {
+        is_callable(self, value)
+    }
+
+    fn new_promise(&mut self) -> Gc<JsObject> {
+        let proto = self.realm.intrinsics.promise_prototype;
+        let promise = new_promise_with_proto(self, proto);
+        // The await spec path holds this promise across `get_then`.
+        self.keep_alive(Value::object(promise));
+        promise
+    }
+
+    fn get_then(&mut self, value: Value) -> Result<Value, Value> {
+        let Some(o) = value.as_object() else { return Ok(Value::UNDEFINED) };
+        let key = PropertyKey::String(self.names.then);
+        let result = get(self, o, key, value);
+        self.thrown_value(result)
+    }
+
+    fn promise_constructor_is_intact(&mut self, promise: Gc<JsObject>) -> bool {
+        let proto = self.realm.intrinsics.promise_prototype;
+        if promise.borrow(&self.heap).proto != Some(proto) {
+            return false;
+        }
+        let key = PropertyKey::String(self.names.constructor);
+        if get_own_property(self, promise, key).is_some() {
+            return false;
+        }
+        let constructor = Value::object(self.realm.intrinsics.promise_constructor);
+        get_own_property(self, proto, key).is_some_and(|d| !d.is_accessor() && d.value == Some(constructor))
+    }
+
+    fn get_constructor(&mut self, value: Value) -> Result<Value, Value> {
+        let Some(o) = value.as_object() else { return Ok(Value::UNDEFINED) };
+        let key = PropertyKey::String(self.names.constructor);
+        let result = get(self, o, key, value);
+        self.thrown_value(result)
+    }
+
+    fn intrinsic_promise_constructor(&self) -> Value {
+        Value::object(self.realm.intrinsics.promise_constructor)
+    }
+
+    fn call(&mut self, function: Value, this: Value, args: &[Value]) -> Result<Value, Value> {
+        let result = call(self, function, this, args);
+        self.thrown_value(result)
+    }
+
+    fn create_resolving_function(&mut self, function: ResolvingFunction<Gc<JsObject>>) -> Value {
+        let data = self.heap.alloc(ResolvingData(function));
+        let f = crate::builtins::native_function_with_data(
+            self,
+            "",
+            1,
+            resolving_function_call,
+            Value::internal(data.as_any()),
+        );
+        Value::object(f)
+    }
+
+    fn type_error(&mut self, error: PromiseError) -> Value {
+        let message = match error {
+            PromiseError::SelfResolution => "Chaining cycle detected for promise #<Promise>".to_owned(),
+            other => other.to_string(),
+        };
+        match Vm::type_error(self, &message) {
+            Exception::Throw(v) => v,
+            Exception::Terminated => Value::UNDEFINED,
+        }
+    }
+
+    fn enqueue_job(&mut self, job: Job<Value>) {
+        self.microtasks.enqueue(job);
+    }
+
+    fn promise_rejection_tracker(&mut self, promise: Gc<JsObject>, operation: RejectionOperation) {
+        self.rejections.push((promise, operation));
+    }
+}

@@ -1,0 +1,81 @@
+//! The microtask drain: promise jobs run by js-promise, await continuations
+//! and `queueMicrotask` callbacks run here, each under the async-context
+//! frame it captured.
+
+use js_microtask::{Job, JobKind};
+use js_promise::{ContinuationJob, capture_context, is_promise_job, run_promise_job, with_job_context};
+
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+/// Resumes a suspended async function (slot 0: its state object).
+pub const RESUME_ASYNC_FUNCTION: JobKind = JobKind::new(1);
+/// Calls a `queueMicrotask` callback (slot 0).
+pub const MICROTASK_CALLBACK: JobKind = JobKind::new(2);
+
+impl Vm {
+    /// Runs microtasks until the queue is empty. A callback that throws
+    /// (`queueMicrotask`) stops the drain with its exception, as an
+    /// uncaught exception stops Node; promise handlers never throw out.
+    pub fn run_microtasks(&mut self) -> JsResult<()> {
+        while let Some(job) = self.microtasks.dequeue() {
+            self.running_jobs.push(job);
+            let result = self.run_job(&job);
+            self.running_jobs.pop();
+            result?;
+            self.safepoint();
+        }
+        Ok(())
+    }
+
+    fn run_job(&mut self, job: &Job<Value>) -> JsResult<()> {
+        let kind = job.kind();
+        if is_promise_job(kind) {
+            // Slots hold what this crate's promise code put there.
+            let _ = run_promise_job(self, job);
+            return self.take_termination();
+        }
+        if kind == RESUME_ASYNC_FUNCTION {
+            let resume = ContinuationJob::read(job);
+            return with_job_context(self, job, |vm| {
+                crate::interpreter::async_function::resume(vm, resume.data, resume.outcome)
+            });
+        }
+        if kind == MICROTASK_CALLBACK {
+            return with_job_context(self, job, |vm| {
+                crate::object::internal_methods::call(vm, job.arg(0), Value::UNDEFINED, &[]).map(drop)
+            });
+        }
+        Ok(())
+    }
+
+    /// The reason of the first promise rejected without a handler that
+    /// still has none (what Node reports as an unhandled rejection), and
+    /// forgets the rejections tracked so far.
+    pub fn take_unhandled_rejection(&mut self) -> Option<Value> {
+        let tracked = std::mem::take(&mut self.rejections);
+        tracked.iter().enumerate().find_map(|(i, &(promise, operation))| {
+            let handled_later =
+                tracked[i + 1..].iter().any(|&(p, op)| p == promise && op == js_promise::RejectionOperation::Handle);
+            if operation == js_promise::RejectionOperation::Reject && !handled_later {
+                match &promise.borrow(&self.heap).kind {
+                    crate::object::ObjectKind::Promise(state) => state.result(),
+                    _ => None,
+                }
+            } else {
+                None
+            }
+        })
+    }
+
+    /// `queueMicrotask(callback)`: queued under the current async-context
+    /// frame.
+    pub(crate) fn queue_microtask(&mut self, callback: Value) {
+        let context = capture_context(self);
+        let mut job = Job::new(MICROTASK_CALLBACK, [callback, Value::UNDEFINED, Value::UNDEFINED, context.value]);
+        if context.is_frame {
+            job = job.with_context_frame(context.value);
+        }
+        self.microtasks.enqueue(job);
+    }
+}
