@@ -53,21 +53,14 @@ pub fn with_job_context<H, R>(host: &mut H, job: &Job<H::Value>, run: impl FnOnc
 where
     H: PromiseHost + ?Sized,
 {
-    match job_context(job) {
-        ContextKind::Frame(frame) => {
-            let mut scope = SwapScope::enter(host, Some(frame));
-            run(&mut scope)
-        }
-        ContextKind::None => {
-            let mut scope = SwapScope::enter(host, None);
-            run(&mut scope)
-        }
-        ContextKind::Embedder(context) => {
-            let mut scope = SwapScope::enter(host, None);
-            let mut embedder = EmbedderScope::enter(&mut *scope, context);
-            run(&mut embedder)
-        }
+    let slot = ContextSlot::of_job(job);
+    let mut scope = SwapScope::enter(host, job_frame(job));
+    // A job without an embedder context pays a flag test and a compare.
+    if slot.is_frame || slot.value == H::Value::undefined() {
+        return run(&mut scope);
     }
+    let mut embedder = EmbedderScope::enter(&mut *scope, slot.value);
+    run(&mut embedder)
 }
 
 /// RAII: the host is inside an embedder context until the scope drops.

@@ -187,6 +187,7 @@ fn named_resource(host: &mut TestHost, name: i64) -> Value {
 #[test]
 fn embedder_context_round_trips_through_inline_slim_and_full_reactions() {
     let (mut host, als, one, _) = setup();
+    host.ran_under = Some(Vec::new());
     let awaited = host.pending();
     let thened = host.pending();
     let handlers: Vec<Value> =
@@ -229,7 +230,7 @@ fn embedder_context_round_trips_through_inline_slim_and_full_reactions() {
         ]
     );
     // The reaction jobs, then the jobs resolving the derived promises.
-    assert_eq!(host.ran_under[..4], [ContextKind::Embedder(context); 4]);
+    assert_eq!(host.ran_under.as_deref().expect("recording")[..4], [ContextKind::Embedder(context); 4]);
     assert!(host.entered.is_empty());
     assert_eq!(host.context.current(), None);
 }
@@ -237,6 +238,7 @@ fn embedder_context_round_trips_through_inline_slim_and_full_reactions() {
 #[test]
 fn frames_and_embedder_contexts_share_a_promise() {
     let (mut host, als, one, _) = setup();
+    host.ran_under = Some(Vec::new());
     let pending = host.pending();
     let labels = ["frame inline", "embedder cell", "nothing cell", "frame cell"];
     let handlers: Vec<Value> = labels.iter().map(|label| context_logger(&mut host, als, label)).collect();
@@ -258,7 +260,7 @@ fn frames_and_embedder_contexts_share_a_promise() {
         ]
     );
     assert_eq!(
-        host.ran_under[..4],
+        host.ran_under.as_deref().expect("recording")[..4],
         [ContextKind::Frame(one), ContextKind::Embedder(context), ContextKind::None, ContextKind::Frame(one)]
     );
 }
@@ -266,6 +268,7 @@ fn frames_and_embedder_contexts_share_a_promise() {
 #[test]
 fn embedder_context_rides_settled_awaits_thenable_jobs_and_host_jobs() {
     let (mut host, als, _, _) = setup();
+    host.ran_under = Some(Vec::new());
     let settled = host.fulfilled(Value::Int(0));
     let then = host.func(move |host, args| {
         let context = host.current_embedder_context().map(|value| resource_name(host, value));
@@ -296,12 +299,13 @@ fn embedder_context_rides_settled_awaits_thenable_jobs_and_host_jobs() {
         host.take_log(),
         ["non-object: Some(0)", "settled: Some(0)", "then: Some(0)", "queueMicrotask: None Some(0)"]
     );
-    assert_eq!(host.ran_under, [ContextKind::Embedder(context); 4]);
+    assert_eq!(host.ran_under.as_deref().expect("recording"), [ContextKind::Embedder(context); 4]);
 }
 
 #[test]
 fn embedder_context_rides_a_reaction_record_job() {
     let (mut host, als, _, _) = setup();
+    host.ran_under = Some(Vec::new());
     let pending = host.pending();
     let handler = context_logger(&mut host, als, "handler");
     let resolve = context_logger(&mut host, als, "capability resolve");
@@ -319,5 +323,5 @@ fn embedder_context_rides_a_reaction_record_job() {
     host.settle(pending, Ok(Value::Int(0)));
     host.run_microtasks();
     assert_eq!(host.take_log(), ["handler: None Some(5)", "capability resolve: None Some(5)"]);
-    assert_eq!(host.ran_under, [ContextKind::Embedder(context)]);
+    assert_eq!(host.ran_under.as_deref().expect("recording"), [ContextKind::Embedder(context)]);
 }

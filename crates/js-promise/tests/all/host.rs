@@ -142,8 +142,9 @@ pub struct TestHost {
     pub embedder_context: Option<Value>,
     /// The embedder contexts of the running jobs, innermost last.
     pub entered: Vec<Value>,
-    /// The context of every job run so far, in order.
-    pub ran_under: Vec<ContextKind<Value>>,
+    /// The context of every job run so far, in order, if recording
+    /// (`Some`; off by default, so benchmarks do not pay for it).
+    pub ran_under: Option<Vec<ContextKind<Value>>>,
 }
 
 struct RootSet<'a> {
@@ -199,7 +200,7 @@ impl TestHost {
             promise_constructor,
             embedder_context: None,
             entered: Vec::new(),
-            ran_under: Vec::new(),
+            ran_under: None,
         }
     }
 
@@ -243,7 +244,9 @@ impl TestHost {
         self.safepoint();
         while let Some(job) = self.queue.dequeue() {
             self.running.push(job);
-            self.ran_under.push(job_context(&job));
+            if let Some(ran_under) = &mut self.ran_under {
+                ran_under.push(job_context(&job));
+            }
             if is_promise_job(job.kind()) {
                 run_promise_job(self, &job).expect("well-formed promise job");
             } else if job.kind() == RESUME {
