@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use js_microtask::{JobQueue, RemoteInbox, WaitStatus};
-use workload::{BURST, BoxedQueue, Cache, boxed_burst, callee, job_queue_burst, setup_of, warm_cache};
+use workload::{BURST, BoxedQueue, Cache, boxed_burst, callee, full_set_cache, job_queue_burst, setup_of, warm_cache};
 
 /// Runs `count` repetitions of `op` under callgrind (the child side of
 /// [`callgrind::report`]). Setup is identical for every count.
@@ -62,6 +62,13 @@ fn run_counted(op: &str, count: u64) {
                 black_box(cache.get(keys[(black_box(i) & 15) as usize]));
             }
         }
+        "cache-hit-way-0" | "cache-hit-way-1" | "cache-hit-way-2" | "cache-hit-way-3" => {
+            let (mut cache, keys) = full_set_cache();
+            let way: usize = op["cache-hit-way-".len()..].parse().expect("way number");
+            for _ in 0..count {
+                black_box(cache.get(black_box(keys[way])));
+            }
+        }
         "cache-miss" => {
             let (mut cache, _) = warm_cache();
             let absent = callee(1000);
@@ -93,6 +100,10 @@ fn instruction_facts() {
         ),
         measure("cache-hit-same-key", Some("baseline"), "microtask/call-cache hit, same key", "get"),
         measure("cache-hit-16-keys", Some("baseline-16-keys"), "microtask/call-cache hit, 16 keys round robin", "get"),
+        measure("cache-hit-way-0", Some("baseline"), "microtask/call-cache hit, key in way 0 of a full set", "get"),
+        measure("cache-hit-way-1", Some("baseline"), "microtask/call-cache hit, key in way 1 of a full set", "get"),
+        measure("cache-hit-way-2", Some("baseline"), "microtask/call-cache hit, key in way 2 of a full set", "get"),
+        measure("cache-hit-way-3", Some("baseline"), "microtask/call-cache hit, key in way 3 of a full set", "get"),
         measure("cache-miss", Some("baseline"), "microtask/call-cache miss", "get"),
         measure("inbox-post-take", Some("baseline"), "microtask/inbox post + try_take, one thread", "task"),
     ]);
@@ -145,6 +156,10 @@ fn call_cache(c: &mut Criterion) {
             i = i.wrapping_add(1);
             cache.get(keys[i & 15])
         });
+    });
+    group.bench_function("hit, key in way 3 of a full set", |b| {
+        let (mut cache, keys) = full_set_cache();
+        b.iter(|| cache.get(black_box(keys[3])));
     });
     group.bench_function("miss", |b| {
         let (mut cache, _) = warm_cache();

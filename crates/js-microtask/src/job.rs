@@ -124,8 +124,9 @@ impl fmt::Debug for JobFlags {
 /// use hold whatever filler value the embedder chose (its `undefined`).
 ///
 /// By convention slot [`CONTEXT_SLOT`] carries the async-context frame when
-/// [`JobFlags::CONTEXT_FRAME`] is set: see
-/// [`with_context_frame`](Self::with_context_frame).
+/// [`JobFlags::CONTEXT_FRAME`] is set and an embedder-defined context when
+/// it is clear: see [`with_context_frame`](Self::with_context_frame) and
+/// [`with_embedder_context`](Self::with_embedder_context).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Job<V> {
     kind: JobKind,
@@ -163,6 +164,17 @@ impl<V: Copy> Job<V> {
         self
     }
 
+    /// The same job carrying the embedder-defined `context` in slot
+    /// [`CONTEXT_SLOT`], with [`JobFlags::CONTEXT_FRAME`] cleared: what the
+    /// slot holds when it holds no frame.
+    #[inline]
+    #[must_use]
+    pub const fn with_embedder_context(mut self, context: V) -> Self {
+        self.args[CONTEXT_SLOT] = context;
+        self.flags = self.flags.difference(JobFlags::CONTEXT_FRAME);
+        self
+    }
+
     /// The job's kind.
     #[inline]
     pub const fn kind(&self) -> JobKind {
@@ -196,6 +208,14 @@ impl<V: Copy> Job<V> {
     pub const fn context_frame(&self) -> Option<V> {
         if self.flags.contains(JobFlags::CONTEXT_FRAME) { Some(self.args[CONTEXT_SLOT]) } else { None }
     }
+
+    /// The embedder context the job carries in slot [`CONTEXT_SLOT`], if
+    /// [`JobFlags::CONTEXT_FRAME`] is clear (the embedder's filler value,
+    /// such as `undefined`, when it set none).
+    #[inline]
+    pub const fn embedder_context(&self) -> Option<V> {
+        if self.flags.contains(JobFlags::CONTEXT_FRAME) { None } else { Some(self.args[CONTEXT_SLOT]) }
+    }
 }
 
 // SAFETY: every argument slot holds a valid `V` (slots are never left
@@ -223,6 +243,20 @@ mod tests {
         assert_eq!(job.arg(CONTEXT_SLOT), 99);
         assert_eq!(job.args()[..3], [1, 2, 3]);
         assert_eq!(job.kind().tag(), 3);
+    }
+
+    #[test]
+    fn embedder_context_rides_in_the_fourth_slot_without_the_flag() {
+        let job = Job::new(JobKind::new(3), [1_u64, 2, 3, 0]).with_flags(JobFlags::embedder(0));
+        assert_eq!(job.embedder_context(), Some(0));
+        let job = job.with_context_frame(99);
+        assert_eq!(job.embedder_context(), None);
+        let job = job.with_embedder_context(7);
+        assert_eq!(job.embedder_context(), Some(7));
+        assert_eq!(job.context_frame(), None);
+        assert_eq!(job.arg(CONTEXT_SLOT), 7);
+        assert_eq!(job.args()[..3], [1, 2, 3]);
+        assert!(job.flags().contains(JobFlags::embedder(0)), "other flags are kept");
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! paths, and [PromiseResolve](https://tc39.es/ecma262/#sec-promise-resolve)
 //! with `%Promise%`.
 
-use crate::context::capture_context;
 use crate::host::{PromiseHost, RejectionOperation};
 use crate::jobs::ContinuationJob;
 use crate::reaction::Continuation;
@@ -45,7 +44,7 @@ pub fn await_value<H: PromiseHost>(
     continuation: Continuation<H::Value>,
 ) -> Result<AwaitPath, H::Value> {
     if !host.is_object(value) {
-        let context = capture_context(host);
+        let context = host.capture_reaction_context();
         host.enqueue_job(ContinuationJob::build(continuation, value, false, context));
         return Ok(AwaitPath::NonObject);
     }
@@ -67,7 +66,7 @@ pub fn await_value<H: PromiseHost>(
             host.promise_rejection_tracker(promise, RejectionOperation::Handle);
         }
         host.promise_state(promise).mark_handled();
-        let context = capture_context(host);
+        let context = host.capture_reaction_context();
         host.enqueue_job(ContinuationJob::build(continuation, argument, rejected, context));
         return Ok(AwaitPath::SettledPromise);
     }

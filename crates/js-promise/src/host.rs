@@ -4,7 +4,9 @@ use js_async_context::ContextHost;
 use js_gc::{Heap, Trace};
 use js_microtask::Job;
 
+use crate::context::capture_context;
 use crate::error::PromiseError;
+use crate::reaction::ContextSlot;
 use crate::resolving::ResolvingFunction;
 use crate::state::PromiseState;
 use crate::value::PromiseValue;
@@ -41,6 +43,20 @@ pub enum RejectionOperation {
 /// [`promise_resolve`](crate::promise_resolve)) holds the promise it just
 /// made across `get_then`; a host that collects there roots the promises
 /// it makes in [`new_promise`](Self::new_promise) in a handle scope.
+///
+/// # Contexts
+///
+/// Every reaction and every promise job has one context slot. By default it
+/// holds the async-context frame current at registration
+/// ([`capture_context`]). A host with a context of its own (Node's
+/// `AsyncResource`-style async ids, a browser's incumbent settings object)
+/// overrides [`capture_reaction_context`](Self::capture_reaction_context)
+/// to store it instead ([`ContextSlot::embedder`]), and is told when a job
+/// carrying one runs ([`enter_embedder_context`](Self::enter_embedder_context),
+/// [`leave_embedder_context`](Self::leave_embedder_context)). An embedder
+/// context is a value in a slot the reaction or job already has: it
+/// allocates nothing. The host roots the contexts it enters, as it roots
+/// the running job's slots.
 pub trait PromiseHost: ContextHost<Self::Value> {
     /// The engine's value type.
     type Value: PromiseValue;
@@ -116,4 +132,30 @@ pub trait PromiseHost: ContextHost<Self::Value> {
 
     /// `HostPromiseRejectionTracker(promise, operation)`.
     fn promise_rejection_tracker(&mut self, promise: Self::Promise, operation: RejectionOperation);
+
+    /// The context slot a reaction registered now, or a promise job queued
+    /// now, carries (`HostMakeJobCallback`'s captured state). The default is
+    /// [`capture_context`]: the current async-context frame, or nothing
+    /// (one flag test while tracking is off). A host returns
+    /// [`ContextSlot::embedder`] to carry its own context instead.
+    #[inline]
+    fn capture_reaction_context(&mut self) -> ContextSlot<Self::Value> {
+        capture_context(self)
+    }
+
+    /// A job whose context slot holds the embedder context `context` is
+    /// about to run (inside [`with_job_context`](crate::with_job_context),
+    /// under a swap scope with no frame current, so a frame the host
+    /// installs here ends with the job). The default does nothing.
+    #[inline]
+    fn enter_embedder_context(&mut self, context: Self::Value) {
+        let _ = context;
+    }
+
+    /// The job entered with [`enter_embedder_context`](Self::enter_embedder_context)`(context)`
+    /// has finished (returned or unwound). The default does nothing.
+    #[inline]
+    fn leave_embedder_context(&mut self, context: Self::Value) {
+        let _ = context;
+    }
 }

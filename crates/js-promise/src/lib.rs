@@ -36,8 +36,10 @@
 //!   [`Continuation`] and a context slot) and **full** ([`FullReaction`]:
 //!   handlers, capability, context slot). A flag bit on each reaction cell,
 //!   and on the promise for its inline reaction, says whether the context
-//!   slot holds an async-context frame. Jobs carry the frame in their fourth
-//!   slot with [`js_microtask::JobFlags::CONTEXT_FRAME`].
+//!   slot holds an async-context frame or an embedder context
+//!   ([`ContextSlot`], unpacked as [`ContextKind`]). Jobs carry the frame in
+//!   their fourth slot with [`js_microtask::JobFlags::CONTEXT_FRAME`], and
+//!   an embedder context in the same slot without it.
 //!
 //! # The embedder's side
 //!
@@ -51,6 +53,15 @@
 //! under [`js_async_context::SwapScope`] with the frame captured when the
 //! reaction or job was registered.
 //!
+//! A host with a context of its own (Node's `AsyncResource`-style async
+//! ids, a browser's incumbent settings object) stores it in the context
+//! slot instead of the frame by overriding
+//! [`PromiseHost::capture_reaction_context`] (returning
+//! [`ContextSlot::embedder`]); a job carrying one runs with no frame,
+//! between [`PromiseHost::enter_embedder_context`] and
+//! [`PromiseHost::leave_embedder_context`]. Its own jobs carry one with
+//! [`ContextSlot::store_in`].
+//!
 //! # Performance decisions
 //!
 //! * A promise's first reaction is inline: `await` of a pending promise and
@@ -61,17 +72,18 @@
 //!   objects: a generation number in the state stands in for the
 //!   `alreadyResolved` record, and function objects are made only by
 //!   [`create_resolving_functions`].
-//! * The async-context frame rides in slots reactions and jobs already have,
-//!   with a flag bit: an active frame adds no object and no byte.
+//! * The async-context frame, or the embedder's context, rides in slots
+//!   reactions and jobs already have, with a flag bit saying which: an
+//!   active frame or embedder context adds no object and no byte.
 //! * Await fast paths: a non-object or a settled native promise with the
 //!   intrinsic `constructor` is resumed by a job queued at once; a pending one
 //!   gets an inline or slim reaction; spec ordering is kept on every path.
 //!
 //! # Allocation per operation
 //!
-//! Heap cells each operation makes, the same with and without an active
-//! async-context frame (asserted by `tests/all/allocation.rs` with
-//! [`js_gc::HeapStats`]):
+//! Heap cells each operation makes, the same with no context, an active
+//! async-context frame or an embedder context (asserted by
+//! `tests/all/allocation.rs` with [`js_gc::HeapStats`]):
 //!
 //! | operation | cells |
 //! |---|---|
@@ -110,7 +122,7 @@ mod then;
 mod value;
 
 pub use awaiting::{AwaitPath, await_value, promise_resolve};
-pub use context::{capture_context, job_frame, with_job_context};
+pub use context::{capture_context, job_context, job_frame, with_job_context};
 pub use error::PromiseError;
 pub use host::{PromiseHost, RejectionOperation};
 pub use jobs::{
@@ -118,8 +130,8 @@ pub use jobs::{
     PROMISE_RESOLVE_THENABLE_JOB, SETTLED_REJECTED, is_promise_job, run_promise_job,
 };
 pub use reaction::{
-    ContextSlot, Continuation, FullReaction, InlineReaction, NewReaction, PromiseCapability, ReactionFlags,
-    ReactionLink, SlimReaction,
+    ContextKind, ContextSlot, Continuation, FullReaction, InlineReaction, NewReaction, PromiseCapability,
+    ReactionFlags, ReactionLink, SlimReaction,
 };
 pub use resolving::{
     ResolvingFunction, ResolvingKind, call_resolving_function, create_resolving_functions, fulfill_promise,

@@ -4,12 +4,12 @@
 use js_gc::{Trace, Tracer};
 use js_microtask::Job;
 
-use crate::context::capture_context;
 use crate::error::PromiseError;
 use crate::host::{PromiseHost, RejectionOperation};
 use crate::jobs::{PROMISE_RESOLVE_THENABLE_JOB, QueuedReaction, enqueue_reaction_job};
-use crate::reaction::{ContextSlot, InlineReaction, PromiseCapability, ReactionFlags, ReactionLink};
+use crate::reaction::{ContextSlot, InlineReaction, PromiseCapability, ReactionLink};
 use crate::state::{PromiseState, Slots};
+use crate::value::PromiseValue;
 
 /// Which of the two resolving functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,14 +132,11 @@ fn resolve_steps<H: PromiseHost>(host: &mut H, promise: H::Promise, resolution: 
         return;
     }
     // NewPromiseResolveThenableJob(promise, resolution, then), with the
-    // current frame captured as HostMakeJobCallback would.
-    let context = capture_context(host);
-    let mut job =
-        Job::new(PROMISE_RESOLVE_THENABLE_JOB, [host.promise_value(promise), resolution, then, context.value]);
-    if context.is_frame {
-        job = job.with_context_frame(context.value);
-    }
-    host.enqueue_job(job);
+    // context captured as HostMakeJobCallback would.
+    let context = host.capture_reaction_context();
+    let undefined = H::Value::undefined();
+    let job = Job::new(PROMISE_RESOLVE_THENABLE_JOB, [host.promise_value(promise), resolution, then, undefined]);
+    host.enqueue_job(context.store_in(job));
 }
 
 /// [FulfillPromise](https://tc39.es/ecma262/#sec-fulfillpromise): settles
@@ -195,14 +192,12 @@ fn trigger_cell<H: PromiseHost>(
     let (reaction, context, next) = match link {
         ReactionLink::Slim(cell) => {
             let slim = cell.borrow(heap);
-            let context =
-                ContextSlot { value: slim.context, is_frame: slim.flags.contains(ReactionFlags::CONTEXT_FRAME) };
+            let context = slim.context_slot();
             (QueuedReaction::Inline(InlineReaction::Slim(slim.continuation)), context, slim.next)
         }
         ReactionLink::Full(cell) => {
             let full = cell.borrow(heap);
-            let context =
-                ContextSlot { value: full.context, is_frame: full.flags.contains(ReactionFlags::CONTEXT_FRAME) };
+            let context = full.context_slot();
             let capability = match full.capability {
                 PromiseCapability::Undefined => Some(None),
                 PromiseCapability::Intrinsic(promise) => Some(Some(promise)),

@@ -1,7 +1,6 @@
 //! PerformPromiseThen and `%Promise.prototype.then%` with the intrinsic
 //! constructor.
 
-use crate::context::capture_context;
 use crate::host::{PromiseHost, RejectionOperation};
 use crate::jobs::{QueuedReaction, enqueue_reaction_job};
 use crate::reaction::{
@@ -61,7 +60,7 @@ pub(crate) fn add_reaction<H: PromiseHost>(
     promise: H::Promise,
     reaction: NewReaction<H::Value, H::Promise>,
 ) {
-    let context = capture_context(host);
+    let context = host.capture_reaction_context();
     let state = host.promise_state(promise);
     let (argument, rejected) = match &mut state.slots {
         Slots::Pending(reactions) => {

@@ -52,6 +52,20 @@ pub fn warm_cache() -> (Cache, [NonZeroU64; 16]) {
     (cache, keys)
 }
 
+/// A cache whose set of callee 0 is full: its four keys were inserted in
+/// order into an empty cache, so key `w` sits in way `w` and a hit on it
+/// compares `w + 1` keys.
+pub fn full_set_cache() -> (Cache, [NonZeroU64; 4]) {
+    let first = callee(0);
+    let mut same_set = (0..).map(callee).filter(|&key| Cache::set_index(key) == Cache::set_index(first));
+    let keys: [NonZeroU64; 4] = std::array::from_fn(|_| same_set.next().expect("keys of one set"));
+    let mut cache = Cache::new();
+    for &key in &keys {
+        cache.insert(key, setup_of(key));
+    }
+    (cache, keys)
+}
+
 /// Queues `BURST` jobs and drains them; the jobs add or xor their argument
 /// into the checksum.
 #[inline]

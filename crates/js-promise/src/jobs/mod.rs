@@ -2,8 +2,9 @@
 //! ([NewPromiseReactionJob](https://tc39.es/ecma262/#sec-newpromisereactionjob))
 //! and running them ([`run_promise_job`]).
 //!
-//! Job layouts (slot 3 is always the context slot, a frame when the job's
-//! [`JobFlags::CONTEXT_FRAME`] is set):
+//! Job layouts (slot 3 is always the context slot: a frame when the job's
+//! [`JobFlags::CONTEXT_FRAME`] is set, else an embedder context, `undefined`
+//! for none; see [`ContextSlot`]):
 //!
 //! | kind | slot 0 | slot 1 | slot 2 |
 //! |---|---|---|---|
@@ -94,20 +95,16 @@ pub(crate) fn enqueue_reaction_job<H: PromiseHost>(
                 flags = flags | HAS_CAPABILITY;
                 host.promise_value(promise)
             });
-            Job::new(PROMISE_REACTION_JOB, [handler, argument, capability, context.value]).with_flags(flags)
+            Job::new(PROMISE_REACTION_JOB, [handler, argument, capability, undefined]).with_flags(flags)
         }
-        QueuedReaction::Record(cell) => Job::new(
-            PROMISE_REACTION_RECORD_JOB,
-            [H::Value::from_cell(cell.as_any()), argument, undefined, context.value],
-        ),
+        QueuedReaction::Record(cell) => {
+            Job::new(PROMISE_REACTION_RECORD_JOB, [H::Value::from_cell(cell.as_any()), argument, undefined, undefined])
+        }
     };
     if rejected {
         job = job.with_flags(SETTLED_REJECTED);
     }
-    if context.is_frame {
-        job = job.with_context_frame(context.value);
-    }
-    host.enqueue_job(job);
+    host.enqueue_job(context.store_in(job));
 }
 
 /// A host continuation job, read back: what a slim reaction or an await
@@ -132,14 +129,11 @@ impl<V: PromiseValue> ContinuationJob<V> {
 
     /// The continuation job for `continuation` settled with `outcome`.
     pub(crate) fn build(continuation: Continuation<V>, argument: V, rejected: bool, context: ContextSlot<V>) -> Job<V> {
-        let mut job = Job::new(continuation.job, [continuation.data, argument, V::undefined(), context.value]);
+        let mut job = Job::new(continuation.job, [continuation.data, argument, V::undefined(), V::undefined()]);
         if rejected {
             job = job.with_flags(SETTLED_REJECTED);
         }
-        if context.is_frame {
-            job = job.with_context_frame(context.value);
-        }
-        job
+        context.store_in(job)
     }
 }
 

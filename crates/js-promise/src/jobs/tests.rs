@@ -8,7 +8,7 @@ use js_microtask::{JobFlags, JobKind};
 use super::{
     ContinuationJob, JobError, PROMISE_REACTION_JOB, PROMISE_RESOLVE_THENABLE_JOB, SETTLED_REJECTED, is_promise_job,
 };
-use crate::reaction::{ContextSlot, Continuation};
+use crate::reaction::{ContextKind, ContextSlot, Continuation};
 use crate::test_value::Num;
 
 const RESUME: JobKind = JobKind::new(7);
@@ -43,6 +43,18 @@ fn continuation_job_carries_the_frame_in_the_fourth_slot() {
     let job = ContinuationJob::build(Continuation { job: RESUME, data: Num::Int(0) }, Num::Int(0), false, slot);
     assert!(job.flags().contains(JobFlags::CONTEXT_FRAME));
     assert_eq!(crate::context::job_frame(&job), Some(frame));
+}
+
+#[test]
+fn continuation_job_carries_an_embedder_context_in_the_fourth_slot_without_the_flag() {
+    let slot = ContextSlot::embedder(Num::Int(42));
+    let job = ContinuationJob::build(Continuation { job: RESUME, data: Num::Int(0) }, Num::Int(5), true, slot);
+    assert!(!job.flags().contains(JobFlags::CONTEXT_FRAME));
+    assert!(job.flags().contains(SETTLED_REJECTED));
+    assert_eq!(job.embedder_context(), Some(Num::Int(42)));
+    assert_eq!(crate::context::job_frame(&job), None);
+    assert_eq!(crate::context::job_context(&job), ContextKind::Embedder(Num::Int(42)));
+    assert_eq!(ContinuationJob::read(&job).outcome, Err(Num::Int(5)));
 }
 
 #[test]

@@ -13,8 +13,11 @@
 //!
 //! Reactions after the first are cells chained in registration order.
 
+use std::fmt;
+
+use js_async_context::Frame;
 use js_gc::{Gc, GcAny, Trace, Tracer};
-use js_microtask::JobKind;
+use js_microtask::{CONTEXT_SLOT, Job, JobFlags, JobKind};
 
 use crate::value::PromiseValue;
 
@@ -113,21 +116,105 @@ unsafe impl<V: Trace, P: Trace> Trace for InlineReaction<V, P> {
     }
 }
 
-/// The context slot of a reaction: the async-context frame captured at
-/// registration (`is_frame`), or `undefined`.
+/// The context slot of a reaction or job, packed as it is stored: one
+/// value and one flag bit. With `is_frame` the value is the async-context
+/// frame captured at registration (a value made by
+/// [`PromiseValue::from_cell`]); without it the value is an
+/// embedder-defined context (Node's `AsyncResource`-style resource, a
+/// browser's incumbent settings object), `undefined` meaning no context.
+///
+/// The slot has room for one of the two: an embedder that needs both a
+/// frame and its own context stores a context value of its own that holds
+/// the frame, and installs the frame itself when told the context is
+/// entered (see [`PromiseHost::enter_embedder_context`](crate::PromiseHost::enter_embedder_context)).
+/// [`kind`](Self::kind) unpacks the slot.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ContextSlot<V> {
-    /// The frame, as a value made by [`PromiseValue::from_cell`], or
-    /// `undefined`.
+    /// The frame (as a value made by [`PromiseValue::from_cell`]), the
+    /// embedder's context, or `undefined`.
     pub value: V,
-    /// Whether `value` holds a frame.
+    /// Whether `value` holds a frame (else an embedder context).
     pub is_frame: bool,
 }
 
+/// What a [`ContextSlot`] holds, unpacked: what a job runs under.
+#[derive(Clone, Copy, PartialEq)]
+pub enum ContextKind<V> {
+    /// No context: the job runs with no frame and no embedder context.
+    None,
+    /// An async-context frame: the job runs with it current.
+    Frame(Frame<V>),
+    /// An embedder-defined context: the job runs with no frame, between
+    /// the host's [`enter_embedder_context`](crate::PromiseHost::enter_embedder_context)
+    /// and [`leave_embedder_context`](crate::PromiseHost::leave_embedder_context).
+    Embedder(V),
+}
+
+impl<V: fmt::Debug> fmt::Debug for ContextKind<V>
+where
+    Frame<V>: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::None => f.write_str("None"),
+            Self::Frame(frame) => f.debug_tuple("Frame").field(frame).finish(),
+            Self::Embedder(context) => f.debug_tuple("Embedder").field(context).finish(),
+        }
+    }
+}
+
 impl<V: PromiseValue> ContextSlot<V> {
-    /// No frame.
+    /// No context.
+    #[inline]
     pub fn none() -> Self {
         Self { value: V::undefined(), is_frame: false }
+    }
+
+    /// The slot holding `frame`.
+    #[inline]
+    pub fn frame(frame: Frame<V>) -> Self {
+        Self { value: V::from_cell(frame.as_any()), is_frame: true }
+    }
+
+    /// The slot holding the embedder's `context` (`undefined` is no
+    /// context).
+    #[inline]
+    pub fn embedder(context: V) -> Self {
+        Self { value: context, is_frame: false }
+    }
+
+    /// The slot a job carries: slot [`CONTEXT_SLOT`] with
+    /// [`JobFlags::CONTEXT_FRAME`] saying whether it is a frame.
+    #[inline]
+    pub fn of_job(job: &Job<V>) -> Self {
+        Self { value: job.arg(CONTEXT_SLOT), is_frame: job.flags().contains(JobFlags::CONTEXT_FRAME) }
+    }
+
+    /// `job` carrying this slot: the value in slot [`CONTEXT_SLOT`], and
+    /// [`JobFlags::CONTEXT_FRAME`] set if it is a frame (cleared if not).
+    #[inline]
+    #[must_use]
+    pub fn store_in(self, job: Job<V>) -> Job<V> {
+        if self.is_frame { job.with_context_frame(self.value) } else { job.with_embedder_context(self.value) }
+    }
+
+    /// What the slot holds. A slot flagged as a frame whose value is not a
+    /// frame cell of this `V` reads as no context.
+    #[inline]
+    pub fn kind(&self) -> ContextKind<V> {
+        if self.is_frame {
+            self.value.as_cell().and_then(Frame::from_any).map_or(ContextKind::None, ContextKind::Frame)
+        } else if self.value == V::undefined() {
+            ContextKind::None
+        } else {
+            ContextKind::Embedder(self.value)
+        }
+    }
+
+    /// The slot stored as `value` with reaction flags `flags`.
+    #[inline]
+    pub fn from_reaction(value: V, flags: ReactionFlags) -> Self {
+        Self { value, is_frame: flags.contains(ReactionFlags::CONTEXT_FRAME) }
     }
 }
 
@@ -136,7 +223,8 @@ impl<V: PromiseValue> ContextSlot<V> {
 pub struct ReactionFlags(u8);
 
 impl ReactionFlags {
-    /// The context slot holds an async-context frame.
+    /// The context slot holds an async-context frame. Clear, it holds an
+    /// embedder context (`undefined` for none).
     pub const CONTEXT_FRAME: Self = Self(1);
 
     /// The flags of a reaction whose context slot is `slot`.
@@ -198,9 +286,10 @@ unsafe impl<V: PromiseValue, P: Trace + 'static> Trace for ReactionLink<V, P> {
 pub struct SlimReaction<V: PromiseValue, P: Trace + 'static> {
     /// What to resume.
     pub continuation: Continuation<V>,
-    /// The context slot.
+    /// The context slot's value: a frame or an embedder context.
     pub context: V,
-    /// [`ReactionFlags::CONTEXT_FRAME`] if `context` is a frame.
+    /// [`ReactionFlags::CONTEXT_FRAME`] if `context` is a frame (else it is
+    /// an embedder context).
     pub flags: ReactionFlags,
     /// The next reaction of the same promise (a [`ReactionLink`]).
     pub next: Option<GcAny>,
@@ -217,6 +306,11 @@ impl<V: PromiseValue, P: Trace + 'static> SlimReaction<V, P> {
             next: None,
             _promise: std::marker::PhantomData,
         }
+    }
+
+    /// The context slot, with its flag.
+    pub fn context_slot(&self) -> ContextSlot<V> {
+        ContextSlot::from_reaction(self.context, self.flags)
     }
 }
 
@@ -244,12 +338,20 @@ pub struct FullReaction<V: PromiseValue, P: Trace + 'static> {
     pub on_rejected: V,
     /// `[[Capability]]`.
     pub capability: PromiseCapability<V, P>,
-    /// The context slot.
+    /// The context slot's value: a frame or an embedder context.
     pub context: V,
-    /// [`ReactionFlags::CONTEXT_FRAME`] if `context` is a frame.
+    /// [`ReactionFlags::CONTEXT_FRAME`] if `context` is a frame (else it is
+    /// an embedder context).
     pub flags: ReactionFlags,
     /// The next reaction of the same promise (a [`ReactionLink`]).
     pub next: Option<GcAny>,
+}
+
+impl<V: PromiseValue, P: Trace + 'static> FullReaction<V, P> {
+    /// The context slot, with its flag.
+    pub fn context_slot(&self) -> ContextSlot<V> {
+        ContextSlot::from_reaction(self.context, self.flags)
+    }
 }
 
 // SAFETY: handlers, capability, context and the next link are all the

@@ -4,7 +4,7 @@ use js_gc::{Trace, Tracer};
 
 use js_gc::GcAny;
 
-use crate::reaction::{InlineReaction, ReactionLink};
+use crate::reaction::{ContextSlot, InlineReaction, ReactionLink};
 use crate::value::PromiseValue;
 
 /// `[[PromiseState]]`.
@@ -23,8 +23,9 @@ pub enum PromiseStatus {
 #[derive(Debug)]
 pub(crate) struct PendingReactions<V: PromiseValue, P: Trace + 'static> {
     pub(crate) inline: Option<InlineReaction<V, P>>,
-    /// The inline reaction's context slot (frame if
-    /// [`PromiseState::INLINE_CONTEXT_FRAME`] is set).
+    /// The inline reaction's context slot (a frame if
+    /// [`PromiseState::INLINE_CONTEXT_FRAME`] is set, else an embedder
+    /// context).
     pub(crate) inline_context: V,
     /// The first and last reaction cells ([`ReactionLink`]s).
     pub(crate) head: Option<GcAny>,
@@ -116,6 +117,19 @@ impl<V: PromiseValue, P: Trace + 'static> PromiseState<V, P> {
     /// The generation of the current resolving functions.
     pub fn generation(&self) -> u32 {
         self.generation
+    }
+
+    /// The context slot of the inline reaction, if the promise is pending
+    /// and has one: its value is stored in the promise cell, and a flag bit
+    /// of the state says whether it is a frame or an embedder context.
+    pub fn inline_context(&self) -> Option<ContextSlot<V>> {
+        match &self.slots {
+            Slots::Pending(reactions) if reactions.inline.is_some() => Some(ContextSlot {
+                value: reactions.inline_context,
+                is_frame: self.flags & Self::INLINE_CONTEXT_FRAME != 0,
+            }),
+            _ => None,
+        }
     }
 
     /// Whether the promise is pending with no reactions.

@@ -1,5 +1,5 @@
 //! Allocation accounting with `HeapStats`: objects and bytes per operation,
-//! with and without an active async-context frame.
+//! with and without an active async-context frame or embedder context.
 
 use std::fmt::Write as _;
 
@@ -66,16 +66,28 @@ impl Row {
     }
 }
 
+/// The context an operation runs under.
+#[derive(Clone, Copy, Debug)]
+enum Context {
+    Nothing,
+    Frame,
+    Embedder,
+}
+
 /// Runs `row` once (setup outside the measurement) and returns what the
 /// operation itself allocated.
-fn measure(row: Row, with_frame: bool) -> Delta {
+fn measure(row: Row, context: Context) -> Delta {
     let mut host = TestHost::new();
-    let frame = if with_frame {
+    let frame = if matches!(context, Context::Frame) {
         let als = host.context.create_variable().expect("a variable");
         Some(Frame::new(&mut host.heap, als, Value::Int(1)))
     } else {
         None
     };
+    if matches!(context, Context::Embedder) {
+        let resource = host.thenable(Value::Undefined);
+        host.embedder_context = Some(resource);
+    }
     let resume = host.func(|_, _| Ok(Value::Undefined));
     let f = host.func(|_, _| Ok(Value::Undefined));
     let g = host.func(|_, _| Ok(Value::Undefined));
@@ -112,10 +124,13 @@ fn allocation_per_operation_meets_the_targets() {
         "| operation | no frame: objects | bytes | active frame: objects | bytes | cells |\n|---|---|---|---|---|---|\n",
     );
     for row in Row::ALL {
-        let plain = measure(row, false);
-        let framed = measure(row, true);
-        // An active frame adds no object and no byte.
+        let plain = measure(row, Context::Nothing);
+        let framed = measure(row, Context::Frame);
+        // An active frame adds no object and no byte; nor does an embedder
+        // context (it rides in the same slot).
         assert_eq!(plain, framed, "{}: an active frame changed the allocation", row.label());
+        let embedder = measure(row, Context::Embedder);
+        assert_eq!(plain, embedder, "{}: an embedder context changed the allocation", row.label());
         let expected: &[(&str, u64)] = match row {
             Row::AwaitNonObject | Row::AwaitSettled | Row::AwaitPending => &[],
             Row::AwaitPendingSecondReaction => &[("PromiseSlimReaction", 1)],

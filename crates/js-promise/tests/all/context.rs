@@ -1,8 +1,9 @@
 //! Async-context propagation through reactions and jobs.
 
 use js_async_context::{Frame, VariableId};
+use js_promise::{ContextKind, ContextSlot, PromiseCapability};
 
-use crate::host::{TestHost, Value};
+use crate::host::{PlainObject, TestHost, Value};
 
 fn setup() -> (TestHost, VariableId, Frame<Value>, Frame<Value>) {
     let mut host = TestHost::new();
@@ -152,4 +153,175 @@ impl AsFrame for Value {
         let Value::Cell(cell) = self else { panic!("not a cell") };
         Frame::from_any(cell).expect("a frame cell")
     }
+}
+
+/// An unrooted object to serve as an embedder context: only the reactions
+/// and jobs that carry it keep it alive.
+fn resource(host: &mut TestHost) -> Value {
+    Value::Object(host.heap.alloc(PlainObject { then: Value::Int(0), then_getter: None }))
+}
+
+/// A handler that logs `label: frame store, embedder context`.
+fn context_logger(host: &mut TestHost, als: VariableId, label: &'static str) -> Value {
+    host.func(move |host, _| {
+        let store = host.context.get(&host.heap, als);
+        let context = host.current_embedder_context().map(|value| resource_name(host, value));
+        host.log(format!("{label}: {store:?} {context:?}"));
+        Ok(Value::Undefined)
+    })
+}
+
+/// The `then` field a test stored in a resource object, as its name.
+fn resource_name(host: &TestHost, value: Value) -> i64 {
+    let Value::Object(object) = value else { panic!("not a resource: {value:?}") };
+    match object.borrow(&host.heap).then {
+        Value::Int(n) => n,
+        other => panic!("not a resource: {other:?}"),
+    }
+}
+
+fn named_resource(host: &mut TestHost, name: i64) -> Value {
+    Value::Object(host.heap.alloc(PlainObject { then: Value::Int(name), then_getter: None }))
+}
+
+#[test]
+fn embedder_context_round_trips_through_inline_slim_and_full_reactions() {
+    let (mut host, als, one, _) = setup();
+    host.ran_under = Some(Vec::new());
+    let awaited = host.pending();
+    let thened = host.pending();
+    let handlers: Vec<Value> =
+        ["inline full", "full cell"].iter().map(|label| context_logger(&mut host, als, label)).collect();
+    let resume = |label: &'static str| {
+        move |host: &mut TestHost, _: Result<Value, Value>| {
+            let store = host.context.get(&host.heap, als);
+            let context = host.current_embedder_context().map(|value| resource_name(host, value));
+            host.log(format!("{label}: {store:?} {context:?}"));
+        }
+    };
+    let context = named_resource(&mut host, 7);
+    // Registered with a frame current too: the embedder's context wins the
+    // slot, so the jobs run with no frame.
+    host.run_in(Some(one), |host| {
+        host.with_embedder_context(context, |host| {
+            host.await_value(Value::Promise(awaited), resume("inline slim")).expect("inline slim reaction");
+            host.await_value(Value::Promise(awaited), resume("slim cell")).expect("slim reaction cell");
+            host.then(thened, handlers[0], Value::Undefined);
+            host.then(thened, handlers[1], Value::Undefined);
+        });
+    });
+    let embedder = ContextSlot::embedder(context);
+    assert_eq!(host.state(awaited).inline_context(), Some(embedder));
+    assert_eq!(host.state(thened).inline_context(), Some(embedder));
+    assert_eq!(host.state(awaited).reaction_count(&host.heap), (2, 1));
+    // Only the reactions hold the context object.
+    host.collect();
+    assert_eq!(resource_name(&host, context), 7);
+    host.settle(awaited, Ok(Value::Int(0)));
+    host.settle(thened, Ok(Value::Int(0)));
+    host.run_microtasks();
+    assert_eq!(
+        host.take_log(),
+        [
+            "inline slim: None Some(7)",
+            "slim cell: None Some(7)",
+            "inline full: None Some(7)",
+            "full cell: None Some(7)"
+        ]
+    );
+    // The reaction jobs, then the jobs resolving the derived promises.
+    assert_eq!(host.ran_under.as_deref().expect("recording")[..4], [ContextKind::Embedder(context); 4]);
+    assert!(host.entered.is_empty());
+    assert_eq!(host.context.current(), None);
+}
+
+#[test]
+fn frames_and_embedder_contexts_share_a_promise() {
+    let (mut host, als, one, _) = setup();
+    host.ran_under = Some(Vec::new());
+    let pending = host.pending();
+    let labels = ["frame inline", "embedder cell", "nothing cell", "frame cell"];
+    let handlers: Vec<Value> = labels.iter().map(|label| context_logger(&mut host, als, label)).collect();
+    let context = named_resource(&mut host, 3);
+    host.run_in(Some(one), |host| host.then(pending, handlers[0], Value::Undefined));
+    host.with_embedder_context(context, |host| host.then(pending, handlers[1], Value::Undefined));
+    host.then(pending, handlers[2], Value::Undefined);
+    host.run_in(Some(one), |host| host.then(pending, handlers[3], Value::Undefined));
+    assert_eq!(host.state(pending).inline_context(), Some(ContextSlot::frame(one)));
+    host.settle(pending, Ok(Value::Int(0)));
+    host.run_microtasks();
+    assert_eq!(
+        host.take_log(),
+        [
+            "frame inline: Some(Int(1)) None",
+            "embedder cell: None Some(3)",
+            "nothing cell: None None",
+            "frame cell: Some(Int(1)) None"
+        ]
+    );
+    assert_eq!(
+        host.ran_under.as_deref().expect("recording")[..4],
+        [ContextKind::Frame(one), ContextKind::Embedder(context), ContextKind::None, ContextKind::Frame(one)]
+    );
+}
+
+#[test]
+fn embedder_context_rides_settled_awaits_thenable_jobs_and_host_jobs() {
+    let (mut host, als, _, _) = setup();
+    host.ran_under = Some(Vec::new());
+    let settled = host.fulfilled(Value::Int(0));
+    let then = host.func(move |host, args| {
+        let context = host.current_embedder_context().map(|value| resource_name(host, value));
+        host.log(format!("then: {context:?}"));
+        js_promise::PromiseHost::call(host, args[0], Value::Undefined, &[Value::Int(1)])
+    });
+    let thenable = host.thenable(then);
+    let p = host.pending();
+    let callback = context_logger(&mut host, als, "queueMicrotask");
+    let context = resource(&mut host);
+    host.with_embedder_context(context, |host| {
+        host.await_value(Value::Int(1), |host, _| {
+            let context = host.current_embedder_context().map(|value| resource_name(host, value));
+            host.log(format!("non-object: {context:?}"));
+        })
+        .expect("await");
+        host.await_value(Value::Promise(settled), |host, _| {
+            let context = host.current_embedder_context().map(|value| resource_name(host, value));
+            host.log(format!("settled: {context:?}"));
+        })
+        .expect("await");
+        js_promise::promise_resolve_function(host, p, thenable);
+        host.queue_microtask(callback);
+    });
+    host.collect();
+    host.run_microtasks();
+    assert_eq!(
+        host.take_log(),
+        ["non-object: Some(0)", "settled: Some(0)", "then: Some(0)", "queueMicrotask: None Some(0)"]
+    );
+    assert_eq!(host.ran_under.as_deref().expect("recording"), [ContextKind::Embedder(context); 4]);
+}
+
+#[test]
+fn embedder_context_rides_a_reaction_record_job() {
+    let (mut host, als, _, _) = setup();
+    host.ran_under = Some(Vec::new());
+    let pending = host.pending();
+    let handler = context_logger(&mut host, als, "handler");
+    let resolve = context_logger(&mut host, als, "capability resolve");
+    let reject = host.func(|_, _| Ok(Value::Undefined));
+    let derived = host.pending();
+    let capability = PromiseCapability::Functions { promise: Value::Promise(derived), resolve, reject };
+    let context = named_resource(&mut host, 5);
+    // A capability with functions: never inline, carried to its job as the
+    // reaction cell (PROMISE_REACTION_RECORD_JOB).
+    host.with_embedder_context(context, |host| {
+        js_promise::perform_promise_then(host, pending, handler, Value::Undefined, capability);
+    });
+    assert_eq!(host.state(pending).inline_context(), None);
+    host.collect();
+    host.settle(pending, Ok(Value::Int(0)));
+    host.run_microtasks();
+    assert_eq!(host.take_log(), ["handler: None Some(5)", "capability resolve: None Some(5)"]);
+    assert_eq!(host.ran_under.as_deref().expect("recording"), [ContextKind::Embedder(context)]);
 }

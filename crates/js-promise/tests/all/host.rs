@@ -8,10 +8,10 @@ use js_async_context::{ContextHost, ContextState, Frame, SwapScope};
 use js_gc::{Gc, GcAny, Heap, Roots, Trace, Tracer};
 use js_microtask::{Job, JobKind, JobQueue};
 use js_promise::{
-    AwaitPath, Continuation, ContinuationJob, PromiseError, PromiseHost, PromiseState, PromiseValue,
-    RejectionOperation, ResolvingFunction, await_value, call_resolving_function, capture_context,
-    create_resolving_functions, fulfill_promise, is_promise_job, promise_resolve, promise_then, reject_promise,
-    run_promise_job, with_job_context,
+    AwaitPath, ContextKind, ContextSlot, Continuation, ContinuationJob, PromiseError, PromiseHost, PromiseState,
+    PromiseValue, RejectionOperation, ResolvingFunction, await_value, call_resolving_function, capture_context,
+    create_resolving_functions, fulfill_promise, is_promise_job, job_context, promise_resolve, promise_then,
+    reject_promise, run_promise_job, with_job_context,
 };
 
 /// Host job: resume an "async function" continuation (slot 0 is a function
@@ -136,6 +136,15 @@ pub struct TestHost {
     pub promise_constructor: Value,
     /// `%Promise.prototype.then%`.
     pub promise_then: Value,
+    /// The embedder context reactions and jobs capture while set (instead
+    /// of the async-context frame), as an `AsyncResource` or an incumbent
+    /// settings object would be.
+    pub embedder_context: Option<Value>,
+    /// The embedder contexts of the running jobs, innermost last.
+    pub entered: Vec<Value>,
+    /// The context of every job run so far, in order, if recording
+    /// (`Some`; off by default, so benchmarks do not pay for it).
+    pub ran_under: Option<Vec<ContextKind<Value>>>,
 }
 
 struct RootSet<'a> {
@@ -146,6 +155,8 @@ struct RootSet<'a> {
     running: &'a [Job<Value>],
     promise_constructor: Value,
     promise_then: Value,
+    embedder_context: Option<Value>,
+    entered: &'a [Value],
 }
 
 impl Roots for RootSet<'_> {
@@ -159,6 +170,8 @@ impl Roots for RootSet<'_> {
         self.running.trace(tracer);
         self.promise_constructor.trace(tracer);
         self.promise_then.trace(tracer);
+        self.embedder_context.trace(tracer);
+        self.entered.trace(tracer);
     }
 }
 
@@ -185,6 +198,9 @@ impl TestHost {
             roots: Vec::new(),
             running: Vec::new(),
             promise_constructor,
+            embedder_context: None,
+            entered: Vec::new(),
+            ran_under: None,
         }
     }
 
@@ -198,6 +214,8 @@ impl TestHost {
             running: &self.running,
             promise_constructor: self.promise_constructor,
             promise_then: self.promise_then,
+            embedder_context: self.embedder_context,
+            entered: &self.entered,
         };
         // SAFETY: the test host holds heap values only in the root set and
         // in cells reachable from it.
@@ -214,6 +232,8 @@ impl TestHost {
             running: &self.running,
             promise_constructor: self.promise_constructor,
             promise_then: self.promise_then,
+            embedder_context: self.embedder_context,
+            entered: &self.entered,
         };
         // SAFETY: as for `safepoint`.
         unsafe { self.heap.collect(&mut roots) }.freed_objects
@@ -224,6 +244,9 @@ impl TestHost {
         self.safepoint();
         while let Some(job) = self.queue.dequeue() {
             self.running.push(job);
+            if let Some(ran_under) = &mut self.ran_under {
+                ran_under.push(job_context(&job));
+            }
             if is_promise_job(job.kind()) {
                 run_promise_job(self, &job).expect("well-formed promise job");
             } else if job.kind() == RESUME {
@@ -372,12 +395,23 @@ impl TestHost {
 
     /// `queueMicrotask(callback)`.
     pub fn queue_microtask(&mut self, callback: Value) {
-        let context = capture_context(self);
-        let mut job = Job::new(CALLBACK, [callback, Value::Undefined, Value::Undefined, context.value]);
-        if context.is_frame {
-            job = job.with_context_frame(context.value);
-        }
-        self.queue.enqueue(job);
+        let context = self.capture_reaction_context();
+        let job = Job::new(CALLBACK, [callback, Value::Undefined, Value::Undefined, Value::Undefined]);
+        self.queue.enqueue(context.store_in(job));
+    }
+
+    /// Runs `body` with `context` as the embedder context new reactions and
+    /// jobs capture (`asyncResource.runInAsyncScope`-like).
+    pub fn with_embedder_context<R>(&mut self, context: Value, body: impl FnOnce(&mut TestHost) -> R) -> R {
+        let outer = self.embedder_context.replace(context);
+        let result = body(self);
+        self.embedder_context = outer;
+        result
+    }
+
+    /// The embedder context of the running job, if it has one.
+    pub fn current_embedder_context(&self) -> Option<Value> {
+        self.entered.last().copied()
     }
 
     /// A plain object with a `then` data property.
@@ -528,5 +562,21 @@ impl PromiseHost for TestHost {
         let handled = promise.borrow(&self.heap).state.is_handled();
         self.handled_when_tracked.push(handled);
         self.rejections.push((Value::Promise(promise), operation));
+    }
+
+    fn capture_reaction_context(&mut self) -> ContextSlot<Value> {
+        match self.embedder_context {
+            Some(context) => ContextSlot::embedder(context),
+            None => capture_context(self),
+        }
+    }
+
+    fn enter_embedder_context(&mut self, context: Value) {
+        assert_eq!(self.context.current(), None, "an embedder context is entered with no frame current");
+        self.entered.push(context);
+    }
+
+    fn leave_embedder_context(&mut self, context: Value) {
+        assert_eq!(self.entered.pop(), Some(context), "embedder contexts are left in the order entered");
     }
 }
