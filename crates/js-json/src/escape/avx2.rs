@@ -16,7 +16,7 @@ use std::arch::x86_64::{
 };
 
 use super::block::{self, Block, Utf16Masks};
-use super::{Isa, Kernels, NeedsWide};
+use super::{Isa, Kernels, NeedsWide, Run};
 
 /// Thirty-two Latin-1 characters in an AVX register.
 #[derive(Clone, Copy)]
@@ -68,6 +68,27 @@ unsafe fn utf16_lane_attention(x: __m256i) -> __m256i {
     }
 }
 
+/// The escape and wide (above U+00FF) masks of 32 UTF-16 units in two
+/// registers.
+///
+/// # Safety
+///
+/// The CPU supports AVX2.
+#[inline(always)]
+unsafe fn utf16_escape_wide(a: __m256i, b: __m256i) -> [u64; 2] {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        let [escape_a, _, _] = utf16_lane_masks(a);
+        let [escape_b, _, _] = utf16_lane_masks(b);
+        // A unit is narrow when its high byte is zero.
+        let high_byte = _mm256_set1_epi16(0xFF00_u16.cast_signed());
+        let zero = _mm256_setzero_si256();
+        let narrow_a = _mm256_cmpeq_epi16(_mm256_and_si256(a, high_byte), zero);
+        let narrow_b = _mm256_cmpeq_epi16(_mm256_and_si256(b, high_byte), zero);
+        [pack_mask(escape_a, escape_b), !pack_mask(narrow_a, narrow_b) & 0xFFFF_FFFF]
+    }
+}
+
 /// One bit per 16-bit lane of two registers of lane masks.
 ///
 /// # Safety
@@ -113,6 +134,25 @@ impl Block for Avx2 {
                 high: pack_mask(high_a, high_b),
                 low: pack_mask(low_a, low_b),
             }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn utf16_escape_wide_masks(src: *const u16) -> [u64; 2] {
+        // SAFETY: the caller guarantees AVX2 and 32 readable units.
+        unsafe { utf16_escape_wide(_mm256_loadu_si256(src.cast()), _mm256_loadu_si256(src.add(16).cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn utf16_copy_escape_wide_masks(src: *const u16, dst: *mut u16) -> [u64; 2] {
+        // SAFETY: the caller guarantees AVX2, 32 readable units at `src` and
+        // 32 writable units at `dst`.
+        unsafe {
+            let a = _mm256_loadu_si256(src.cast());
+            let b = _mm256_loadu_si256(src.add(16).cast());
+            _mm256_storeu_si256(dst.cast(), a);
+            _mm256_storeu_si256(dst.add(16).cast(), b);
+            utf16_escape_wide(a, b)
         }
     }
 
@@ -220,12 +260,12 @@ avx2_kernel!(utf16_to_utf16, utf16_to_utf16_avx2, (input: &[u16], out: &mut Vec<
 avx2_kernel!(utf16_to_latin1, utf16_to_latin1_avx2, (input: &[u16], out: &mut Vec<u8>) -> Result<(), NeedsWide>,
     block::utf16_to_latin1::<Avx2>(input, out));
 avx2_kernel!(find_latin1, find_latin1_avx2, (input: &[u8]) -> usize, block::find_latin1::<Avx2>(input));
-avx2_kernel!(find_utf16, find_utf16_avx2, (input: &[u16]) -> usize, block::find_utf16::<Avx2>(input));
+avx2_kernel!(find_utf16, find_utf16_avx2, (input: &[u16]) -> Run, block::find_utf16::<Avx2>(input));
 avx2_kernel!(skip_whitespace_latin1, skip_whitespace_latin1_avx2, (input: &[u8]) -> usize,
     block::skip_whitespace_latin1::<Avx2>(input));
 avx2_kernel!(skip_whitespace_utf16, skip_whitespace_utf16_avx2, (input: &[u16]) -> usize,
     block::skip_whitespace_utf16::<Avx2>(input));
 avx2_kernel!(unescape_latin1, unescape_latin1_avx2, (input: &[u8], out: &mut Vec<u8>) -> usize,
     block::unescape_latin1::<Avx2>(input, out));
-avx2_kernel!(unescape_utf16, unescape_utf16_avx2, (input: &[u16], out: &mut Vec<u16>) -> usize,
-    block::unescape_utf16::<Avx2>(input, out));
+avx2_kernel!(unescape_utf16, unescape_utf16_avx2, (input: &[u16], out: &mut Vec<u16>) -> Run,
+    block::unescape_utf16::<Avx2, false>(input, out));

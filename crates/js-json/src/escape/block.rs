@@ -15,9 +15,7 @@
 // instantiates them, or their intrinsics are not inlined at all.
 #![allow(clippy::inline_always)]
 
-use std::ptr;
-
-use super::{NeedsWide, Unit, scalar};
+use super::{NeedsWide, Run, Unit, scalar};
 
 /// Bit masks over the characters of one UTF-16 block (bit `i` is
 /// character `i`).
@@ -62,18 +60,6 @@ pub(super) trait Block: Copy {
     /// `src` is valid for reads of `LANES` units; the CPU supports the ISA.
     unsafe fn utf16_masks(src: *const u16) -> Utf16Masks;
 
-    /// Bit `i` set when UTF-16 unit `i` needs escaping (`"`, `\\`, below
-    /// U+0020): the characters that end a clean run inside a JSON string.
-    ///
-    /// # Safety
-    ///
-    /// `src` is valid for reads of `LANES` units; the CPU supports the ISA.
-    #[inline(always)]
-    unsafe fn utf16_escape_mask(src: *const u16) -> u64 {
-        // SAFETY: the caller passes on the contract of `utf16_masks`.
-        unsafe { Self::utf16_masks(src) }.escape
-    }
-
     /// Copies `LANES` UTF-16 units (loading them once) and returns a mask
     /// with bit `i` set when unit `i` needs escaping or is a surrogate (of
     /// either kind): a zero result means the block was copied whole.
@@ -83,6 +69,46 @@ pub(super) trait Block: Copy {
     /// `src` is valid for reads and `dst` for writes of `LANES` units, and
     /// they do not overlap; the CPU supports the ISA.
     unsafe fn utf16_copy_attention(src: *const u16, dst: *mut u16) -> u64;
+
+    /// Loads `LANES` UTF-16 units once and returns two masks: units that
+    /// need escaping (`"`, `\\`, below U+0020: the characters that end a
+    /// clean run inside a JSON string) and units above U+00FF.
+    ///
+    /// # Safety
+    ///
+    /// `src` is valid for reads of `LANES` units; the CPU supports the ISA.
+    unsafe fn utf16_escape_wide_masks(src: *const u16) -> [u64; 2];
+
+    /// Copies `LANES` UTF-16 units (loading them once) and returns the
+    /// masks of [`Block::utf16_escape_wide_masks`].
+    ///
+    /// # Safety
+    ///
+    /// `src` is valid for reads and `dst` for writes of `LANES` units, and
+    /// they do not overlap; the CPU supports the ISA.
+    unsafe fn utf16_copy_escape_wide_masks(src: *const u16, dst: *mut u16) -> [u64; 2];
+
+    /// Unescapes `LANES` UTF-16 units of string contents in one step when
+    /// that is simple: no quote or control character that ends the string,
+    /// and only two-character escapes other than `\\` with both
+    /// characters inside the block. Stores the decoded units at `dst` and
+    /// returns how many there are (at most `LANES`; the rest of the
+    /// `LANES` stored units mean nothing) and the mask of input units
+    /// above U+00FF; `None` (nothing stored) leaves the block to the
+    /// one-escape-at-a-time step. Only called by kernels that pass
+    /// `COMPRESS = true` to [`unescape_utf16`]; the default never takes
+    /// the block.
+    ///
+    /// # Safety
+    ///
+    /// `src` is valid for reads and `dst` for writes of `LANES` units, and
+    /// they do not overlap; the CPU supports the ISA and whatever extra
+    /// instructions the implementation documents.
+    #[inline(always)]
+    unsafe fn utf16_unescape_block(src: *const u16, dst: *mut u16) -> Option<(usize, u64)> {
+        let _ = (src, dst);
+        None
+    }
 
     /// Bit `i` set when byte `i` needs escaping (`"`, `\`, below 0x20).
     fn escape_mask(self) -> u64;
@@ -269,23 +295,35 @@ pub(super) unsafe fn find_latin1<B: Block>(input: &[u8]) -> usize {
     pos + scalar::find_latin1_special(&input[pos..])
 }
 
-/// The index of the first `"`, `\` or control character, or the length.
+/// The index of the first `"`, `\` or control character, or the length,
+/// and whether a unit before it is above U+00FF (from the same loads).
 ///
 /// # Safety
 ///
 /// The CPU supports `B`'s instruction set.
 #[inline(always)]
-pub(super) unsafe fn find_utf16<B: Block>(input: &[u16]) -> usize {
+pub(super) unsafe fn find_utf16<B: Block>(input: &[u16]) -> Run {
     let mut pos = 0;
+    let mut wide = 0;
     while pos + B::LANES <= input.len() {
         // SAFETY: `pos + LANES <= len`.
-        let mask = unsafe { B::utf16_escape_mask(input.as_ptr().add(pos)) };
-        if mask != 0 {
-            return pos + mask.trailing_zeros() as usize;
+        let [escape, wide_lanes] = unsafe { B::utf16_escape_wide_masks(input.as_ptr().add(pos)) };
+        if escape != 0 {
+            let clean = escape.trailing_zeros() as usize;
+            wide |= wide_lanes & below(clean);
+            return Run { stop: pos + clean, wide: wide != 0 };
         }
+        wide |= wide_lanes;
         pos += B::LANES;
     }
-    pos + scalar::find_utf16_special(&input[pos..])
+    let rest = scalar::find_utf16_run(&input[pos..]);
+    Run { stop: pos + rest.stop, wide: wide != 0 || rest.wide }
+}
+
+/// The lanes below `lane` (which is below 64).
+#[inline(always)]
+fn below(lane: usize) -> u64 {
+    (1 << lane) - 1
 }
 
 /// All lanes of a block set.
@@ -336,9 +374,53 @@ pub(super) unsafe fn skip_whitespace_utf16<B: Block>(input: &[u16]) -> usize {
     pos + scalar::skip_whitespace_utf16(&input[pos..])
 }
 
+/// Makes room on `out` for one block and the unit after it. The check is
+/// inline; growing (amortized doubling) is not.
+#[inline(always)]
+fn reserve_block<T>(out: &mut Vec<T>, lanes: usize) {
+    if out.capacity() - out.len() <= lanes {
+        grow(out, lanes);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn grow<T>(out: &mut Vec<T>, lanes: usize) {
+    out.reserve(lanes + 1);
+}
+
+/// Decodes the two-character escape at `pos` (a backslash and a letter)
+/// into `dst`; returns the position after it, or `None` when `pos` holds
+/// anything else (a quote, a control character, a `\u` or invalid
+/// escape), which the caller hands back. A table load, not a jump table.
+///
+/// # Safety
+///
+/// `dst` is valid for a write of one unit.
+#[inline(always)]
+unsafe fn decode_escape_into<U: Copy + Into<u16> + TryFrom<u16>>(
+    input: &[U],
+    pos: usize,
+    dst: *mut U,
+) -> Option<usize> {
+    if input[pos].into() != u16::from(b'\\') {
+        return None;
+    }
+    let decoded = scalar::simple_escape_fast((*input.get(pos + 1)?).into())?;
+    // SAFETY: the caller guarantees one writable unit at `dst`; an escape
+    // decodes to ASCII, which fits either unit.
+    unsafe { dst.write(U::try_from(decoded).ok()?) };
+    Some(pos + 2)
+}
+
 /// Copies Latin-1 string contents onto `out`, decoding two-character
 /// escapes, up to the first unit it does not handle; returns its index.
-/// Clean runs are stored a block at a time.
+///
+/// Each block is stored whole at the output position and the output
+/// advances over its clean prefix; a two-character escape there is decoded
+/// with a table load, and the next block starts right after it. The
+/// branch on "clean block" is kept (not made branch-free): predicted, it
+/// lets the next blocks' loads start before this block's mask is known.
 ///
 /// # Safety
 ///
@@ -347,74 +429,99 @@ pub(super) unsafe fn skip_whitespace_utf16<B: Block>(input: &[u16]) -> usize {
 pub(super) unsafe fn unescape_latin1<B: Block>(input: &[u8], out: &mut Vec<u8>) -> usize {
     let len = input.len();
     let mut pos = 0;
-    loop {
-        out.reserve(B::LANES);
-        if pos + B::LANES <= len {
-            // SAFETY: `pos + LANES <= len`.
-            let block = unsafe { B::load_latin1(input.as_ptr().add(pos)) };
-            // SAFETY: `LANES` spare bytes were just reserved.
-            unsafe { block.store_latin1(out.as_mut_ptr().add(out.len())) };
-            let mask = block.escape_mask();
-            let clean = if mask == 0 { B::LANES } else { mask.trailing_zeros() as usize };
+    while pos + B::LANES <= len {
+        reserve_block(out, B::LANES);
+        let written = out.len();
+        // SAFETY: `reserve_block` left more than `LANES` spare bytes.
+        let dst = unsafe { out.as_mut_ptr().add(written) };
+        // SAFETY: `pos + LANES <= len`.
+        let block = unsafe { B::load_latin1(input.as_ptr().add(pos)) };
+        // SAFETY: `LANES` spare bytes at `dst`.
+        unsafe { block.store_latin1(dst) };
+        let escape = block.escape_mask();
+        if escape == 0 {
+            // SAFETY: the `LANES` bytes were just stored.
+            unsafe { out.set_len(written + B::LANES) };
+            pos += B::LANES;
+            continue;
+        }
+        let clean = escape.trailing_zeros() as usize;
+        pos += clean;
+        // SAFETY: `clean < LANES`, so the spare room holds the unit at
+        // `clean`.
+        let next = unsafe { decode_escape_into(input, pos, dst.add(clean)) };
+        let Some(next) = next else {
             // SAFETY: the first `clean` stored bytes are initialised.
-            unsafe { out.set_len(out.len() + clean) };
-            pos += clean;
-            if mask == 0 {
-                continue;
-            }
-        } else {
-            let rest = scalar::find_latin1_special(&input[pos..]);
-            out.extend_from_slice(&input[pos..pos + rest]);
-            pos += rest;
-            if pos == len {
-                return pos;
-            }
-        }
-        match scalar::unescape_step(input, pos, out) {
-            Some(next) => pos = next,
-            None => return pos,
-        }
+            unsafe { out.set_len(written + clean) };
+            return pos;
+        };
+        // SAFETY: the clean prefix and the decoded unit are initialised.
+        unsafe { out.set_len(written + clean + 1) };
+        pos = next;
     }
+    pos + scalar::unescape(&input[pos..], out)
 }
 
 /// Copies UTF-16 string contents onto `out`, decoding two-character
-/// escapes, up to the first unit it does not handle; returns its index.
+/// escapes, up to the first unit it does not handle; returns its index and
+/// whether a unit appended is above U+00FF, found from the same loads as
+/// the escapes (so the caller need not re-read the string to narrow it).
+///
+/// The block loop is that of [`unescape_latin1`]. With `COMPRESS`, a
+/// block that [`Block::utf16_unescape_block`] takes is done in one step,
+/// so the escapes in the middle of a long string cost no branches at all;
+/// the block with the closing quote takes the step above.
 ///
 /// # Safety
 ///
-/// The CPU supports `B`'s instruction set.
+/// The CPU supports `B`'s instruction set (and, with `COMPRESS`, what
+/// `B::utf16_unescape_block` needs).
 #[inline(always)]
-pub(super) unsafe fn unescape_utf16<B: Block>(input: &[u16], out: &mut Vec<u16>) -> usize {
+pub(super) unsafe fn unescape_utf16<B: Block, const COMPRESS: bool>(input: &[u16], out: &mut Vec<u16>) -> Run {
     let len = input.len();
     let mut pos = 0;
-    loop {
-        out.reserve(B::LANES);
-        if pos + B::LANES <= len {
-            // SAFETY: `pos + LANES <= len`.
-            let src = unsafe { input.as_ptr().add(pos) };
-            // SAFETY: `src` is valid for `LANES` units and `LANES` spare
-            // units were just reserved; `out` is not `input`.
-            unsafe { ptr::copy_nonoverlapping(src, out.as_mut_ptr().add(out.len()), B::LANES) };
-            // SAFETY: `src` is valid for `LANES` units.
-            let mask = unsafe { B::utf16_escape_mask(src) };
-            let clean = if mask == 0 { B::LANES } else { mask.trailing_zeros() as usize };
-            // SAFETY: the first `clean` copied units are initialised.
-            unsafe { out.set_len(out.len() + clean) };
-            pos += clean;
-            if mask == 0 {
+    let mut wide = 0;
+    while pos + B::LANES <= len {
+        reserve_block(out, B::LANES);
+        let written = out.len();
+        // SAFETY: `reserve_block` left more than `LANES` spare units.
+        let dst = unsafe { out.as_mut_ptr().add(written) };
+        if COMPRESS {
+            // SAFETY: as below; the caller passes on the CPU guarantee.
+            if let Some((decoded, wide_lanes)) = unsafe { B::utf16_unescape_block(input.as_ptr().add(pos), dst) } {
+                wide |= wide_lanes;
+                // SAFETY: the first `decoded` units were just stored.
+                unsafe { out.set_len(written + decoded) };
+                pos += B::LANES;
                 continue;
             }
-        } else {
-            let rest = scalar::find_utf16_special(&input[pos..]);
-            out.extend_from_slice(&input[pos..pos + rest]);
-            pos += rest;
-            if pos == len {
-                return pos;
-            }
         }
-        match scalar::unescape_step(input, pos, out) {
-            Some(next) => pos = next,
-            None => return pos,
+        // SAFETY: `pos + LANES <= len`, the spare room holds `LANES` units,
+        // and `out` is not `input`.
+        let [escape, wide_lanes] = unsafe { B::utf16_copy_escape_wide_masks(input.as_ptr().add(pos), dst) };
+        if escape == 0 {
+            wide |= wide_lanes;
+            // SAFETY: the `LANES` units were just stored.
+            unsafe { out.set_len(written + B::LANES) };
+            pos += B::LANES;
+            continue;
         }
+        // The lanes below the first escape.
+        wide |= wide_lanes & escape.wrapping_sub(1) & !escape;
+        let clean = escape.trailing_zeros() as usize;
+        pos += clean;
+        // SAFETY: `clean < LANES`, so the spare room holds the unit at
+        // `clean`.
+        let next = unsafe { decode_escape_into(input, pos, dst.add(clean)) };
+        let Some(next) = next else {
+            // SAFETY: the first `clean` stored units are initialised.
+            unsafe { out.set_len(written + clean) };
+            return Run { stop: pos, wide: wide != 0 };
+        };
+        // SAFETY: the clean prefix and the decoded unit are initialised.
+        unsafe { out.set_len(written + clean + 1) };
+        pos = next;
     }
+    let rest = scalar::unescape_utf16_run(&input[pos..], out);
+    Run { stop: pos + rest.stop, wide: wide != 0 || rest.wide }
 }

@@ -86,6 +86,18 @@ pub struct NeedsWide {
     pub consumed: usize,
 }
 
+/// Where a scan over UTF-16 string contents stopped, and whether it met a
+/// character above U+00FF on the way: the string's width is decided by the
+/// same pass that finds its end, so it is never re-read to narrow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// Index of the unit the scan stopped at (or the input length).
+    pub stop: usize,
+    /// Whether a unit read (for `find_utf16`) or written (for
+    /// `unescape_utf16`) before `stop` is above U+00FF.
+    pub wide: bool,
+}
+
 /// An instruction set an escape kernel set is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Isa {
@@ -97,13 +109,17 @@ pub enum Isa {
     Avx2,
     /// x86-64 AVX-512BW (64-byte blocks), detected at run time.
     Avx512,
+    /// AVX-512BW plus VBMI2, detected at run time: the AVX-512BW kernels,
+    /// except that unescaping UTF-16 removes the backslashes of a block's
+    /// two-character escapes with one compress per register.
+    Avx512Vbmi2,
 }
 
 // Read by the tests and, with the `bench` feature, by the benchmarks.
 #[cfg_attr(not(feature = "bench"), allow(dead_code))]
 impl Isa {
     /// Every instruction set this build has kernels for.
-    pub const ALL: [Isa; 4] = [Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512];
+    pub const ALL: [Isa; 5] = [Isa::Scalar, Isa::Sse2, Isa::Avx2, Isa::Avx512, Isa::Avx512Vbmi2];
 
     /// The kernels for this instruction set, if this CPU can run them.
     pub fn kernels(self) -> Option<&'static Kernels> {
@@ -115,8 +131,10 @@ impl Isa {
             Isa::Avx2 => avx2::kernels(),
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512 => avx512::kernels(),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Vbmi2 => avx512::kernels_vbmi2(),
             #[cfg(not(target_arch = "x86_64"))]
-            Isa::Sse2 | Isa::Avx2 | Isa::Avx512 => None,
+            Isa::Sse2 | Isa::Avx2 | Isa::Avx512 | Isa::Avx512Vbmi2 => None,
         }
     }
 }
@@ -140,8 +158,9 @@ pub struct Kernels {
     pub utf16_to_latin1: fn(&[u16], &mut Vec<u8>) -> Result<(), NeedsWide>,
     /// Index of the first `"`, `\` or control character (or the length).
     pub find_latin1: fn(&[u8]) -> usize,
-    /// Index of the first `"`, `\` or control character (or the length).
-    pub find_utf16: fn(&[u16]) -> usize,
+    /// Index of the first `"`, `\` or control character (or the length),
+    /// and whether a unit before it is above U+00FF.
+    pub find_utf16: fn(&[u16]) -> Run,
     /// Index of the first character that is not JSON whitespace (or the
     /// length).
     pub skip_whitespace_latin1: fn(&[u8]) -> usize,
@@ -154,8 +173,9 @@ pub struct Kernels {
     /// invalid escape, a control character) or the end; returns that
     /// unit's index.
     pub unescape_latin1: fn(&[u8], &mut Vec<u8>) -> usize,
-    /// The same for UTF-16 string contents.
-    pub unescape_utf16: fn(&[u16], &mut Vec<u16>) -> usize,
+    /// The same for UTF-16 string contents; also says whether a unit it
+    /// appended is above U+00FF.
+    pub unescape_utf16: fn(&[u16], &mut Vec<u16>) -> Run,
 }
 
 static ACTIVE: OnceLock<&'static Kernels> = OnceLock::new();
@@ -167,7 +187,7 @@ pub(crate) fn active() -> &'static Kernels {
 }
 
 fn detect() -> &'static Kernels {
-    [Isa::Avx512, Isa::Avx2, Isa::Sse2].into_iter().find_map(Isa::kernels).unwrap_or(&scalar::KERNELS)
+    [Isa::Avx512Vbmi2, Isa::Avx512, Isa::Avx2, Isa::Sse2].into_iter().find_map(Isa::kernels).unwrap_or(&scalar::KERNELS)
 }
 
 /// Escapes Latin-1 `input` onto 8-bit `out` (no quotes added).

@@ -4,7 +4,7 @@
 //! These loops are written to be obviously right, one character at a time;
 //! every SIMD kernel is tested for byte-for-byte agreement with them.
 
-use super::{Kernels, NeedsWide, Unit};
+use super::{Kernels, NeedsWide, Run, Unit};
 
 /// What a Latin-1 or ASCII character becomes inside a JSON string: `0` when
 /// it is copied as is, `b'u'` for a `\u00XX` escape, otherwise the letter
@@ -70,11 +70,11 @@ pub(super) static KERNELS: Kernels = Kernels {
     utf16_to_utf16,
     utf16_to_latin1,
     find_latin1: find_latin1_special,
-    find_utf16: find_utf16_special,
+    find_utf16: find_utf16_run,
     skip_whitespace_latin1,
     skip_whitespace_utf16,
     unescape_latin1: unescape::<u8>,
-    unescape_utf16: unescape::<u16>,
+    unescape_utf16: unescape_utf16_run,
 };
 
 /// Whether a Latin-1 character needs escaping.
@@ -210,6 +210,20 @@ pub(super) fn find_utf16_special(input: &[u16]) -> usize {
     input.iter().position(|&u| u8::try_from(u).is_ok_and(needs_escape)).unwrap_or(input.len())
 }
 
+/// [`find_utf16_special`], and whether a unit before the stop is above
+/// U+00FF.
+pub(super) fn find_utf16_run(input: &[u16]) -> Run {
+    let stop = find_utf16_special(input);
+    Run { stop, wide: input[..stop].iter().any(|&unit| unit > 0xFF) }
+}
+
+/// [`unescape`] of UTF-16, and whether a unit it appended is above U+00FF.
+pub(super) fn unescape_utf16_run(input: &[u16], out: &mut Vec<u16>) -> Run {
+    let start = out.len();
+    let stop = unescape(input, out);
+    Run { stop, wide: out[start..].iter().any(|&unit| unit > 0xFF) }
+}
+
 /// Whether `unit` is JSON whitespace: space, tab, LF or CR.
 #[inline]
 pub(crate) fn is_whitespace(unit: u16) -> bool {
@@ -226,6 +240,32 @@ pub(super) fn skip_whitespace_latin1(input: &[u8]) -> usize {
 /// length.
 pub(super) fn skip_whitespace_utf16(input: &[u16]) -> usize {
     input.iter().position(|&u| !is_whitespace(u)).unwrap_or(input.len())
+}
+
+/// What each Latin-1 letter after a backslash decodes to, `0` when
+/// `\letter` is not a two-character escape (`\u` included): one load
+/// instead of a jump table in the SIMD kernels' escape step.
+static UNESCAPE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table[b'/' as usize] = b'/';
+    table[b'b' as usize] = 0x08;
+    table[b'f' as usize] = 0x0C;
+    table[b'n' as usize] = b'\n';
+    table[b'r' as usize] = b'\r';
+    table[b't' as usize] = b'\t';
+    table
+};
+
+/// What the two-character escape `\letter` stands for, if it is one (the
+/// table form of [`simple_escape`]). Letters above U+00FF read entry 0xFF,
+/// which is 0.
+#[allow(clippy::inline_always)] // must inline into the `#[target_feature]` kernels
+#[inline(always)]
+pub(super) fn simple_escape_fast(letter: u16) -> Option<u16> {
+    let decoded = UNESCAPE[usize::from(letter.min(0xFF))];
+    (decoded != 0).then_some(u16::from(decoded))
 }
 
 /// What the two-character escape `\letter` stands for, if it is one.

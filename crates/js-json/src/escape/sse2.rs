@@ -12,7 +12,7 @@ use std::arch::x86_64::{
 };
 
 use super::block::{self, Block, Utf16Masks};
-use super::{Isa, Kernels, NeedsWide};
+use super::{Isa, Kernels, NeedsWide, Run};
 
 /// Sixteen Latin-1 characters in an SSE register.
 #[derive(Clone, Copy)]
@@ -50,6 +50,22 @@ fn utf16_lane_attention(x: __m128i) -> __m128i {
         let surrogate = _mm_cmpeq_epi16(top, _mm_set1_epi16(0xD800_u16.cast_signed()));
         _mm_or_si128(_mm_or_si128(control, quote), _mm_or_si128(backslash, surrogate))
     }
+}
+
+/// The escape and wide (above U+00FF) masks of 16 UTF-16 units in two
+/// registers.
+#[inline(always)]
+fn utf16_escape_wide(a: __m128i, b: __m128i) -> [u64; 2] {
+    let [escape_a, _, _] = utf16_lane_masks(a);
+    let [escape_b, _, _] = utf16_lane_masks(b);
+    // SAFETY: SSE2 is part of the x86-64 baseline.
+    let (narrow_a, narrow_b) = unsafe {
+        // A unit is narrow when its high byte is zero.
+        let high_byte = _mm_set1_epi16(0xFF00_u16.cast_signed());
+        let zero = _mm_setzero_si128();
+        (_mm_cmpeq_epi16(_mm_and_si128(a, high_byte), zero), _mm_cmpeq_epi16(_mm_and_si128(b, high_byte), zero))
+    };
+    [pack_mask(escape_a, escape_b), !pack_mask(narrow_a, narrow_b) & 0xFFFF]
 }
 
 /// One bit per 16-bit lane of two registers of lane masks.
@@ -90,6 +106,24 @@ impl Block for Sse2 {
             escape: pack_mask(escape_a, escape_b),
             high: pack_mask(high_a, high_b),
             low: pack_mask(low_a, low_b),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn utf16_escape_wide_masks(src: *const u16) -> [u64; 2] {
+        // SAFETY: the caller guarantees 16 readable units (32 bytes).
+        unsafe { utf16_escape_wide(_mm_loadu_si128(src.cast()), _mm_loadu_si128(src.add(8).cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn utf16_copy_escape_wide_masks(src: *const u16, dst: *mut u16) -> [u64; 2] {
+        // SAFETY: the caller guarantees 16 readable units at `src` and 16
+        // writable units at `dst`; SSE2 is baseline.
+        unsafe {
+            let (a, b) = (_mm_loadu_si128(src.cast()), _mm_loadu_si128(src.add(8).cast()));
+            _mm_storeu_si128(dst.cast(), a);
+            _mm_storeu_si128(dst.add(8).cast(), b);
+            utf16_escape_wide(a, b)
         }
     }
 
@@ -187,7 +221,7 @@ fn find_latin1(input: &[u8]) -> usize {
     unsafe { block::find_latin1::<Sse2>(input) }
 }
 
-fn find_utf16(input: &[u16]) -> usize {
+fn find_utf16(input: &[u16]) -> Run {
     // SAFETY: SSE2 is baseline on x86-64.
     unsafe { block::find_utf16::<Sse2>(input) }
 }
@@ -207,7 +241,7 @@ fn unescape_latin1(input: &[u8], out: &mut Vec<u8>) -> usize {
     unsafe { block::unescape_latin1::<Sse2>(input, out) }
 }
 
-fn unescape_utf16(input: &[u16], out: &mut Vec<u16>) -> usize {
+fn unescape_utf16(input: &[u16], out: &mut Vec<u16>) -> Run {
     // SAFETY: SSE2 is baseline on x86-64.
-    unsafe { block::unescape_utf16::<Sse2>(input, out) }
+    unsafe { block::unescape_utf16::<Sse2, false>(input, out) }
 }

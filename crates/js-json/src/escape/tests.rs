@@ -389,3 +389,85 @@ proptest! {
         prop_assert_eq!(out.iter().map(|&b| char::from(b)).collect::<String>(), &expected[1..expected.len() - 1]);
     }
 }
+
+#[test]
+fn table_escape_decoding_agrees_with_the_match() {
+    for letter in 0..=u16::MAX {
+        assert_eq!(scalar::simple_escape_fast(letter), scalar::simple_escape(letter), "{letter:#x}");
+    }
+}
+
+/// Every unescape kernel against the scalar one on `input`, appending to
+/// an output that already holds `prefix` units (so blocks are stored at
+/// every output alignment).
+fn check_unescape_utf16(input: &[u16], prefix: usize) {
+    let scalar = Isa::Scalar.kernels().unwrap();
+    let mut expected = vec![0x41; prefix];
+    let run = (scalar.unescape_utf16)(input, &mut expected);
+    for kernels in simd_kernels() {
+        let mut out = vec![0x41; prefix];
+        let got = (kernels.unescape_utf16)(input, &mut out);
+        assert_eq!((got, &out), (run, &expected), "{:?} unescape after {prefix} {input:x?}", kernels.isa);
+    }
+}
+
+/// String contents as they come in JSON text: prose with the escapes that
+/// a block can decode in one step (`\n`, `\"`, `\/`, …), the ones it
+/// cannot (`\\`, `\u`, invalid), Latin-1 and wide characters, and then the
+/// closing quote and more JSON.
+fn json_string_contents(draw: &mut Draw, len: usize) -> Vec<u16> {
+    const PIECES: [&str; 14] =
+        [r"\n", r#"\""#, r"\/", r"\t", r"\b", r"\f", r"\r", r"\\", r"\u00e9", r"\x", "é", "→", "中文", "\u{1F600}"];
+    let mut units = Vec::with_capacity(len + 16);
+    while units.len() < len {
+        match draw.below(10) {
+            0..2 => units.extend(PIECES[draw.below(PIECES.len() as u64) as usize].encode_utf16()),
+            _ => units.push(u16::from(b'a') + draw.below(26) as u16),
+        }
+    }
+    units.extend("\", \"b\": \"→\"".encode_utf16());
+    units
+}
+
+#[test]
+fn unescape_matches_scalar_on_long_strings_with_escapes() {
+    let mut draw = Draw(0x5EED_0FE5_CA9E_5001);
+    for case in 0..20_000 {
+        let len = draw.below(400) as usize;
+        let input = json_string_contents(&mut draw, len);
+        check_unescape_utf16(&input, case % 70);
+    }
+}
+
+#[test]
+fn unescape_escape_pairs_at_every_position_and_block_edge() {
+    let pairs: [&[u16]; 8] = [
+        &[0x5C, 0x6E],
+        &[0x5C, 0x22],
+        &[0x5C, 0x5C],
+        &[0x5C, 0x75],
+        &[0x5C, 0x2192],
+        &[0x22, 0x61],
+        &[0x0A, 0x61],
+        &[0x5C, 0x0A],
+    ];
+    for background in [u16::from(b'a'), 0xE9, 0x4E2D] {
+        for len in [64, 65, 127, 128, 129, 200] {
+            for pos in 0..len - 1 {
+                for pair in pairs {
+                    let mut input = vec![background; len];
+                    input[pos..pos + 2].copy_from_slice(pair);
+                    check_unescape_utf16(&input, 0);
+                    // A second escape in the same block, and a wide unit
+                    // after the first one.
+                    if pos + 4 < len {
+                        input[pos + 2..pos + 4].copy_from_slice(&[0x5C, 0x74]);
+                        check_unescape_utf16(&input, 3);
+                        input[pos + 4] = 0x2192;
+                        check_unescape_utf16(&input, 1);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -205,6 +205,16 @@ pub trait JsonHost {
     /// A string with these contents.
     fn create_string(&mut self, contents: JsStr<'_>) -> Self::Value;
 
+    /// A string with these contents, which are in their narrowest width:
+    /// [`JsStr::Utf16`] only when a unit is above U+00FF. `parse` makes
+    /// its strings with this, having learnt the width from the scan that
+    /// found the string's end; a host that keeps strings in a canonical
+    /// width can skip checking it again. The default calls
+    /// [`JsonHost::create_string`].
+    fn create_string_narrowest(&mut self, contents: JsStr<'_>) -> Self::Value {
+        self.create_string(contents)
+    }
+
     /// A new ordinary object with these properties created in order by
     /// `CreateDataProperty` (a repeated key keeps its first position and
     /// takes the last value). Keys are string values.

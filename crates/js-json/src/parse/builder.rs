@@ -74,7 +74,7 @@ impl<'s, 'h, U: SourceUnit, H: JsonHost> Builder<'s, 'h, U, H> {
             return Err(self.syntax(error));
         }
         let key = match self.lexer.scan_string() {
-            Ok(contents) => self.host.create_string(contents),
+            Ok(contents) => self.host.create_string_narrowest(contents),
             Err(error) => return Err(self.syntax(error)),
         };
         self.lexer.skip_whitespace();
@@ -117,7 +117,7 @@ impl<'s, 'h, U: SourceUnit, H: JsonHost> Builder<'s, 'h, U, H> {
                 return Ok(None);
             }
             Some(b'"') => match self.lexer.scan_string() {
-                Ok(contents) => self.host.create_string(contents),
+                Ok(contents) => self.host.create_string_narrowest(contents),
                 Err(error) => return Err(self.syntax(error)),
             },
             Some(b'-' | b'0'..=b'9') => match self.lexer.scan_number() {

@@ -114,16 +114,17 @@ impl<'s, U: SourceUnit> Lexer<'s, U> {
     /// quote and errors.
     pub(super) fn scan_string(&mut self) -> Result<JsStr<'_>, SyntaxError> {
         let start = self.pos + 1;
-        let mut pos = start + U::find_special(self.kernels, &self.source[start..]);
+        let run = U::find_special(self.kernels, &self.source[start..]);
+        let mut pos = start + run.stop;
         match self.special_at(pos)? {
             Special::Quote => {
                 self.pos = pos + 1;
-                return Ok(U::string_contents(&self.source[start..pos], &mut self.narrowed));
+                return Ok(U::string_contents(&self.source[start..pos], run.wide, &mut self.narrowed));
             }
             Special::Backslash => {}
         }
         self.decoded.clear();
-        U::append_to(&self.source[start..pos], &mut self.decoded);
+        U::append_to(&self.source[start..pos], run.wide, &mut self.decoded);
         loop {
             pos = self.decode_escape(pos)?;
             pos += U::unescape(self.kernels, &self.source[pos..], &mut self.decoded);

@@ -6,7 +6,9 @@
 //!   found with the escape scanner (`"`, `\`, controls), whitespace runs
 //!   with a whitespace scanner. Latin-1 text yields Latin-1 strings
 //!   borrowed from the source; UTF-16 text yields Latin-1 strings whenever
-//!   a string's characters fit.
+//!   a string's characters fit, which the scan and unescape kernels report
+//!   from the same loads (no second pass over the string), and strings are
+//!   handed to the host with `create_string_narrowest`.
 //! * [`builder`] makes the host's values with an explicit stack, so nesting
 //!   costs no native stack; [`Limits::max_depth`] bounds it.
 //! * [`reviver`] walks the result for a reviver, also without recursion,

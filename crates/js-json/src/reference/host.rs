@@ -294,6 +294,10 @@ impl JsonHost for ReferenceHost {
         Value::String(Str::from_js_str(contents))
     }
 
+    fn create_string_narrowest(&mut self, contents: JsStr<'_>) -> Value {
+        Value::String(Str::from_narrowest(contents))
+    }
+
     fn create_object(&mut self, properties: Vec<(Value, Value)>) -> Value {
         let object = Value::object([]);
         let target = object.as_object().expect("just made");

@@ -42,6 +42,19 @@ impl Str {
         }
     }
 
+    /// A string from contents already in their narrowest width
+    /// ([`JsStr::Utf16`] only when a unit is above U+00FF), copied without
+    /// checking again (checked in debug builds).
+    pub fn from_narrowest(text: JsStr<'_>) -> Self {
+        match text {
+            JsStr::Latin1(bytes) => Str::from_latin1(bytes),
+            JsStr::Utf16(units) => {
+                debug_assert!(units.iter().any(|&unit| unit > 0xFF), "UTF-16 contents that fit in Latin-1");
+                Str::Utf16(units.into())
+            }
+        }
+    }
+
     /// Borrows the contents.
     pub fn as_js_str(&self) -> JsStr<'_> {
         match self {
