@@ -34,7 +34,6 @@ const WORKER_STACK: usize = 256 * 1024 * 1024;
 /// Features this engine does not implement yet: tests that need them are
 /// skipped (and counted as not passed).
 const UNSUPPORTED_FEATURES: &[&str] = &[
-    "async-iteration",
     "BigInt",
     "Proxy",
     "regexp-modifiers",
@@ -61,7 +60,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "top-level-await",
     "Float16Array",
     "uint8array-base64",
-    "Symbol.asyncIterator",
 ];
 
 /// How one test run ended.

@@ -2,6 +2,7 @@
 //! constructor or namespace, installed into a realm by [`install`].
 
 pub mod array;
+pub mod async_iteration;
 pub mod boolean;
 pub mod collections;
 pub mod error;
@@ -47,6 +48,7 @@ pub(crate) fn install(vm: &mut Vm) {
     collections::install(vm);
     set_methods::install(vm);
     promise::install(vm);
+    async_iteration::install(vm);
     global::install(vm);
     crate::host::install(vm);
 }

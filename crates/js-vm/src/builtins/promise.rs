@@ -30,7 +30,7 @@ struct Capability {
 
 /// Values captured by a built-in closure (`finally`'s thunks, the
 /// capabilities executor, combinator state).
-struct Captured(Vec<Value>);
+pub(crate) struct Captured(Vec<Value>);
 
 // SAFETY: the captured values are all the pointers.
 unsafe impl Trace for Captured {
@@ -44,7 +44,7 @@ unsafe impl Trace for Captured {
 }
 
 /// Allocates a capture cell and returns it as a function's data value.
-fn capture(vm: &mut Vm, values: Vec<Value>) -> Value {
+pub(crate) fn capture(vm: &mut Vm, values: Vec<Value>) -> Value {
     let cell = vm.heap.alloc(Captured(values));
     Value::internal(cell.as_any())
 }
@@ -53,7 +53,7 @@ fn captured(vm: &Vm, info: &CallInfo) -> Option<Gc<Captured>> {
     info.data(vm).as_internal::<Captured>()
 }
 
-fn captured_value(vm: &Vm, info: &CallInfo, index: usize) -> Value {
+pub(crate) fn captured_value(vm: &Vm, info: &CallInfo, index: usize) -> Value {
     captured(vm, info).and_then(|c| c.borrow(&vm.heap).0.get(index).copied()).unwrap_or_default()
 }
 

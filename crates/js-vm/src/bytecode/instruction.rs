@@ -255,6 +255,24 @@ pub enum Instruction {
     IteratorNext { dst: Reg, iter: Reg, done: Target },
     /// `IteratorClose` on early exit from a loop or destructuring.
     IteratorClose { iter: Reg },
+    /// `IteratorClose` for a throw completion: calls `return` if there is
+    /// one and ignores what it does (the pending exception wins).
+    IteratorCloseOnThrow { iter: Reg },
+    /// `dst = GetIterator(src, async)` as an internal iterator record.
+    GetAsyncIterator { dst: Reg, src: Reg },
+    /// `dst = Call(iter.[[NextMethod]], iter.[[Iterator]])`, to be awaited.
+    AsyncIteratorNext { dst: Reg, iter: Reg },
+    /// Takes the awaited `result` of an async iterator's `next`: jumps to
+    /// `done` when it is done, else `dst = result.value` (TypeError for a
+    /// non-object).
+    AsyncIteratorStep { dst: Reg, result: Reg, iter: Reg, done: Target },
+    /// Starts AsyncIteratorClose: `dst = Call(return, iterator)`, or jumps
+    /// to `skip` when there is no `return`. When `quiet` (a throw
+    /// completion), errors also jump to `skip`.
+    AsyncIteratorReturn { dst: Reg, iter: Reg, skip: Target, quiet: bool },
+    /// Throws a TypeError unless `src` is an object (the awaited result of
+    /// an async iterator's `return`).
+    ThrowIfNotObject { src: Reg },
     /// Starts a `for-in` enumeration of `obj`.
     ForInStart { dst: Reg, obj: Reg },
     /// `dst = next key`, or jumps to `done`.

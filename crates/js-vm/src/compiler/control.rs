@@ -32,6 +32,9 @@ pub(crate) enum Control<'a> {
     Iterator {
         /// The register holding the iterator record.
         record: Reg,
+        /// For `for await`: the scratch and mode registers of the awaited
+        /// `return` call.
+        async_regs: Option<(Reg, Reg)>,
     },
     /// A protected region of a `try` statement.
     Try {

@@ -312,13 +312,18 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let value = self.temp()?;
         let mode = self.temp()?;
         self.expression(argument, value)?;
+        self.emit_await(value, mode);
+        self.emit(Instruction::Move { dst, src: value });
+        self.release(mark);
+        Ok(())
+    }
+
+    /// `Await` on `value` in place; a rejection throws.
+    pub fn emit_await(&mut self, value: Reg, mode: Reg) {
         self.emit(Instruction::Await { value, mode });
         let fulfilled = self.emit(Instruction::JumpIfInt { src: mode, value: 0, target: u32::MAX });
         self.emit(Instruction::Throw { src: value });
         self.patch_here(fulfilled);
-        self.emit(Instruction::Move { dst, src: value });
-        self.release(mark);
-        Ok(())
     }
 
     /// After a `Yield`: `mode` 1 throws `value`, 2 returns it.

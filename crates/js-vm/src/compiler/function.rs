@@ -169,7 +169,9 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             | Instruction::IteratorNext { done: t, .. }
             | Instruction::WithGet { found: t, .. }
             | Instruction::WithSet { found: t, .. }
-            | Instruction::ForInNext { done: t, .. } => *t = target,
+            | Instruction::ForInNext { done: t, .. }
+            | Instruction::AsyncIteratorStep { done: t, .. }
+            | Instruction::AsyncIteratorReturn { skip: t, .. } => *t = target,
             _ => {}
         }
     }

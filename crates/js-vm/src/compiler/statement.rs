@@ -302,7 +302,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
             let here = self.here();
             let action = match &mut self.control[i] {
                 Control::Env => Some(Instruction::PopEnv),
-                Control::Iterator { record } => Some(Instruction::IteratorClose { iter: *record }),
+                Control::Iterator { record, async_regs: None } => Some(Instruction::IteratorClose { iter: *record }),
+                Control::Iterator { record, async_regs: Some((scratch, mode)) } => {
+                    let (record, scratch, mode) = (*record, *scratch, *mode);
+                    self.emit_async_iterator_close(record, scratch, mode);
+                    None
+                }
                 Control::Try { open, ranges, finalizer, .. } => {
                     if let Some(start) = open.take()
                         && start < here
@@ -523,35 +528,91 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
+    /// `for (x of it)` and `for await (x of it)`: the head binding and the
+    /// body are a protected region whose throws close the iterator (its
+    /// `return` is called, its errors ignored) before propagating.
     fn for_of_statement(&mut self, s: &'a ForOfStatement<'a>, labels: Vec<String>) -> CResult<()> {
-        if s.r#await {
-            return Err(CompileError::Syntax("for await is not supported by this engine yet".to_owned()));
-        }
         let record = self.temp()?;
         {
             let mark = self.mark();
             let r = self.temp()?;
             self.expression(&s.right, r)?;
-            self.emit(Instruction::GetIterator { dst: record, src: r });
+            if s.r#await {
+                self.emit(Instruction::GetAsyncIterator { dst: record, src: r });
+            } else {
+                self.emit(Instruction::GetIterator { dst: record, src: r });
+            }
             self.release(mark);
         }
+        let saved_env = self.temp()?;
+        let exception = self.temp()?;
+        let async_regs = if s.r#await { Some((self.temp()?, self.temp()?)) } else { None };
+        self.emit(Instruction::SaveEnv { dst: saved_env });
         // The iterator entry sits outside the loop entry: `continue` keeps
-        // the iterator, `break` and outer exits close it.
-        self.control.push(Control::Iterator { record });
+        // the iterator, outer exits close it, and `break` reaches the close
+        // after the loop.
+        self.control.push(Control::Iterator { record, async_regs });
         let start = self.here();
         let value = self.temp()?;
-        let next = self.emit(Instruction::IteratorNext { dst: value, iter: record, done: u32::MAX });
+        let next = if let Some((scratch, mode)) = async_regs {
+            self.emit(Instruction::AsyncIteratorNext { dst: scratch, iter: record });
+            self.emit_await(scratch, mode);
+            self.emit(Instruction::AsyncIteratorStep { dst: value, result: scratch, iter: record, done: u32::MAX })
+        } else {
+            self.emit(Instruction::IteratorNext { dst: value, iter: record, done: u32::MAX })
+        };
         self.control.push(Control::Breakable { labels, is_loop: true, breaks: Vec::new(), continues: Vec::new() });
+        let body_start = self.here();
+        self.control.push(Control::Try { ranges: Vec::new(), open: Some(body_start), finalizer: None });
         let pushed = self.enter_scope(s.scope_id.get(), &[])?;
         self.bind_for_head(&s.left, value)?;
         self.statement(&s.body)?;
         self.leave_scope(pushed);
+        let protected = self.close_try();
         self.emit(Instruction::Jump { target: start });
         self.patch_here(next);
         self.finish_breakable(start);
         self.control.pop();
-        self.emit(Instruction::IteratorClose { iter: record });
+        // After `break` (a finished iterator is not closed).
+        match async_regs {
+            Some((scratch, mode)) => self.emit_async_iterator_close(record, scratch, mode),
+            None => {
+                self.emit(Instruction::IteratorClose { iter: record });
+            }
+        }
+        let over = self.emit_jump();
+        let handler = self.here();
+        self.push_handlers(&protected, handler, exception);
+        self.emit(Instruction::RestoreEnv { src: saved_env });
+        match async_regs {
+            Some((scratch, mode)) => {
+                let skip = self.emit(Instruction::AsyncIteratorReturn {
+                    dst: scratch,
+                    iter: record,
+                    skip: u32::MAX,
+                    quiet: true,
+                });
+                self.emit(Instruction::Await { value: scratch, mode });
+                self.patch_here(skip);
+            }
+            None => {
+                self.emit(Instruction::IteratorCloseOnThrow { iter: record });
+            }
+        }
+        self.emit(Instruction::Throw { src: exception });
+        self.patch_here(over);
         Ok(())
+    }
+
+    /// AsyncIteratorClose for a normal completion: calls and awaits the
+    /// iterator's `return` (if it has one and is not finished) and checks
+    /// that it produced an object.
+    fn emit_async_iterator_close(&mut self, record: Reg, scratch: Reg, mode: Reg) {
+        let skip =
+            self.emit(Instruction::AsyncIteratorReturn { dst: scratch, iter: record, skip: u32::MAX, quiet: false });
+        self.emit_await(scratch, mode);
+        self.emit(Instruction::ThrowIfNotObject { src: scratch });
+        self.patch_here(skip);
     }
 
     fn switch_statement(&mut self, s: &'a SwitchStatement<'a>, labels: Vec<String>) -> CResult<()> {

@@ -1176,6 +1176,71 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         crate::builtins::iteration::iterator_close(vm, record)?;
                     }
                 }
+                Instruction::IteratorCloseOnThrow { iter } => {
+                    if let Some(record) = r!(iter).as_internal::<IteratorRecord>()
+                        && let Err(Exception::Terminated) = crate::builtins::iteration::iterator_close(vm, record)
+                    {
+                        return Err(Exception::Terminated);
+                    }
+                }
+                Instruction::GetAsyncIterator { dst, src } => {
+                    let v = r!(src);
+                    let record = crate::builtins::async_iteration::get_async_iterator(vm, v)?;
+                    r!(dst) = Value::internal(record.into());
+                }
+                Instruction::AsyncIteratorNext { dst, iter } => {
+                    let Some(record) = r!(iter).as_internal::<IteratorRecord>() else {
+                        return Err(vm.type_error("for await over a non-iterator"));
+                    };
+                    let (iterator, next) = {
+                        let rec = record.borrow(&vm.heap);
+                        (rec.iterator, rec.next)
+                    };
+                    r!(dst) = im::call(vm, next, iterator, &[])?;
+                }
+                Instruction::AsyncIteratorStep { dst, result, iter, done } => {
+                    let Some(record) = r!(iter).as_internal::<IteratorRecord>() else {
+                        return Err(vm.type_error("for await over a non-iterator"));
+                    };
+                    let res = r!(result);
+                    if let Some(v) = crate::builtins::async_iteration::async_iterator_result(vm, record, res)? {
+                        r!(dst) = v;
+                    } else {
+                        pc = done as usize;
+                        continue;
+                    }
+                }
+                Instruction::AsyncIteratorReturn { dst, iter, skip, quiet } => {
+                    let record = r!(iter).as_internal::<IteratorRecord>();
+                    let Some(record) = record.filter(|r| !r.borrow(&vm.heap).done) else {
+                        pc = skip as usize;
+                        continue;
+                    };
+                    let iterator = record.borrow(&vm.heap).iterator;
+                    record.borrow_mut(&mut vm.heap).done = true;
+                    let key = PropertyKey::String(vm.names.return_);
+                    let result = im::get_method(vm, iterator, key).and_then(|method| match method {
+                        Some(m) => im::call(vm, m, iterator, &[]).map(Some),
+                        None => Ok(None),
+                    });
+                    match result {
+                        Ok(Some(v)) => r!(dst) = v,
+                        Ok(None) => {
+                            pc = skip as usize;
+                            continue;
+                        }
+                        Err(Exception::Throw(_)) if quiet => {
+                            pc = skip as usize;
+                            continue;
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                Instruction::ThrowIfNotObject { src } => {
+                    if !r!(src).is_object() {
+                        return Err(vm.type_error("Iterator result is not an object"));
+                    }
+                }
                 Instruction::ForInStart { dst, obj } => {
                     let v = r!(obj);
                     r!(dst) = match crate::builtins::iteration::for_in_start(vm, v)? {

@@ -110,6 +110,10 @@ intrinsics! {
     promise_constructor,
     /// `%AsyncFunction.prototype%`
     async_function_prototype,
+    /// `%AsyncIteratorPrototype%`
+    async_iterator_prototype,
+    /// `%AsyncFromSyncIteratorPrototype%`
+    async_from_sync_iterator_prototype,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -175,6 +179,8 @@ impl Realm {
         let weak_set_prototype = obj(heap, p, ObjectKind::Ordinary);
         let promise_prototype = obj(heap, p, ObjectKind::Ordinary);
         let async_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
+        let async_iterator_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let async_from_sync_iterator_prototype = obj(heap, Some(async_iterator_prototype), ObjectKind::Ordinary);
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
         let placeholder = object_prototype;
@@ -222,6 +228,8 @@ impl Realm {
                 promise_prototype,
                 promise_constructor: placeholder,
                 async_function_prototype,
+                async_iterator_prototype,
+                async_from_sync_iterator_prototype,
             },
         }
     }
