@@ -37,7 +37,9 @@ pub(crate) fn make_closure(
 ) -> Gc<JsObject> {
     let c = code.borrow(&vm.heap);
     let (kind, length, name, is_async) = (c.kind, c.length, c.name, c.is_async);
-    let proto = if is_async {
+    let proto = if is_async && kind == CodeKind::Generator {
+        vm.realm.intrinsics.async_generator_function_prototype
+    } else if is_async {
         vm.realm.intrinsics.async_function_prototype
     } else if kind == CodeKind::Generator {
         vm.realm.intrinsics.generator_function_prototype
@@ -64,7 +66,11 @@ pub(crate) fn make_closure(
         let proto_key = PropertyKey::String(vm.names.prototype);
         define_builtin(vm, f, proto_key, Value::object(prototype), Attributes::from_bits(Attributes::WRITABLE));
     } else if kind == CodeKind::Generator {
-        let generator_proto = vm.realm.intrinsics.generator_prototype;
+        let generator_proto = if is_async {
+            vm.realm.intrinsics.async_generator_prototype
+        } else {
+            vm.realm.intrinsics.generator_prototype
+        };
         let prototype = vm.new_object(Some(generator_proto));
         let proto_key = PropertyKey::String(vm.names.prototype);
         define_builtin(vm, f, proto_key, Value::object(prototype), Attributes::from_bits(Attributes::WRITABLE));

@@ -38,6 +38,12 @@ fn throw(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// `GeneratorFunction(...params, body)`.
 fn generator_function_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    dynamic_function(vm, info, "function*")
+}
+
+/// CreateDynamicFunction (§20.2.1.1.1) for the function kind introduced by
+/// `keyword` (`function*`, `async function`, `async function*`).
+pub(crate) fn dynamic_function(vm: &mut Vm, info: &CallInfo, keyword: &str) -> JsResult<Value> {
     let args = info.args(vm);
     let mut params = Vec::new();
     for &a in args.iter().take(args.len().saturating_sub(1)) {
@@ -47,7 +53,7 @@ fn generator_function_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         Some(&b) => vm.to_rust_string(b)?,
         None => String::new(),
     };
-    let text = format!("(function* anonymous({}\n) {{\n{body}\n}})", params.join(","));
+    let text = format!("({keyword} anonymous({}\n) {{\n{body}\n}})", params.join(","));
     let source = Rc::new(Source::new("<anonymous>", text));
     let code = match crate::compiler::compile_script(vm, &source) {
         Ok(code) => code,

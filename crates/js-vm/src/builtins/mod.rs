@@ -2,6 +2,7 @@
 //! constructor or namespace, installed into a realm by [`install`].
 
 pub mod array;
+pub mod async_generator;
 pub mod async_iteration;
 pub mod boolean;
 pub mod collections;
@@ -49,6 +50,7 @@ pub(crate) fn install(vm: &mut Vm) {
     set_methods::install(vm);
     promise::install(vm);
     async_iteration::install(vm);
+    async_generator::install(vm);
     global::install(vm);
     crate::host::install(vm);
 }

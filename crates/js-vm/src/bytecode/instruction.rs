@@ -323,6 +323,19 @@ pub enum Instruction {
     /// sent value and `mode` how it was sent: 0 `next`, 1 `throw`,
     /// 2 `return`.
     Yield { value: Reg, mode: Reg, raw: bool },
+    /// `yield` in an async generator (AsyncGeneratorYield): settles the
+    /// oldest request with `{ value, done: false }`; continues at once with
+    /// the next queued request, or suspends. On resumption `value` and
+    /// `mode` (0 `next`, 1 `throw`, 2 `return`) describe the request.
+    AsyncYield { value: Reg, mode: Reg },
+    /// One step of `yield*` in an async generator: calls the inner async
+    /// iterator's `next`, `throw` or `return` (by `mode`) with `value`,
+    /// leaving the (unawaited) result in `result`. A missing `return` sets
+    /// `mode` to 3, a missing `throw` to 4.
+    AsyncDelegateStep { result: Reg, iter: Reg, value: Reg, mode: Reg },
+    /// Throws the TypeError of a `yield*` whose inner iterator has no
+    /// `throw` method.
+    ThrowMissingThrowMethod,
     /// One step of `yield*`: calls the inner iterator's `next`, `throw` or
     /// `return` (by `mode`) with `value`, leaving the inner result object
     /// in `result`. A `return` the inner iterator cannot take sets `mode`

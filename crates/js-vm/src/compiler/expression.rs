@@ -296,8 +296,22 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.emit(Instruction::LoadUndefined { dst: value });
             }
         }
-        self.emit(Instruction::Yield { value, mode, raw: false });
-        self.resume_dispatch(value, mode)?;
+        if self.is_async {
+            // AsyncGeneratorYield: the operand is awaited, and a `return`
+            // resumption awaits its value before returning.
+            self.emit_await(value, mode);
+            self.emit(Instruction::AsyncYield { value, mode });
+            let to_next = self.emit(Instruction::JumpIfInt { src: mode, value: 0, target: u32::MAX });
+            let to_throw = self.emit(Instruction::JumpIfInt { src: mode, value: 1, target: u32::MAX });
+            self.emit_await(value, mode);
+            self.emit_generator_return(value)?;
+            self.patch_here(to_throw);
+            self.emit(Instruction::Throw { src: value });
+            self.patch_here(to_next);
+        } else {
+            self.emit(Instruction::Yield { value, mode, raw: false });
+            self.resume_dispatch(value, mode)?;
+        }
         self.emit(Instruction::Move { dst, src: value });
         self.release(mark);
         Ok(())
@@ -348,6 +362,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     /// `yield* iterable` (§15.5.5 for sync generators).
     fn yield_delegate(&mut self, argument: Option<&'a Expression<'a>>, dst: Reg) -> CResult<()> {
+        if self.is_async {
+            return self.yield_delegate_async(argument, dst);
+        }
         let mark = self.mark();
         let record = self.temp()?;
         let value = self.temp()?;
@@ -381,6 +398,67 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.emit(Instruction::Move { dst: value, src: result });
         self.emit(Instruction::Jump { target: top });
         self.patch_here(to_return_value);
+        self.patch_here(to_return_done);
+        self.emit_generator_return(value)?;
+        self.patch_here(to_end);
+        self.release(mark);
+        Ok(())
+    }
+
+    /// `yield* iterable` in an async generator (§15.5.5, async kind): the
+    /// inner iterator's results are awaited, its values yielded as they are,
+    /// and a `return` request's value is awaited before it is passed on.
+    fn yield_delegate_async(&mut self, argument: Option<&'a Expression<'a>>, dst: Reg) -> CResult<()> {
+        let mark = self.mark();
+        let record = self.temp()?;
+        let value = self.temp()?;
+        let mode = self.temp()?;
+        let result = self.temp()?;
+        let scratch = self.temp()?;
+        let await_mode = self.temp()?;
+        match argument {
+            Some(e) => self.expression(e, value)?,
+            None => {
+                self.emit(Instruction::LoadUndefined { dst: value });
+            }
+        }
+        self.emit(Instruction::GetAsyncIterator { dst: record, src: value });
+        self.emit(Instruction::LoadUndefined { dst: value });
+        self.emit(Instruction::LoadInt { dst: mode, value: 0 });
+        let top = self.here();
+        self.emit(Instruction::AsyncDelegateStep { result, iter: record, value, mode });
+        let to_return_value = self.emit(Instruction::JumpIfInt { src: mode, value: 3, target: u32::MAX });
+        let to_missing_throw = self.emit(Instruction::JumpIfInt { src: mode, value: 4, target: u32::MAX });
+        self.emit_await(result, await_mode);
+        self.emit(Instruction::ThrowIfNotObject { src: result });
+        let done_name = self.name_constant("done");
+        let ic = self.ic();
+        let done = self.temp()?;
+        self.emit(Instruction::GetNamed { dst: done, obj: result, name: done_name, ic });
+        let to_yield = self.emit(Instruction::JumpIfFalse { cond: done, target: u32::MAX });
+        let value_name = self.name_constant("value");
+        let ic = self.ic();
+        self.emit(Instruction::GetNamed { dst: value, obj: result, name: value_name, ic });
+        let to_return_done = self.emit(Instruction::JumpIfInt { src: mode, value: 2, target: u32::MAX });
+        self.emit(Instruction::Move { dst, src: value });
+        let to_end = self.emit_jump();
+        self.patch_here(to_yield);
+        let ic = self.ic();
+        self.emit(Instruction::GetNamed { dst: value, obj: result, name: value_name, ic });
+        self.emit(Instruction::AsyncYield { value, mode });
+        self.emit(Instruction::JumpIfInt { src: mode, value: 0, target: top });
+        self.emit(Instruction::JumpIfInt { src: mode, value: 1, target: top });
+        // A `return` request: its value is awaited; a rejection becomes a
+        // throw sent to the inner iterator.
+        self.emit(Instruction::Await { value, mode: await_mode });
+        self.emit(Instruction::JumpIfInt { src: await_mode, value: 0, target: top });
+        self.emit(Instruction::LoadInt { dst: mode, value: 1 });
+        self.emit(Instruction::Jump { target: top });
+        self.patch_here(to_missing_throw);
+        self.emit_async_iterator_close(record, scratch, await_mode);
+        self.emit(Instruction::ThrowMissingThrowMethod);
+        self.patch_here(to_return_value);
+        self.emit_await(value, await_mode);
         self.patch_here(to_return_done);
         self.emit_generator_return(value)?;
         self.patch_here(to_end);

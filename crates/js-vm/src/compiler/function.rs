@@ -640,9 +640,6 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         name: Option<&str>,
         kind: Option<CodeKind>,
     ) -> CResult<Gc<Code>> {
-        if f.r#async && f.generator {
-            return Err(CompileError::Syntax("async generators are not supported by this engine yet".to_owned()));
-        }
         let scope = f.scope_id.get().ok_or_else(|| CompileError::Syntax("function without scope".to_owned()))?;
         let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
         let name =
@@ -696,7 +693,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         self.next_reg = 1 + self.param_count;
         self.max_reg = self.next_reg;
         self.scope_stack.push(self.boundary);
-        if self.is_async {
+        if self.is_async && self.kind != CodeKind::Generator {
             // Before anything that can throw: errors binding the arguments
             // reject the function's promise.
             self.emit(Instruction::AsyncStart);

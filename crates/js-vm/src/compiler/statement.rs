@@ -9,7 +9,7 @@ use oxc_ast::ast::{
 use super::control::Control;
 use super::function::{FunctionCompiler, binding_name, offset_of};
 use super::{CResult, CompileError};
-use crate::bytecode::{Handler, Instruction, Reg};
+use crate::bytecode::{CodeKind, Handler, Instruction, Reg};
 
 /// What an exit statement jumps to.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -61,7 +61,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 let mark = self.mark();
                 let r = self.temp()?;
                 match &ret.argument {
-                    Some(e) => self.expression(e, r)?,
+                    Some(e) => {
+                        self.expression(e, r)?;
+                        if self.is_async && self.kind == CodeKind::Generator {
+                            // An async generator awaits what it returns.
+                            let mode = self.temp()?;
+                            self.emit_await(r, mode);
+                        }
+                    }
                     None => {
                         self.emit(Instruction::LoadUndefined { dst: r });
                     }
@@ -607,7 +614,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// AsyncIteratorClose for a normal completion: calls and awaits the
     /// iterator's `return` (if it has one and is not finished) and checks
     /// that it produced an object.
-    fn emit_async_iterator_close(&mut self, record: Reg, scratch: Reg, mode: Reg) {
+    pub(crate) fn emit_async_iterator_close(&mut self, record: Reg, scratch: Reg, mode: Reg) {
         let skip =
             self.emit(Instruction::AsyncIteratorReturn { dst: scratch, iter: record, skip: u32::MAX, quiet: false });
         self.emit_await(scratch, mode);

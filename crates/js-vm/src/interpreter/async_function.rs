@@ -69,19 +69,31 @@ pub(super) fn suspend(vm: &mut Vm, owner: Gc<JsObject>, value: Value, pc: u32) -
     let Some((saved, frame)) = save_top_frame(vm, pc) else {
         return Err(vm.type_error("await outside a running function"));
     };
-    let promise = match &mut owner.borrow_mut(&mut vm.heap).kind {
+    let result = match &mut owner.borrow_mut(&mut vm.heap).kind {
         ObjectKind::AsyncFunction(state) => {
             state.frame = Some(saved);
-            state.promise
+            Value::object(state.promise)
+        }
+        // An async generator's frame is always resumed by a native call,
+        // which ignores the result.
+        ObjectKind::AsyncGenerator(state) => {
+            state.frame = Some(saved);
+            Value::UNDEFINED
         }
         _ => return Err(vm.type_error("await outside an async function")),
     };
-    Ok((frame, Value::object(promise)))
+    Ok((frame, result))
 }
 
 /// Settles the promise of a finished async function: resolved with the
-/// returned value or rejected with the thrown one. Returns the promise.
+/// returned value or rejected with the thrown one. Returns the promise
+/// (`undefined` for an async generator, whose requests are settled
+/// instead; `None` for a sync generator).
 pub(super) fn settle(vm: &mut Vm, owner: Gc<JsObject>, outcome: Result<Value, Value>) -> JsResult<Option<Value>> {
+    if matches!(owner.borrow(&vm.heap).kind, ObjectKind::AsyncGenerator(_)) {
+        super::async_generator::finish(vm, owner, outcome)?;
+        return Ok(Some(Value::UNDEFINED));
+    }
     let Some(promise) = promise_of(vm, owner) else { return Ok(None) };
     match outcome {
         Ok(value) => js_promise::promise_resolve_function(vm, promise, value),
@@ -100,6 +112,7 @@ pub fn resume(vm: &mut Vm, owner: Value, outcome: Result<Value, Value>) -> JsRes
     let Some(owner) = owner.as_object() else { return Ok(()) };
     let saved = match &mut owner.borrow_mut(&mut vm.heap).kind {
         ObjectKind::AsyncFunction(state) => state.frame.take(),
+        ObjectKind::AsyncGenerator(state) => state.frame.take(),
         _ => None,
     };
     let Some(saved) = saved else { return Ok(()) };

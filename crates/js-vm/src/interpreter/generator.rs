@@ -89,8 +89,11 @@ pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame,
 /// The prototype of a new generator: the generator function's
 /// `prototype` if it is an object. Read while the frame is still live, since
 /// a getter can run.
-pub(super) fn generator_prototype(vm: &mut Vm, callee: Option<Gc<JsObject>>) -> JsResult<Gc<JsObject>> {
-    let default = vm.realm.intrinsics.generator_prototype;
+pub(super) fn generator_prototype(
+    vm: &mut Vm,
+    callee: Option<Gc<JsObject>>,
+    default: Gc<JsObject>,
+) -> JsResult<Gc<JsObject>> {
     let Some(callee) = callee else { return Ok(default) };
     let key = crate::object::PropertyKey::String(vm.names.prototype);
     let p = crate::object::internal_methods::get(vm, callee, key, Value::object(callee))?;
@@ -186,7 +189,9 @@ pub(super) fn push_saved_frame(
     let mut pc = saved.pc;
     if let Some((value, mode)) = resumption {
         match saved.code.borrow(&vm.heap).instructions[pc as usize] {
-            Instruction::Yield { value: v, mode: m, .. } | Instruction::Await { value: v, mode: m } => {
+            Instruction::Yield { value: v, mode: m, .. }
+            | Instruction::Await { value: v, mode: m }
+            | Instruction::AsyncYield { value: v, mode: m } => {
                 vm.stack[base + usize::from(v.0)] = value;
                 vm.stack[base + usize::from(m.0)] = mode;
             }

@@ -3,6 +3,7 @@
 //! calling back into scripts re-enters it, bounded by the call-depth limit.
 
 pub mod async_function;
+pub mod async_generator;
 mod frame;
 mod generator;
 mod inline_cache;
@@ -1328,11 +1329,21 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::GeneratorStart => {
                     let callee = vm.frames.last().and_then(|f| f.callee);
-                    let proto = generator::generator_prototype(vm, callee)?;
+                    let is_async = code.borrow(&vm.heap).is_async;
+                    let default = if is_async {
+                        vm.realm.intrinsics.async_generator_prototype
+                    } else {
+                        vm.realm.intrinsics.generator_prototype
+                    };
+                    let proto = generator::generator_prototype(vm, callee, default)?;
                     let Some((saved, frame)) = generator::save_top_frame(vm, pc as u32 + 1) else {
                         return Ok(Value::UNDEFINED);
                     };
-                    let g = generator::create_generator(vm, saved, proto);
+                    let g = if is_async {
+                        async_generator::create(vm, saved, proto)
+                    } else {
+                        generator::create_generator(vm, saved, proto)
+                    };
                     if frame.entry {
                         return Ok(Value::object(g));
                     }
@@ -1354,6 +1365,47 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         Some(result) => return Ok(result),
                         None => continue 'frames,
                     }
+                }
+                Instruction::AsyncYield { value, mode } => {
+                    let v = r!(value);
+                    let Some(g) = vm.frames.last().and_then(|f| f.generator) else {
+                        return Err(vm.type_error("yield outside a generator"));
+                    };
+                    match async_generator::yield_value(vm, g, v)? {
+                        async_generator::YieldOutcome::Continue(m, sent) => {
+                            r!(value) = sent;
+                            r!(mode) = Value::number(f64::from(m as u8));
+                        }
+                        async_generator::YieldOutcome::Suspend => {
+                            if let Some((saved, _)) = generator::save_top_frame(vm, pc as u32) {
+                                async_generator::suspend_at_yield(vm, g, saved);
+                            }
+                            return Ok(Value::UNDEFINED);
+                        }
+                    }
+                }
+                Instruction::AsyncDelegateStep { result, iter, value, mode } => {
+                    let v = r!(value);
+                    let m = r!(mode).as_number().unwrap_or(0.0);
+                    let Some(record) = r!(iter).as_internal::<IteratorRecord>() else {
+                        return Err(vm.type_error("yield* on a non-iterator"));
+                    };
+                    let (iterator, next) = {
+                        let rec = record.borrow(&vm.heap);
+                        (rec.iterator, rec.next)
+                    };
+                    if m == 0.0 {
+                        r!(result) = im::call(vm, next, iterator, &[v])?;
+                    } else {
+                        let (name, missing) = if m == 1.0 { (vm.names.throw, 4.0) } else { (vm.names.return_, 3.0) };
+                        match im::get_method(vm, iterator, PropertyKey::String(name))? {
+                            Some(f) => r!(result) = im::call(vm, f, iterator, &[v])?,
+                            None => r!(mode) = Value::number(missing),
+                        }
+                    }
+                }
+                Instruction::ThrowMissingThrowMethod => {
+                    return Err(vm.type_error("The iterator does not provide a 'throw' method"));
                 }
                 Instruction::Yield { value, raw, .. } => {
                     let v = r!(value);

@@ -134,6 +134,8 @@ pub enum ObjectKind {
     /// The internal state of a running async function: its promise and,
     /// while it waits at an `await`, its saved frame. Scripts never see it.
     AsyncFunction(Box<crate::interpreter::async_function::AsyncFunctionState>),
+    /// An async generator object.
+    AsyncGenerator(Box<crate::interpreter::async_generator::AsyncGeneratorState>),
     /// An Async-from-Sync Iterator (`[[SyncIteratorRecord]]`).
     AsyncFromSyncIterator(Gc<crate::interpreter::IteratorRecord>),
     /// A Map Iterator or Set Iterator (§24.1.5, §24.2.6).
@@ -357,6 +359,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::CollectionIterator { table, .. } => table.trace(tracer),
             ObjectKind::Promise(state) => state.trace(tracer),
             ObjectKind::AsyncFromSyncIterator(record) => record.trace(tracer),
+            ObjectKind::AsyncGenerator(state) => state.trace(tracer),
             ObjectKind::AsyncFunction(state) => state.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }

@@ -12,6 +12,9 @@ use crate::vm::{JsResult, Vm};
 pub const RESUME_ASYNC_FUNCTION: JobKind = JobKind::new(1);
 /// Calls a `queueMicrotask` callback (slot 0).
 pub const MICROTASK_CALLBACK: JobKind = JobKind::new(2);
+/// Completes an async generator's `return` request once its value settled
+/// (slot 0: the generator).
+pub const ASYNC_GENERATOR_AWAIT_RETURN: JobKind = JobKind::new(3);
 
 impl Vm {
     /// Runs microtasks until the queue is empty. A callback that throws
@@ -39,6 +42,12 @@ impl Vm {
             let resume = ContinuationJob::read(job);
             return with_job_context(self, job, |vm| {
                 crate::interpreter::async_function::resume(vm, resume.data, resume.outcome)
+            });
+        }
+        if kind == ASYNC_GENERATOR_AWAIT_RETURN {
+            let settled = ContinuationJob::read(job);
+            return with_job_context(self, job, |vm| {
+                crate::interpreter::async_generator::await_return_settled(vm, settled.data, settled.outcome)
             });
         }
         if kind == MICROTASK_CALLBACK {

@@ -11,7 +11,7 @@ mod microtasks;
 use js_gc::{Gc, GcAny, Trace, Tracer};
 use js_promise::{PromiseState, PromiseValue, ResolvingFunction};
 
-pub use microtasks::RESUME_ASYNC_FUNCTION;
+pub use microtasks::{ASYNC_GENERATOR_AWAIT_RETURN, MICROTASK_CALLBACK, RESUME_ASYNC_FUNCTION};
 
 use crate::object::{JsObject, ObjectKind};
 use crate::value::Value;

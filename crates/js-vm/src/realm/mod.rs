@@ -114,6 +114,10 @@ intrinsics! {
     async_iterator_prototype,
     /// `%AsyncFromSyncIteratorPrototype%`
     async_from_sync_iterator_prototype,
+    /// `%AsyncGeneratorFunction.prototype%`
+    async_generator_function_prototype,
+    /// `%AsyncGeneratorPrototype%`
+    async_generator_prototype,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -181,6 +185,8 @@ impl Realm {
         let async_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
         let async_iterator_prototype = obj(heap, p, ObjectKind::Ordinary);
         let async_from_sync_iterator_prototype = obj(heap, Some(async_iterator_prototype), ObjectKind::Ordinary);
+        let async_generator_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
+        let async_generator_prototype = obj(heap, Some(async_iterator_prototype), ObjectKind::Ordinary);
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
         let placeholder = object_prototype;
@@ -230,6 +236,8 @@ impl Realm {
                 async_function_prototype,
                 async_iterator_prototype,
                 async_from_sync_iterator_prototype,
+                async_generator_function_prototype,
+                async_generator_prototype,
             },
         }
     }
