@@ -2,14 +2,13 @@
 //! TriggerPromiseReactions.
 
 use js_gc::{Trace, Tracer};
-use js_microtask::Job;
+use js_microtask::{Job, JobFlags};
 
 use crate::error::PromiseError;
 use crate::host::{PromiseHost, RejectionOperation};
 use crate::jobs::{PROMISE_RESOLVE_THENABLE_JOB, QueuedReaction, enqueue_reaction_job};
 use crate::reaction::{ContextSlot, InlineReaction, PromiseCapability, ReactionLink};
 use crate::state::{PromiseState, Slots};
-use crate::value::PromiseValue;
 
 /// Which of the two resolving functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,9 +133,12 @@ fn resolve_steps<H: PromiseHost>(host: &mut H, promise: H::Promise, resolution: 
     // NewPromiseResolveThenableJob(promise, resolution, then), with the
     // context captured as HostMakeJobCallback would.
     let context = host.capture_reaction_context();
-    let undefined = H::Value::undefined();
-    let job = Job::new(PROMISE_RESOLVE_THENABLE_JOB, [host.promise_value(promise), resolution, then, undefined]);
-    host.enqueue_job(context.store_in(job));
+    let mut job =
+        Job::new(PROMISE_RESOLVE_THENABLE_JOB, [host.promise_value(promise), resolution, then, context.value]);
+    if context.is_frame {
+        job = job.with_flags(JobFlags::CONTEXT_FRAME);
+    }
+    host.enqueue_job(job);
 }
 
 /// [FulfillPromise](https://tc39.es/ecma262/#sec-fulfillpromise): settles

@@ -95,16 +95,22 @@ pub(crate) fn enqueue_reaction_job<H: PromiseHost>(
                 flags = flags | HAS_CAPABILITY;
                 host.promise_value(promise)
             });
-            Job::new(PROMISE_REACTION_JOB, [handler, argument, capability, undefined]).with_flags(flags)
+            Job::new(PROMISE_REACTION_JOB, [handler, argument, capability, context.value]).with_flags(flags)
         }
-        QueuedReaction::Record(cell) => {
-            Job::new(PROMISE_REACTION_RECORD_JOB, [H::Value::from_cell(cell.as_any()), argument, undefined, undefined])
-        }
+        QueuedReaction::Record(cell) => Job::new(
+            PROMISE_REACTION_RECORD_JOB,
+            [H::Value::from_cell(cell.as_any()), argument, undefined, context.value],
+        ),
     };
     if rejected {
         job = job.with_flags(SETTLED_REJECTED);
     }
-    host.enqueue_job(context.store_in(job));
+    // The slot already holds the context; only a frame needs the flag (a
+    // new job's flag is clear, which is what an embedder context needs).
+    if context.is_frame {
+        job = job.with_flags(JobFlags::CONTEXT_FRAME);
+    }
+    host.enqueue_job(job);
 }
 
 /// A host continuation job, read back: what a slim reaction or an await
@@ -129,11 +135,15 @@ impl<V: PromiseValue> ContinuationJob<V> {
 
     /// The continuation job for `continuation` settled with `outcome`.
     pub(crate) fn build(continuation: Continuation<V>, argument: V, rejected: bool, context: ContextSlot<V>) -> Job<V> {
-        let mut job = Job::new(continuation.job, [continuation.data, argument, V::undefined(), V::undefined()]);
+        let mut job = Job::new(continuation.job, [continuation.data, argument, V::undefined(), context.value]);
         if rejected {
             job = job.with_flags(SETTLED_REJECTED);
         }
-        context.store_in(job)
+        // As in `enqueue_reaction_job`: the flag only for a frame.
+        if context.is_frame {
+            job = job.with_flags(JobFlags::CONTEXT_FRAME);
+        }
+        job
     }
 }
 

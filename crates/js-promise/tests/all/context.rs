@@ -187,7 +187,6 @@ fn named_resource(host: &mut TestHost, name: i64) -> Value {
 #[test]
 fn embedder_context_round_trips_through_inline_slim_and_full_reactions() {
     let (mut host, als, one, _) = setup();
-    host.ran_under = Some(Vec::new());
     let awaited = host.pending();
     let thened = host.pending();
     let handlers: Vec<Value> =
@@ -219,7 +218,7 @@ fn embedder_context_round_trips_through_inline_slim_and_full_reactions() {
     assert_eq!(resource_name(&host, context), 7);
     host.settle(awaited, Ok(Value::Int(0)));
     host.settle(thened, Ok(Value::Int(0)));
-    host.run_microtasks();
+    let ran_under = host.run_microtasks_recording();
     assert_eq!(
         host.take_log(),
         [
@@ -230,7 +229,7 @@ fn embedder_context_round_trips_through_inline_slim_and_full_reactions() {
         ]
     );
     // The reaction jobs, then the jobs resolving the derived promises.
-    assert_eq!(host.ran_under.as_deref().expect("recording")[..4], [ContextKind::Embedder(context); 4]);
+    assert_eq!(ran_under[..4], [ContextKind::Embedder(context); 4]);
     assert!(host.entered.is_empty());
     assert_eq!(host.context.current(), None);
 }
@@ -238,7 +237,6 @@ fn embedder_context_round_trips_through_inline_slim_and_full_reactions() {
 #[test]
 fn frames_and_embedder_contexts_share_a_promise() {
     let (mut host, als, one, _) = setup();
-    host.ran_under = Some(Vec::new());
     let pending = host.pending();
     let labels = ["frame inline", "embedder cell", "nothing cell", "frame cell"];
     let handlers: Vec<Value> = labels.iter().map(|label| context_logger(&mut host, als, label)).collect();
@@ -249,7 +247,7 @@ fn frames_and_embedder_contexts_share_a_promise() {
     host.run_in(Some(one), |host| host.then(pending, handlers[3], Value::Undefined));
     assert_eq!(host.state(pending).inline_context(), Some(ContextSlot::frame(one)));
     host.settle(pending, Ok(Value::Int(0)));
-    host.run_microtasks();
+    let ran_under = host.run_microtasks_recording();
     assert_eq!(
         host.take_log(),
         [
@@ -260,7 +258,7 @@ fn frames_and_embedder_contexts_share_a_promise() {
         ]
     );
     assert_eq!(
-        host.ran_under.as_deref().expect("recording")[..4],
+        ran_under[..4],
         [ContextKind::Frame(one), ContextKind::Embedder(context), ContextKind::None, ContextKind::Frame(one)]
     );
 }
@@ -268,7 +266,6 @@ fn frames_and_embedder_contexts_share_a_promise() {
 #[test]
 fn embedder_context_rides_settled_awaits_thenable_jobs_and_host_jobs() {
     let (mut host, als, _, _) = setup();
-    host.ran_under = Some(Vec::new());
     let settled = host.fulfilled(Value::Int(0));
     let then = host.func(move |host, args| {
         let context = host.current_embedder_context().map(|value| resource_name(host, value));
@@ -294,18 +291,17 @@ fn embedder_context_rides_settled_awaits_thenable_jobs_and_host_jobs() {
         host.queue_microtask(callback);
     });
     host.collect();
-    host.run_microtasks();
+    let ran_under = host.run_microtasks_recording();
     assert_eq!(
         host.take_log(),
         ["non-object: Some(0)", "settled: Some(0)", "then: Some(0)", "queueMicrotask: None Some(0)"]
     );
-    assert_eq!(host.ran_under.as_deref().expect("recording"), [ContextKind::Embedder(context); 4]);
+    assert_eq!(ran_under, [ContextKind::Embedder(context); 4]);
 }
 
 #[test]
 fn embedder_context_rides_a_reaction_record_job() {
     let (mut host, als, _, _) = setup();
-    host.ran_under = Some(Vec::new());
     let pending = host.pending();
     let handler = context_logger(&mut host, als, "handler");
     let resolve = context_logger(&mut host, als, "capability resolve");
@@ -321,7 +317,7 @@ fn embedder_context_rides_a_reaction_record_job() {
     assert_eq!(host.state(pending).inline_context(), None);
     host.collect();
     host.settle(pending, Ok(Value::Int(0)));
-    host.run_microtasks();
+    let ran_under = host.run_microtasks_recording();
     assert_eq!(host.take_log(), ["handler: None Some(5)", "capability resolve: None Some(5)"]);
-    assert_eq!(host.ran_under.as_deref().expect("recording"), [ContextKind::Embedder(context)]);
+    assert_eq!(ran_under, [ContextKind::Embedder(context)]);
 }
