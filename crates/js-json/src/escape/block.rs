@@ -164,7 +164,7 @@ pub(super) unsafe fn latin1_to<B: Block, T: Unit>(input: &[u8], out: &mut Vec<T>
             unsafe { out.set_len(out.len() + clean) };
             // SAFETY: the capacity invariant leaves `LANES - clean + (the
             // rest of the input)` spare units; the escaped character is
-            // part of the rest, and `LANES >= 16`, so 6 units fit.
+            // part of the rest, and `LANES >= 16`, so 8 units fit.
             unsafe { scalar::write_escape(input[pos + clean], out) };
             pos += clean + 1;
             reserve_rest(out, len - pos, B::LANES);
@@ -192,10 +192,24 @@ pub(super) unsafe fn utf16_to_utf16<B: Block>(input: &[u16], out: &mut Vec<u16>)
         let src = unsafe { input.as_ptr().add(pos) };
         // SAFETY: `src` and the spare capacity are valid for `LANES` units
         // (capacity invariant) and do not overlap (`out` is not `input`).
-        if unsafe { B::utf16_copy_attention(src, out.as_mut_ptr().add(out.len())) } == 0 {
+        let attention = unsafe { B::utf16_copy_attention(src, out.as_mut_ptr().add(out.len())) };
+        if attention == 0 {
             // SAFETY: the `LANES` units were just written.
             unsafe { out.set_len(out.len() + B::LANES) };
             pos += B::LANES;
+            continue;
+        }
+        // The usual first mark is a Latin-1 character to escape (the other
+        // kind is a surrogate, which is above U+00FF): every unit before it
+        // was copied, so escape it without computing the block's masks.
+        let clean = attention.trailing_zeros() as usize;
+        if let Ok(byte) = u8::try_from(input[pos + clean]) {
+            // SAFETY: the first `clean` of the copied units are initialised.
+            unsafe { out.set_len(out.len() + clean) };
+            // SAFETY: as in `latin1_to`: at least 8 spare units remain.
+            unsafe { scalar::write_escape(byte, out) };
+            pos += clean + 1;
+            reserve_rest(out, len - pos, B::LANES);
             continue;
         }
         // SAFETY: `src` is valid for `LANES` units.
@@ -215,7 +229,7 @@ pub(super) unsafe fn utf16_to_utf16<B: Block>(input: &[u16], out: &mut Vec<u16>)
             unsafe { out.set_len(out.len() + clean) };
             if masks.escape >> clean & 1 == 1 {
                 // A Latin-1 character to escape.
-                // SAFETY: as in `latin1_to`: at least 6 spare units remain.
+                // SAFETY: as in `latin1_to`: at least 8 spare units remain.
                 unsafe { scalar::write_escape(input[pos + clean] as u8, out) };
                 pos += clean + 1;
             } else {
@@ -264,7 +278,7 @@ pub(super) unsafe fn utf16_to_latin1<B: Block>(input: &[u16], out: &mut Vec<u8>)
             // SAFETY: the first `clean` stored bytes are initialised.
             unsafe { out.set_len(out.len() + clean) };
             // The character is Latin-1: the block narrowed.
-            // SAFETY: as in `latin1_to`: at least 6 spare units remain.
+            // SAFETY: as in `latin1_to`: at least 8 spare units remain.
             unsafe { scalar::write_escape(input[pos + clean] as u8, out) };
             pos += clean + 1;
             reserve_rest(out, len - pos, B::LANES);

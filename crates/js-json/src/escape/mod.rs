@@ -35,12 +35,13 @@ trait Unit: Copy + From<u8> {
     /// support the instruction set of `B`.
     unsafe fn store_block<B: block::Block>(block: B, dst: *mut Self);
 
-    /// Stores six ASCII characters.
+    /// Stores the escape sequence of `byte` (a character that needs
+    /// escaping) and returns its length (2 or 6); up to 8 units are written.
     ///
     /// # Safety
     ///
-    /// `dst` must be valid for writes of 6 units.
-    unsafe fn store_six(ascii: [u8; 6], dst: *mut Self);
+    /// `dst` must be valid for writes of 8 units.
+    unsafe fn store_escape(byte: u8, dst: *mut Self) -> usize;
 }
 
 impl Unit for u8 {
@@ -53,9 +54,11 @@ impl Unit for u8 {
 
     #[allow(clippy::inline_always)] // must inline into the `#[target_feature]` kernel
     #[inline(always)]
-    unsafe fn store_six(ascii: [u8; 6], dst: *mut Self) {
-        // SAFETY: the caller guarantees 6 writable bytes.
-        unsafe { std::ptr::copy_nonoverlapping(ascii.as_ptr(), dst, 6) }
+    unsafe fn store_escape(byte: u8, dst: *mut Self) -> usize {
+        let (sequence, len) = scalar::escaped(byte);
+        // SAFETY: the caller guarantees 8 writable bytes.
+        unsafe { std::ptr::copy_nonoverlapping(sequence.as_ptr(), dst, 6) };
+        usize::from(len)
     }
 }
 
@@ -69,10 +72,13 @@ impl Unit for u16 {
 
     #[allow(clippy::inline_always)] // must inline into the `#[target_feature]` kernel
     #[inline(always)]
-    unsafe fn store_six(ascii: [u8; 6], dst: *mut Self) {
-        let wide = ascii.map(u16::from);
-        // SAFETY: the caller guarantees 6 writable units.
-        unsafe { std::ptr::copy_nonoverlapping(wide.as_ptr(), dst, 6) }
+    unsafe fn store_escape(byte: u8, dst: *mut Self) -> usize {
+        let entry = &scalar::ESCAPED_WIDE[usize::from(byte)];
+        // SAFETY: the caller guarantees 8 writable units; the length unit
+        // stored after the sequence is past the returned length, in spare
+        // room.
+        unsafe { std::ptr::copy_nonoverlapping(entry.as_ptr(), dst, 8) };
+        usize::from(entry[7])
     }
 }
 

@@ -44,21 +44,45 @@ static ESCAPED: [([u8; 6], u8); 256] = {
     table
 };
 
+/// [`ESCAPED`] widened to 16-bit units: the sequence in the first six
+/// units, its length in the last, so an escape is one 16-byte load and
+/// store instead of a widening of six bytes.
+pub(super) static ESCAPED_WIDE: [[u16; 8]; 256] = {
+    let mut table = [[0u16; 8]; 256];
+    let mut c = 0;
+    while c < 256 {
+        let (sequence, len) = ESCAPED[c];
+        let mut i = 0;
+        while i < 6 {
+            table[c][i] = sequence[i] as u16;
+            i += 1;
+        }
+        table[c][7] = len as u16;
+        c += 1;
+    }
+    table
+};
+
+/// The escape sequence of `byte` padded to six characters, and its length.
+#[inline]
+pub(super) fn escaped(byte: u8) -> ([u8; 6], u8) {
+    ESCAPED[usize::from(byte)]
+}
+
 /// Appends the escape sequence of `byte`, which must need escaping, with
-/// one unchecked six-unit store.
+/// one unchecked store.
 ///
 /// # Safety
 ///
-/// `out` has spare capacity for at least 6 units.
+/// `out` has spare capacity for at least 8 units.
 #[inline]
 pub(super) unsafe fn write_escape<T: Unit>(byte: u8, out: &mut Vec<T>) {
-    let (sequence, len) = &ESCAPED[usize::from(byte)];
-    debug_assert!(*len != 0 && out.capacity() - out.len() >= 6);
-    // SAFETY: the caller guarantees 6 spare units; `len` of them are the
-    // escape, and `len <= 6`.
+    debug_assert!(needs_escape(byte) && out.capacity() - out.len() >= 8);
+    // SAFETY: the caller guarantees 8 spare units, which `store_escape`
+    // needs; it initialises the `len` units it returns.
     unsafe {
-        T::store_six(*sequence, out.as_mut_ptr().add(out.len()));
-        out.set_len(out.len() + usize::from(*len));
+        let len = T::store_escape(byte, out.as_mut_ptr().add(out.len()));
+        out.set_len(out.len() + len);
     }
 }
 

@@ -234,6 +234,59 @@ fn surrogates_at_every_position_and_block_edge() {
     }
 }
 
+/// The 16-bit kernels escape the first marked unit of a block directly
+/// when it is Latin-1, and compute the block's surrogate masks only when it
+/// is not: an escape before, after or between surrogates (paired or lone)
+/// at every pair of positions across two blocks.
+#[test]
+fn escapes_and_surrogates_at_every_pair_of_positions() {
+    for background in [u16::from(b'x'), 0x3042] {
+        for len in [63, 64, 65, 96, 129] {
+            for first in 0..len {
+                for second in (first + 1..len).step_by(3) {
+                    for pattern in [&[0xD83D, 0xDE00][..], &[0xD83D][..], &[0xDE00][..]] {
+                        for escape in [u16::from(b'"'), 0x01, u16::from(b'\\')] {
+                            let mut input = vec![background; len];
+                            input[first] = escape;
+                            for (i, &unit) in pattern.iter().enumerate() {
+                                if let Some(slot) = input.get_mut(second + i) {
+                                    *slot = unit;
+                                }
+                            }
+                            check_utf16(&input);
+                            input.swap(first, second);
+                            check_utf16(&input);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn widened_escape_table_matches_the_byte_table() {
+    for byte in 0..=255u8 {
+        let (sequence, len) = scalar::escaped(byte);
+        let wide = scalar::ESCAPED_WIDE[usize::from(byte)];
+        assert_eq!(wide[..6], sequence.map(u16::from), "{byte:#x}");
+        assert_eq!(wide[7], u16::from(len), "{byte:#x}");
+        if scalar::needs_escape(byte) {
+            let mut narrow: Vec<u8> = Vec::with_capacity(8);
+            let mut units: Vec<u16> = Vec::with_capacity(8);
+            // SAFETY: both vectors have 8 spare units.
+            unsafe {
+                scalar::write_escape(byte, &mut narrow);
+                scalar::write_escape(byte, &mut units);
+            }
+            assert_eq!(units, narrow.iter().map(|&b| u16::from(b)).collect::<Vec<_>>(), "{byte:#x}");
+            let mut pushed: Vec<u8> = Vec::new();
+            scalar::push_escape(byte, &mut pushed);
+            assert_eq!(narrow, pushed, "{byte:#x}");
+        }
+    }
+}
+
 /// Characters drawn as engines meet them: mostly source-code-like ASCII,
 /// with every escape, Latin-1, CJK, arrows and surrogates mixed in.
 fn biased_unit() -> impl Strategy<Value = u16> {
