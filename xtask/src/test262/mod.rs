@@ -39,6 +39,7 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "regexp-modifiers",
     "regexp-duplicate-named-groups",
     "decorators",
+    "await-dictionary",
     "WeakRef",
     "FinalizationRegistry",
     "TypedArray",

@@ -60,14 +60,17 @@ pub fn iterator_step_value(vm: &mut Vm, record: Gc<IteratorRecord>) -> JsResult<
         record.borrow_mut(&mut vm.heap).done = true;
         return Err(vm.type_error("Iterator result is not an object"));
     };
+    // An error reading `done` or `value` also finishes the iterator: it is
+    // not closed afterwards.
     let done_key = PropertyKey::String(vm.names.done);
-    let done = get(vm, result_obj, done_key, result)?;
-    if to_boolean(vm, done) {
-        record.borrow_mut(&mut vm.heap).done = true;
-        return Ok(None);
-    }
     let value_key = PropertyKey::String(vm.names.value);
-    Ok(Some(get(vm, result_obj, value_key, result)?))
+    let step = get(vm, result_obj, done_key, result).and_then(|done| {
+        if to_boolean(vm, done) { Ok(None) } else { get(vm, result_obj, value_key, result).map(Some) }
+    });
+    if !matches!(step, Ok(Some(_))) {
+        record.borrow_mut(&mut vm.heap).done = true;
+    }
+    step
 }
 
 /// `IteratorClose` (§7.4.11) for a normal completion: calls `return` unless

@@ -293,6 +293,20 @@ fn with_resolvers(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(o))
 }
 
+/// `Promise.try(callback, ...args)` (§27.2.4.8).
+fn try_(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let c = this_constructor(vm, info, "try")?;
+    let capability = new_promise_capability(vm, c)?;
+    let callback = info.arg(vm, 0);
+    let args: Vec<Value> = info.args(vm).iter().skip(1).copied().collect();
+    match call(vm, callback, Value::UNDEFINED, &args) {
+        Ok(v) => call(vm, capability.resolve, Value::UNDEFINED, &[v])?,
+        Err(Exception::Throw(e)) => call(vm, capability.reject, Value::UNDEFINED, &[e])?,
+        Err(e) => return Err(e),
+    };
+    Ok(capability.promise)
+}
+
 /// Which combinator.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Combinator {
@@ -562,6 +576,7 @@ pub(crate) fn install(vm: &mut Vm) {
         ("race", 1, race),
         ("reject", 1, reject),
         ("resolve", 1, resolve),
+        ("try", 1, try_),
         ("withResolvers", 0, with_resolvers),
     ] {
         method(vm, ctor, name, length, f);

@@ -60,6 +60,12 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     pub in_class_element: bool,
     /// An async function or arrow: `await` suspends it.
     pub is_async: bool,
+    /// The name bindings of the enclosing named function expressions
+    /// (immutable: assignments are ignored, or throw in strict code).
+    pub function_names: Vec<SymbolId>,
+    /// This function's own name binding, if it is a named function
+    /// expression: initialised to the callee on entry.
+    pub own_name: Option<SymbolId>,
 }
 
 impl<'c, 'a> FunctionCompiler<'c, 'a> {
@@ -105,6 +111,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             mapped_parameters: Vec::new(),
             in_class_element: false,
             is_async: false,
+            function_names: Vec::new(),
+            own_name: None,
         }
     }
 
@@ -118,6 +126,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         fc.in_class_element = self.in_class_element && kind == CodeKind::Arrow;
         fc.eval_root = self.eval_root;
         fc.depth = self.depth;
+        fc.function_names.clone_from(&self.function_names);
         fc
     }
 
@@ -404,6 +413,14 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     pub fn store_binding(&mut self, symbol: SymbolId, src: Reg, init: bool) -> CResult<()> {
         let flags = self.analysis.scoping.symbol_flags(symbol);
         let name = self.analysis.scoping.symbol_name(symbol).to_owned();
+        if !init && self.function_names.contains(&symbol) {
+            // A named function expression's own name is immutable.
+            if self.strict {
+                let c = self.name_constant(&name);
+                self.emit(Instruction::ThrowConstAssign { name: c });
+            }
+            return Ok(());
+        }
         if !init && flags.contains(SymbolFlags::ConstVariable) {
             let c = self.name_constant(&name);
             // A const in its TDZ reports the TDZ error first.
@@ -655,6 +672,18 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         };
         let mut fc = self.child(scope, kind, strict, &name);
         fc.is_async = f.r#async;
+        if f.r#type == oxc_ast::ast::FunctionType::FunctionExpression
+            && let Some(symbol) = f.id.as_ref().and_then(|id| id.symbol_id.get())
+            && fc.analysis.scoping.symbol_scope_id(symbol) == scope
+            // A parameter, `var` or function of the same name shadows it
+            // (oxc merges them into one symbol).
+            && !fc.analysis.scoping.symbol_flags(symbol).intersects(SymbolFlags::FunctionScopedVariable)
+            && fc.analysis.scoping.symbol_redeclarations(symbol).is_empty()
+            && fc.analysis.scoping.get_binding(scope, fc.analysis.scoping.symbol_name(symbol).into()) == Some(symbol)
+        {
+            fc.own_name = Some(symbol);
+            fc.function_names.push(symbol);
+        }
         let body = f.body.as_deref();
         fc.compile_function_body(&f.params, body.map(|b| &b.statements[..]), None)?;
         Ok(fc.finish(f.span.start, f.span.end))
@@ -725,6 +754,13 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         self.allocate_bindings()?;
         // `var`s in environments start as undefined, not in a TDZ.
         self.init_function_scope_vars()?;
+        if let Some(symbol) = self.own_name {
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.emit(Instruction::LoadCallee { dst: r });
+            self.store_binding(symbol, r, true)?;
+            self.release(mark);
+        }
         self.init_lexical_registers(self.boundary);
         let mapped = self.analysis.mapped_parameters(self.boundary).map(<[SymbolId]>::to_vec);
         let arguments = self.analysis.arguments_used.get(&self.boundary).copied();
