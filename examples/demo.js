@@ -33,3 +33,22 @@ try {
 } catch (e) {
   console.log(`${e.name}: ${e.message}`);
 }
+
+// Async work in Node's order, a request id that follows it through awaits
+// and timers (AsyncLocalStorage), and JSON with a reviver.
+const { AsyncLocalStorage } = require("node:async_hooks");
+const requestId = new AsyncLocalStorage();
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function handle(id, body) {
+  return requestId.run(id, async () => {
+    await sleep(5 * id);
+    const data = JSON.parse(body, (key, value) => (key === "qty" ? value * 2 : value));
+    console.log(`request ${requestId.getStore()}:`, JSON.stringify(data));
+    return data.qty;
+  });
+}
+
+Promise.all([handle(2, '{"item":"tea","qty":1}'), handle(1, '{"item":"→ coffee","qty":3}')])
+  .then((quantities) => console.log("total", quantities.reduce((a, b) => a + b)));
+process.nextTick(() => console.log("nextTick runs before promise jobs"));

@@ -47,11 +47,13 @@ pub struct VmOptions {
     pub max_call_depth: usize,
     /// Add `$vm.gc()` and `$vm.heapStats()`.
     pub expose_internals: bool,
+    /// `process.argv`.
+    pub argv: Vec<String>,
 }
 
 impl Default for VmOptions {
     fn default() -> Self {
-        Self { heap: HeapConfig::default(), max_call_depth: 10_000, expose_internals: false }
+        Self { heap: HeapConfig::default(), max_call_depth: 10_000, expose_internals: false, argv: Vec::new() }
     }
 }
 
@@ -120,6 +122,10 @@ pub struct Vm {
     /// An uncatchable termination seen inside a callback that can only
     /// report a thrown value (a promise handler).
     pub(crate) terminating: bool,
+    /// Timers, immediates and the nextTick queue.
+    pub(crate) event_loop: crate::host::event_loop::EventLoop,
+    /// Host objects made once (process, module objects, prototypes).
+    pub(crate) host_objects: crate::host::HostObjects,
 }
 
 impl Vm {
@@ -160,6 +166,8 @@ impl Vm {
             async_context: js_async_context::ContextState::new(),
             rejections: Vec::new(),
             terminating: false,
+            event_loop: crate::host::event_loop::EventLoop::default(),
+            host_objects: crate::host::HostObjects::default(),
         };
         crate::builtins::install(&mut vm);
         vm
@@ -310,6 +318,8 @@ impl Vm {
             running_jobs: &self.running_jobs,
             async_context: &self.async_context,
             rejections: &self.rejections,
+            event_loop: &self.event_loop,
+            host_objects: &self.host_objects,
             atoms: &mut self.atoms,
             inline_caches: &mut self.inline_caches,
         };
@@ -385,6 +395,8 @@ struct VmRoots<'a> {
     running_jobs: &'a [js_microtask::Job<Value>],
     async_context: &'a js_async_context::ContextState<Value>,
     rejections: &'a [(Gc<JsObject>, js_promise::RejectionOperation)],
+    event_loop: &'a crate::host::event_loop::EventLoop,
+    host_objects: &'a crate::host::HostObjects,
     atoms: &'a mut AtomTable,
     inline_caches: &'a mut InlineCacheTables,
 }
@@ -412,6 +424,8 @@ impl Roots for VmRoots<'_> {
         for (promise, _) in self.rejections {
             promise.trace(tracer);
         }
+        self.event_loop.trace(tracer);
+        self.host_objects.trace(tracer);
     }
 
     fn reconcile(&mut self, liveness: &Liveness<'_>) {

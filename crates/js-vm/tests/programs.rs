@@ -40,8 +40,8 @@ fn run_on_engine(path: &Path) -> String {
     let capture = Capture::default();
     let mut vm = Vm::new();
     vm.set_console(Box::new(capture.clone()));
-    let outcome = vm.eval_script(&path.to_string_lossy(), &text).and_then(|_| vm.run_microtasks());
-    if let Err(js_vm::Exception::Throw(v)) = outcome {
+    let outcome = vm.eval_script(&path.to_string_lossy(), &text).and_then(|_| vm.run_event_loop());
+    if let Ok(Some(v)) | Err(js_vm::Exception::Throw(v)) = outcome {
         let report = vm.describe_uncaught(v);
         capture.clone().error(&report);
     }

@@ -17,17 +17,23 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut options = VmOptions::default();
     let mut file = None;
+    let mut script_args = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
+            _ if file.is_some() => script_args.push(arg),
             "--gc-stress" => options.heap.stress = true,
             "--expose-internals" => options.expose_internals = true,
             "-h" | "--help" => return Err(String::new()),
-            flag if flag.starts_with("--") && file.is_none() => return Err(format!("unknown option {flag}")),
-            _ if file.is_none() => file = Some(arg),
-            _ => {}
+            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
+            _ => file = Some(arg),
         }
     }
     let file = file.ok_or_else(|| "missing FILE".to_owned())?;
+    // `process.argv`: the executable, the script's absolute path, its
+    // arguments.
+    let exe = std::env::current_exe().map_or_else(|_| "jsvm".to_owned(), |p| p.to_string_lossy().into_owned());
+    let script = std::fs::canonicalize(&file).map_or_else(|_| file.clone(), |p| p.to_string_lossy().into_owned());
+    options.argv = [exe, script].into_iter().chain(script_args).collect();
     Ok(Args { file, options })
 }
 
@@ -40,10 +46,9 @@ fn run(args: Args) -> ExitCode {
         }
     };
     let mut vm = Vm::with_options(args.options);
-    let outcome = vm.eval_script(&args.file, &text).and_then(|_| vm.run_microtasks());
-    let outcome = outcome.map(|()| vm.take_unhandled_rejection());
+    let outcome = vm.eval_script(&args.file, &text).and_then(|_| vm.run_event_loop());
     match outcome {
-        Ok(None) => ExitCode::SUCCESS,
+        Ok(None) => ExitCode::from(u8::try_from(vm.process_exit_code() & 0xFF).unwrap_or(1)),
         Ok(Some(reason)) => {
             let report = vm.describe_uncaught(reason);
             eprintln!("{report}");
@@ -55,6 +60,9 @@ fn run(args: Args) -> ExitCode {
             ExitCode::FAILURE
         }
         Err(Exception::Terminated) => {
+            if let Some(code) = vm.exit_code() {
+                return ExitCode::from(u8::try_from(code & 0xFF).unwrap_or(1));
+            }
             eprintln!("jsvm: execution terminated");
             ExitCode::FAILURE
         }

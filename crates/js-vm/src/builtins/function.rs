@@ -17,7 +17,7 @@ use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-fn return_undefined(_vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+pub(crate) fn return_undefined(_vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     Ok(Value::UNDEFINED)
 }
 

@@ -134,6 +134,10 @@ pub enum ObjectKind {
     /// The internal state of a running async function: its promise and,
     /// while it waits at an `await`, its saved frame. Scripts never see it.
     AsyncFunction(Box<crate::interpreter::async_function::AsyncFunctionState>),
+    /// An `AsyncLocalStorage` or `AsyncContext.Variable`.
+    ContextVariable(Box<crate::host::async_local_storage::ContextVariable>),
+    /// An `AsyncContext.Snapshot`: the frame it captured.
+    ContextSnapshot(Option<js_async_context::Frame<Value>>),
     /// An async generator object.
     AsyncGenerator(Box<crate::interpreter::async_generator::AsyncGeneratorState>),
     /// An Async-from-Sync Iterator (`[[SyncIteratorRecord]]`).
@@ -360,6 +364,15 @@ unsafe impl Trace for JsObject {
             ObjectKind::Promise(state) => state.trace(tracer),
             ObjectKind::AsyncFromSyncIterator(record) => record.trace(tracer),
             ObjectKind::AsyncGenerator(state) => state.trace(tracer),
+            ObjectKind::ContextVariable(v) => {
+                v.default.trace(tracer);
+                v.name.trace(tracer);
+            }
+            ObjectKind::ContextSnapshot(frame) => {
+                if let Some(frame) = frame {
+                    frame.as_any().trace(tracer);
+                }
+            }
             ObjectKind::AsyncFunction(state) => state.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
