@@ -39,7 +39,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "regexp-modifiers",
     "regexp-duplicate-named-groups",
     "decorators",
-    "await-dictionary",
     "WeakRef",
     "FinalizationRegistry",
     "TypedArray",

@@ -316,6 +316,91 @@ enum Combinator {
     Race,
 }
 
+/// `Promise.allKeyed` and `Promise.allSettledKeyed` (the await-dictionary
+/// proposal): like `all`/`allSettled` over an object's own enumerable
+/// properties, resolving to a null-prototype object with the same keys.
+fn keyed_combinator(vm: &mut Vm, info: &CallInfo, which: Combinator, name: &str) -> JsResult<Value> {
+    let c = this_constructor(vm, info, name)?;
+    let capability = new_promise_capability(vm, c)?;
+    let key = vm.key("resolve");
+    let promise_resolve = match c.as_object().map(|co| get(vm, co, key, c)) {
+        Some(Ok(f)) if is_callable(vm, f) => Ok(f),
+        Some(Err(e)) => Err(e),
+        _ => Err(vm.type_error("Promise resolve or reject function is not callable")),
+    };
+    let promises = info.arg(vm, 0);
+    let result = promise_resolve.and_then(|promise_resolve| {
+        vm.keep_alive(promise_resolve);
+        let Some(object) = promises.as_object() else {
+            return Err(vm.type_error(&format!("Promise.{name} requires an object")));
+        };
+        perform_keyed(vm, which, object, c, capability, promise_resolve)
+    });
+    match result {
+        Ok(v) => Ok(v),
+        Err(Exception::Throw(reason)) => {
+            call(vm, capability.reject, Value::UNDEFINED, &[reason])?;
+            Ok(capability.promise)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn perform_keyed(
+    vm: &mut Vm,
+    which: Combinator,
+    object: Gc<JsObject>,
+    c: Value,
+    capability: Capability,
+    promise_resolve: Value,
+) -> JsResult<Value> {
+    let all_keys = crate::object::internal_methods::own_property_keys(vm, object);
+    let state = vm.heap.alloc(CombinatorState { values: Vec::new(), remaining: 1, capability, keys: None });
+    vm.keep_alive(Value::internal(state.as_any()));
+    let mut keys = Vec::new();
+    for key in all_keys {
+        let Some(desc) = crate::object::internal_methods::get_own_property(vm, object, key) else { continue };
+        if desc.enumerable != Some(true) {
+            continue;
+        }
+        let value = get(vm, object, key, Value::object(object))?;
+        let key_value = super::object::key_to_value(vm, key);
+        keys.push(key_value);
+        vm.keep_alive(key_value);
+        let index = keys.len() - 1;
+        state.borrow_mut(&mut vm.heap).values.push(Value::UNDEFINED);
+        let next_promise = call(vm, promise_resolve, c, &[value])?;
+        vm.keep_alive(next_promise);
+        let element = vm.heap.alloc(ElementRecord { state, index, already_called: false });
+        let data = Value::internal(element.as_any());
+        let (on_fulfilled, on_rejected) = if which == Combinator::All {
+            (Value::object(native_function_with_data(vm, "", 1, all_resolve_element, data)), capability.reject)
+        } else {
+            (
+                Value::object(native_function_with_data(vm, "", 1, all_settled_resolve_element, data)),
+                Value::object(native_function_with_data(vm, "", 1, all_settled_reject_element, data)),
+            )
+        };
+        vm.keep_alive(on_fulfilled);
+        vm.keep_alive(on_rejected);
+        state.borrow_mut(&mut vm.heap).remaining += 1;
+        invoke_then(vm, next_promise, &[on_fulfilled, on_rejected])?;
+    }
+    // The keys ride with the values: the element functions only fill
+    // `values`; the result object is made once all are in.
+    let key_list = crate::builtins::array::array_create(vm, &keys);
+    vm.keep_alive(Value::object(key_list));
+    {
+        let s = state.borrow_mut(&mut vm.heap);
+        s.keys = Some(key_list);
+        s.remaining -= 1;
+    }
+    if state.borrow(&vm.heap).remaining == 0 {
+        finish_combinator(vm, which, state)?;
+    }
+    Ok(capability.promise)
+}
+
 /// `Promise.all`, `allSettled`, `any` and `race` (§27.2.4.1–5): the
 /// common frame of GetPromiseResolve, GetIterator and the rejection of the
 /// capability on an abrupt completion.
@@ -358,12 +443,15 @@ struct CombinatorState {
     values: Vec<Value>,
     remaining: u32,
     capability: Capability,
+    /// For the keyed combinators: the keys, in order, as an array.
+    keys: Option<Gc<JsObject>>,
 }
 
 // SAFETY: the values and the capability's values are all the pointers.
 unsafe impl Trace for CombinatorState {
     fn trace(&self, tracer: &mut Tracer) {
         self.values.trace(tracer);
+        self.keys.trace(tracer);
         self.capability.promise.trace(tracer);
         self.capability.resolve.trace(tracer);
         self.capability.reject.trace(tracer);
@@ -400,7 +488,7 @@ fn perform_combinator(
     capability: Capability,
     promise_resolve: Value,
 ) -> JsResult<Value> {
-    let state = vm.heap.alloc(CombinatorState { values: Vec::new(), remaining: 1, capability });
+    let state = vm.heap.alloc(CombinatorState { values: Vec::new(), remaining: 1, capability, keys: None });
     vm.keep_alive(Value::internal(state.as_any()));
     let mut index = 0;
     loop {
@@ -449,10 +537,24 @@ fn perform_combinator(
 
 /// Settles the combinator's promise once every element has reported.
 fn finish_combinator(vm: &mut Vm, which: Combinator, state: Gc<CombinatorState>) -> JsResult<()> {
-    let (values, capability) = {
+    let (values, capability, keys) = {
         let s = state.borrow(&vm.heap);
-        (s.values.clone(), s.capability)
+        (s.values.clone(), s.capability, s.keys)
     };
+    for &v in &values {
+        vm.keep_alive(v);
+    }
+    if let Some(keys) = keys {
+        let result = vm.new_object(None);
+        vm.keep_alive(Value::object(result));
+        for (i, &value) in values.iter().enumerate() {
+            let key_value = get(vm, keys, PropertyKey::Index(i as u32), Value::object(keys))?;
+            let key = crate::abstract_ops::to_property_key(vm, key_value)?;
+            create_data_property_or_throw(vm, result, key, value)?;
+        }
+        call(vm, capability.resolve, Value::UNDEFINED, &[Value::object(result)])?;
+        return Ok(());
+    }
     let array = super::array::array_create(vm, &values);
     vm.keep_alive(Value::object(array));
     if which == Combinator::Any {
@@ -549,6 +651,14 @@ fn race(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     combinator(vm, info, Combinator::Race, "race")
 }
 
+fn all_keyed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    keyed_combinator(vm, info, Combinator::All, "allKeyed")
+}
+
+fn all_settled_keyed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    keyed_combinator(vm, info, Combinator::AllSettled, "allSettledKeyed")
+}
+
 fn species_getter(_vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(info.this)
 }
@@ -572,6 +682,8 @@ pub(crate) fn install(vm: &mut Vm) {
     for (name, length, f) in [
         ("all", 1, all as crate::function::NativeFn),
         ("allSettled", 1, all_settled),
+        ("allKeyed", 1, all_keyed),
+        ("allSettledKeyed", 1, all_settled_keyed),
         ("any", 1, any),
         ("race", 1, race),
         ("reject", 1, reject),
