@@ -99,6 +99,9 @@ pub fn run() -> Result<(), TaskError> {
         &mut totals,
     )?;
 
+    // Behaviour Node shows: every test program prints what node prints.
+    crate::diff::run(&[])?;
+
     // Conformance: no test262 directory may fall below its recorded pass
     // count, and a sample must behave the same with gc-stress on.
     crate::test262::run(&["--check".to_owned()])?;
