@@ -49,11 +49,20 @@ pub struct VmOptions {
     pub expose_internals: bool,
     /// `process.argv`.
     pub argv: Vec<String>,
+    /// Resume suspended async functions through the call cache (off only
+    /// to measure what the cache saves).
+    pub resume_cache: bool,
 }
 
 impl Default for VmOptions {
     fn default() -> Self {
-        Self { heap: HeapConfig::default(), max_call_depth: 10_000, expose_internals: false, argv: Vec::new() }
+        Self {
+            heap: HeapConfig::default(),
+            max_call_depth: 10_000,
+            expose_internals: false,
+            argv: Vec::new(),
+            resume_cache: true,
+        }
     }
 }
 
@@ -126,6 +135,10 @@ pub struct Vm {
     pub(crate) event_loop: crate::host::event_loop::EventLoop,
     /// Host objects made once (process, module objects, prototypes).
     pub(crate) host_objects: crate::host::HostObjects,
+    /// What resuming each executable needs, by executable (weak keys,
+    /// pruned after every collection).
+    pub(crate) resume_cache:
+        js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
 }
 
 impl Vm {
@@ -168,6 +181,7 @@ impl Vm {
             terminating: false,
             event_loop: crate::host::event_loop::EventLoop::default(),
             host_objects: crate::host::HostObjects::default(),
+            resume_cache: js_microtask::CallCache::new(),
         };
         crate::builtins::install(&mut vm);
         vm
@@ -320,6 +334,7 @@ impl Vm {
             rejections: &self.rejections,
             event_loop: &self.event_loop,
             host_objects: &self.host_objects,
+            resume_cache: &mut self.resume_cache,
             atoms: &mut self.atoms,
             inline_caches: &mut self.inline_caches,
         };
@@ -397,6 +412,7 @@ struct VmRoots<'a> {
     rejections: &'a [(Gc<JsObject>, js_promise::RejectionOperation)],
     event_loop: &'a crate::host::event_loop::EventLoop,
     host_objects: &'a crate::host::HostObjects,
+    resume_cache: &'a mut js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
     atoms: &'a mut AtomTable,
     inline_caches: &'a mut InlineCacheTables,
 }
@@ -431,6 +447,7 @@ impl Roots for VmRoots<'_> {
     fn reconcile(&mut self, liveness: &Liveness<'_>) {
         self.atoms.reconcile(liveness);
         self.inline_caches.reconcile(liveness);
+        self.resume_cache.reconcile(liveness);
     }
 }
 

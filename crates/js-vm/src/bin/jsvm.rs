@@ -1,5 +1,6 @@
 //! `jsvm FILE [ARGS]`: runs a script. Options: `--gc-stress` (collect at
-//! every safepoint), `--expose-internals` (adds `$vm`).
+//! every safepoint), `--expose-internals` (adds `$vm`), `--no-resume-cache`
+//! (resume async functions without the call cache, to measure it).
 
 use std::process::ExitCode;
 
@@ -23,6 +24,7 @@ fn parse_args() -> Result<Args, String> {
             _ if file.is_some() => script_args.push(arg),
             "--gc-stress" => options.heap.stress = true,
             "--expose-internals" => options.expose_internals = true,
+            "--no-resume-cache" => options.resume_cache = false,
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
             _ => file = Some(arg),
@@ -76,7 +78,7 @@ fn main() -> ExitCode {
             if !message.is_empty() {
                 eprintln!("jsvm: {message}");
             }
-            eprintln!("usage: jsvm [--gc-stress] [--expose-internals] FILE [ARGS]");
+            eprintln!("usage: jsvm [--gc-stress] [--expose-internals] [--no-resume-cache] FILE [ARGS]");
             return ExitCode::from(2);
         }
     };

@@ -2,8 +2,8 @@
 
 use crate::builtins::{method, value_property};
 use crate::interpreter::CallInfo;
-use crate::object::Attributes;
 use crate::object::internal_methods::create_data_property_or_throw;
+use crate::object::{Attributes, ObjectKind};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -39,10 +39,52 @@ fn heap_stats(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(result))
 }
 
+/// `$vm.callCacheStats()`: `{ hits, misses, evictions, entries }` of the
+/// resume call cache.
+fn call_cache_stats(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+    let counters = vm.resume_cache.counters();
+    let entries = vm.resume_cache.len();
+    let result = vm.new_plain_object();
+    vm.keep_alive(Value::object(result));
+    for (name, n) in [
+        ("hits", counters.hits as f64),
+        ("misses", counters.misses as f64),
+        ("evictions", counters.evictions as f64),
+        ("entries", entries as f64),
+    ] {
+        let key = vm.key(name);
+        create_data_property_or_throw(vm, result, key, Value::number(n))?;
+    }
+    Ok(Value::object(result))
+}
+
+/// `$vm.asyncContext()`: the current async-context frame as an
+/// `AsyncContext.Snapshot`.
+fn async_context(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+    let frame = vm.async_context.current();
+    let proto = vm.host_objects.snapshot_prototype;
+    let o = vm.new_object_of_kind(proto, ObjectKind::ContextSnapshot(frame));
+    Ok(Value::object(o))
+}
+
+/// `$vm.setAsyncContext(snapshot)`: makes a snapshot's frame current (as
+/// `enterWith` does); anything else clears it.
+fn set_async_context(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let frame = match info.arg(vm, 0).as_object().map(|o| &o.borrow(&vm.heap).kind) {
+        Some(ObjectKind::ContextSnapshot(frame)) => *frame,
+        _ => None,
+    };
+    vm.async_context.enter_with(frame);
+    Ok(Value::UNDEFINED)
+}
+
 pub(super) fn install(vm: &mut Vm) {
     let internals = vm.new_plain_object();
     method(vm, internals, "gc", 0, gc);
     method(vm, internals, "heapStats", 0, heap_stats);
+    method(vm, internals, "callCacheStats", 0, call_cache_stats);
+    method(vm, internals, "asyncContext", 0, async_context);
+    method(vm, internals, "setAsyncContext", 1, set_async_context);
     let global = vm.realm.global;
     value_property(vm, global, "$vm", Value::object(internals), Attributes::METHOD);
 }

@@ -184,6 +184,8 @@ pub(super) fn push_saved_frame(
     owner: Gc<JsObject>,
     resumption: Option<(Value, Value)>,
 ) {
+    let entry = resume_entry(vm, saved.code);
+    vm.stack.reserve(usize::from(entry.register_count) + usize::from(entry.max_call_registers));
     let base = vm.stack.len();
     vm.stack.extend_from_slice(&saved.registers);
     let mut pc = saved.pc;
@@ -213,6 +215,56 @@ pub(super) fn push_saved_frame(
         construct: false,
         generator: Some(owner),
     });
+}
+
+/// What resuming a suspended frame of an executable needs before it runs:
+/// its frame size and the room its calls take. Resumes look it up in the
+/// VM's [`js_microtask::CallCache`] by executable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResumeEntry {
+    /// Registers of the frame.
+    pub register_count: u16,
+    /// Registers reserved above it for the first call it makes.
+    pub max_call_registers: u16,
+}
+
+/// An executable as a call-cache key. Its identity for set selection is the
+/// executable's inline-cache table number, which the VM hands out in order:
+/// consecutive executables land in different sets, where their addresses
+/// (a constant stride apart in one size class) could all hash to one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExecutableKey {
+    code: Gc<Code>,
+    serial: u32,
+}
+
+impl js_microtask::CacheKey for ExecutableKey {
+    #[inline]
+    fn identity(self) -> u64 {
+        u64::from(self.serial)
+    }
+}
+
+impl From<ExecutableKey> for js_gc::GcAny {
+    fn from(key: ExecutableKey) -> Self {
+        key.code.as_any()
+    }
+}
+
+/// The resume entry of `code`, from the call cache when it is there.
+fn resume_entry(vm: &mut Vm, code: Gc<Code>) -> ResumeEntry {
+    let key = ExecutableKey { code, serial: code.borrow(&vm.heap).ic_table };
+    if vm.options.resume_cache
+        && let Some(entry) = vm.resume_cache.get(key)
+    {
+        return entry;
+    }
+    let c = code.borrow(&vm.heap);
+    let entry = ResumeEntry { register_count: c.register_count, max_call_registers: c.param_count.saturating_add(1) };
+    if vm.options.resume_cache {
+        vm.resume_cache.insert(key, entry);
+    }
+    entry
 }
 
 /// Marks the generator of a frame that finished (returned or threw).

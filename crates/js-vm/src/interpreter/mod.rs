@@ -15,7 +15,7 @@ use std::rc::Rc;
 use js_gc::Gc;
 
 pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
-pub use generator::{GeneratorState, GeneratorStatus, ResumeMode, generator_resume};
+pub use generator::{ExecutableKey, GeneratorState, GeneratorStatus, ResumeEntry, ResumeMode, generator_resume};
 pub use inline_cache::{InlineCache, InlineCacheTables};
 pub(crate) use operators::js_pow;
 

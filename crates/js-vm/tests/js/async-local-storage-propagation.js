@@ -29,7 +29,7 @@ als.run('A', () => {
   Promise.any([pending]).then(() => see('Promise.any'));
   Promise.resolve().then(() => { throw new Error('handler threw'); }).catch(() => see('after throwing handler'));
   setTimeout(() => see('setTimeout'), 0);
-  setImmediate(() => see('setImmediate'));
+  setTimeout(() => setImmediate(() => see('setImmediate inside a timer')), 5);
   process.nextTick(() => see('nextTick'));
   queueMicrotask(() => see('queueMicrotask'));
 });
