@@ -135,6 +135,12 @@ pub struct Vm {
     pub(crate) event_loop: crate::host::event_loop::EventLoop,
     /// Host objects made once (process, module objects, prototypes).
     pub(crate) host_objects: crate::host::HostObjects,
+    /// WeakRef targets kept alive until the current job ends
+    /// (AddToKeptObjects / ClearKeptObjects).
+    pub(crate) kept_alive: Vec<Value>,
+    /// FinalizationRegistries with targets found dead, whose cleanup
+    /// callbacks are due.
+    pub(crate) finalization_ready: Vec<Gc<JsObject>>,
     /// What resuming each executable needs, by executable (weak keys,
     /// pruned after every collection).
     pub(crate) resume_cache:
@@ -182,6 +188,8 @@ impl Vm {
             event_loop: crate::host::event_loop::EventLoop::default(),
             host_objects: crate::host::HostObjects::default(),
             resume_cache: js_microtask::CallCache::new(),
+            kept_alive: Vec::new(),
+            finalization_ready: Vec::new(),
         };
         crate::builtins::install(&mut vm);
         vm
@@ -335,13 +343,23 @@ impl Vm {
             event_loop: &self.event_loop,
             host_objects: &self.host_objects,
             resume_cache: &mut self.resume_cache,
+            kept_alive: &self.kept_alive,
+            finalization_ready: &self.finalization_ready,
             atoms: &mut self.atoms,
             inline_caches: &mut self.inline_caches,
         };
         // SAFETY: every cell the VM can reach afterwards is traced by
         // `VmRoots` (registers, frames, realm, temporary roots); native code
         // keeps its other values in `temp_roots`.
-        unsafe { self.heap.collect(&mut roots) }
+        let report = unsafe { self.heap.collect(&mut roots) };
+        for cell in &report.finalization_ready {
+            if let Some(registry) = cell.downcast::<JsObject>()
+                && !self.finalization_ready.contains(&registry)
+            {
+                self.finalization_ready.push(registry);
+            }
+        }
+        report
     }
 
     /// A collection if the allocation debt (or gc-stress) asks for one.
@@ -412,6 +430,8 @@ struct VmRoots<'a> {
     rejections: &'a [(Gc<JsObject>, js_promise::RejectionOperation)],
     event_loop: &'a crate::host::event_loop::EventLoop,
     host_objects: &'a crate::host::HostObjects,
+    kept_alive: &'a [Value],
+    finalization_ready: &'a [Gc<JsObject>],
     resume_cache: &'a mut js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
     atoms: &'a mut AtomTable,
     inline_caches: &'a mut InlineCacheTables,
@@ -442,6 +462,8 @@ impl Roots for VmRoots<'_> {
         }
         self.event_loop.trace(tracer);
         self.host_objects.trace(tracer);
+        self.kept_alive.trace(tracer);
+        self.finalization_ready.trace(tracer);
     }
 
     fn reconcile(&mut self, liveness: &Liveness<'_>) {

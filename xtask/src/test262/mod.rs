@@ -39,8 +39,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "regexp-modifiers",
     "regexp-duplicate-named-groups",
     "decorators",
-    "WeakRef",
-    "FinalizationRegistry",
     "TypedArray",
     "ArrayBuffer",
     "SharedArrayBuffer",

@@ -21,6 +21,7 @@ pub mod regexp;
 pub mod set_methods;
 pub mod string;
 pub mod symbol;
+pub mod weak_ref;
 
 use js_gc::Gc;
 
@@ -51,6 +52,7 @@ pub(crate) fn install(vm: &mut Vm) {
     promise::install(vm);
     async_iteration::install(vm);
     async_generator::install(vm);
+    weak_ref::install(vm);
     global::install(vm);
     crate::host::install(vm);
 }

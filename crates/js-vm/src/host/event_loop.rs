@@ -191,6 +191,11 @@ impl Vm {
                     return Ok(Some(reason));
                 }
             }
+            // FinalizationRegistry cleanups found by collections.
+            self.run_finalization_cleanups()?;
+            if let Some(reason) = self.run_ticks_and_microtasks()? {
+                return Ok(Some(reason));
+            }
             // Poll: wait for the next timer when nothing else is due.
             if self.event_loop.immediates.is_empty()
                 && let Some((&(deadline, _), _)) = self.event_loop.timers.first_key_value()

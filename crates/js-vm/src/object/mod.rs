@@ -138,6 +138,10 @@ pub enum ObjectKind {
     ContextVariable(Box<crate::host::async_local_storage::ContextVariable>),
     /// An `AsyncContext.Snapshot`: the frame it captured.
     ContextSnapshot(Option<js_async_context::Frame<Value>>),
+    /// A WeakRef (`[[WeakRefTarget]]`).
+    WeakRef(Box<crate::builtins::weak_ref::WeakTarget>),
+    /// A FinalizationRegistry.
+    FinalizationRegistry(Box<crate::builtins::weak_ref::RegistryState>),
     /// An async generator object.
     AsyncGenerator(Box<crate::interpreter::async_generator::AsyncGeneratorState>),
     /// An Async-from-Sync Iterator (`[[SyncIteratorRecord]]`).
@@ -364,6 +368,8 @@ unsafe impl Trace for JsObject {
             ObjectKind::Promise(state) => state.trace(tracer),
             ObjectKind::AsyncFromSyncIterator(record) => record.trace(tracer),
             ObjectKind::AsyncGenerator(state) => state.trace(tracer),
+            ObjectKind::WeakRef(target) => target.trace(tracer),
+            ObjectKind::FinalizationRegistry(state) => state.trace(tracer),
             ObjectKind::ContextVariable(v) => {
                 v.default.trace(tracer);
                 v.name.trace(tracer);

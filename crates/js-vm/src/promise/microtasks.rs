@@ -28,6 +28,8 @@ impl Vm {
             result?;
             self.safepoint();
         }
+        // ClearKeptObjects: a checkpoint ends the synchronous run.
+        self.kept_alive.clear();
         Ok(())
     }
 

@@ -118,6 +118,10 @@ intrinsics! {
     async_generator_function_prototype,
     /// `%AsyncGeneratorPrototype%`
     async_generator_prototype,
+    /// `%WeakRef.prototype%`
+    weak_ref_prototype,
+    /// `%FinalizationRegistry.prototype%`
+    finalization_registry_prototype,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -187,6 +191,8 @@ impl Realm {
         let async_from_sync_iterator_prototype = obj(heap, Some(async_iterator_prototype), ObjectKind::Ordinary);
         let async_generator_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
         let async_generator_prototype = obj(heap, Some(async_iterator_prototype), ObjectKind::Ordinary);
+        let weak_ref_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let finalization_registry_prototype = obj(heap, p, ObjectKind::Ordinary);
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
         let placeholder = object_prototype;
@@ -238,6 +244,8 @@ impl Realm {
                 async_from_sync_iterator_prototype,
                 async_generator_function_prototype,
                 async_generator_prototype,
+                weak_ref_prototype,
+                finalization_registry_prototype,
             },
         }
     }
