@@ -11,6 +11,7 @@ pub mod function;
 pub mod generator;
 pub mod global;
 pub mod iteration;
+pub mod iterator_helpers;
 pub mod json;
 pub mod math;
 pub mod number;
@@ -53,6 +54,7 @@ pub(crate) fn install(vm: &mut Vm) {
     async_iteration::install(vm);
     async_generator::install(vm);
     weak_ref::install(vm);
+    iterator_helpers::install(vm);
     global::install(vm);
     crate::host::install(vm);
 }

@@ -138,6 +138,10 @@ pub enum ObjectKind {
     ContextVariable(Box<crate::host::async_local_storage::ContextVariable>),
     /// An `AsyncContext.Snapshot`: the frame it captured.
     ContextSnapshot(Option<js_async_context::Frame<Value>>),
+    /// An Iterator Helper (`map`, `filter`, `take`, `drop`, `flatMap`).
+    IteratorHelper(Box<crate::builtins::iterator_helpers::HelperState>),
+    /// A `%WrapForValidIteratorPrototype%` object (`Iterator.from`).
+    WrapForValidIterator(Gc<crate::interpreter::IteratorRecord>),
     /// A WeakRef (`[[WeakRefTarget]]`).
     WeakRef(Box<crate::builtins::weak_ref::WeakTarget>),
     /// A FinalizationRegistry.
@@ -369,6 +373,8 @@ unsafe impl Trace for JsObject {
             ObjectKind::AsyncFromSyncIterator(record) => record.trace(tracer),
             ObjectKind::AsyncGenerator(state) => state.trace(tracer),
             ObjectKind::WeakRef(target) => target.trace(tracer),
+            ObjectKind::IteratorHelper(state) => state.trace(tracer),
+            ObjectKind::WrapForValidIterator(record) => record.trace(tracer),
             ObjectKind::FinalizationRegistry(state) => state.trace(tracer),
             ObjectKind::ContextVariable(v) => {
                 v.default.trace(tracer);

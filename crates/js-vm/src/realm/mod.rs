@@ -122,6 +122,12 @@ intrinsics! {
     weak_ref_prototype,
     /// `%FinalizationRegistry.prototype%`
     finalization_registry_prototype,
+    /// `%Iterator%`
+    iterator_constructor,
+    /// `%IteratorHelperPrototype%`
+    iterator_helper_prototype,
+    /// `%WrapForValidIteratorPrototype%`
+    wrap_for_valid_iterator_prototype,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -193,6 +199,8 @@ impl Realm {
         let async_generator_prototype = obj(heap, Some(async_iterator_prototype), ObjectKind::Ordinary);
         let weak_ref_prototype = obj(heap, p, ObjectKind::Ordinary);
         let finalization_registry_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let iterator_helper_prototype = obj(heap, i, ObjectKind::Ordinary);
+        let wrap_for_valid_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
         let placeholder = object_prototype;
@@ -246,6 +254,9 @@ impl Realm {
                 async_generator_prototype,
                 weak_ref_prototype,
                 finalization_registry_prototype,
+                iterator_constructor: placeholder,
+                iterator_helper_prototype,
+                wrap_for_valid_iterator_prototype,
             },
         }
     }
