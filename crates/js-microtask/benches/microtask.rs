@@ -69,6 +69,25 @@ fn run_counted(op: &str, count: u64) {
                 black_box(cache.get(black_box(keys[way])));
             }
         }
+        "baseline-48-keys" => {
+            let keys: Vec<NonZeroU64> = (0..48).map(callee).collect();
+            for i in 0..count {
+                black_box(keys[(black_box(i) % 48) as usize]);
+            }
+        }
+        "cache-miss-insert-48-keys" => {
+            // Six keys per set taking turns in four ways: every get misses
+            // and every insert evicts the set's least recently used key.
+            let mut cache = Cache::new();
+            let keys: Vec<NonZeroU64> = (0..48).map(callee).collect();
+            for i in 0..count {
+                let key = keys[(black_box(i) % 48) as usize];
+                if cache.get(key).is_none() {
+                    black_box(cache.insert(key, setup_of(key)));
+                }
+            }
+            black_box(cache.counters());
+        }
         "cache-miss" => {
             let (mut cache, _) = warm_cache();
             let absent = callee(1000);
@@ -105,6 +124,12 @@ fn instruction_facts() {
         measure("cache-hit-way-2", Some("baseline"), "microtask/call-cache hit, key in way 2 of a full set", "get"),
         measure("cache-hit-way-3", Some("baseline"), "microtask/call-cache hit, key in way 3 of a full set", "get"),
         measure("cache-miss", Some("baseline"), "microtask/call-cache miss", "get"),
+        measure(
+            "cache-miss-insert-48-keys",
+            Some("baseline-48-keys"),
+            "microtask/call-cache miss + insert (evicting), 48 keys round robin",
+            "get",
+        ),
         measure("inbox-post-take", Some("baseline"), "microtask/inbox post + try_take, one thread", "task"),
     ]);
     if let (Some(ours), Some(boxed)) = (counts[0], counts[1]) {
