@@ -189,7 +189,7 @@ fn call_closing(vm: &mut Vm, underlying: Gc<IteratorRecord>, f: Value, args: &[V
 
 /// GetIteratorFlattenable(value, reject-primitives or iterate-strings).
 fn get_iterator_flattenable(vm: &mut Vm, value: Value, allow_strings: bool) -> JsResult<Gc<IteratorRecord>> {
-    if !value.is_object() && !(allow_strings && value.is_string()) {
+    if !(value.is_object() || allow_strings && value.is_string()) {
         return Err(vm.type_error("value is not an object"));
     }
     let key = PropertyKey::Symbol(vm.symbols.iterator);

@@ -370,11 +370,12 @@ unsafe impl Trace for JsObject {
             ObjectKind::WeakMap(t) | ObjectKind::WeakSet(t) => t.trace(tracer),
             ObjectKind::CollectionIterator { table, .. } => table.trace(tracer),
             ObjectKind::Promise(state) => state.trace(tracer),
-            ObjectKind::AsyncFromSyncIterator(record) => record.trace(tracer),
+            ObjectKind::AsyncFromSyncIterator(record) | ObjectKind::WrapForValidIterator(record) => {
+                record.trace(tracer)
+            }
             ObjectKind::AsyncGenerator(state) => state.trace(tracer),
             ObjectKind::WeakRef(target) => target.trace(tracer),
             ObjectKind::IteratorHelper(state) => state.trace(tracer),
-            ObjectKind::WrapForValidIterator(record) => record.trace(tracer),
             ObjectKind::FinalizationRegistry(state) => state.trace(tracer),
             ObjectKind::ContextVariable(v) => {
                 v.default.trace(tracer);
