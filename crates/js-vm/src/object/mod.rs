@@ -371,7 +371,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::CollectionIterator { table, .. } => table.trace(tracer),
             ObjectKind::Promise(state) => state.trace(tracer),
             ObjectKind::AsyncFromSyncIterator(record) | ObjectKind::WrapForValidIterator(record) => {
-                record.trace(tracer)
+                record.trace(tracer);
             }
             ObjectKind::AsyncGenerator(state) => state.trace(tracer),
             ObjectKind::WeakRef(target) => target.trace(tracer),

@@ -153,6 +153,7 @@ pub struct Realm {
 impl Realm {
     /// Creates the realm's objects with their prototype links; builtins fill
     /// in the properties.
+    #[allow(clippy::too_many_lines, reason = "one line per intrinsic object")]
     pub(crate) fn new(heap: &mut Heap, root: Gc<Shape>) -> Self {
         let obj = |heap: &mut Heap, proto: Option<Gc<JsObject>>, kind: ObjectKind| {
             heap.alloc(JsObject::new(root, proto, kind))
