@@ -6,6 +6,7 @@ pub mod async_generator;
 pub mod async_iteration;
 pub mod boolean;
 pub mod collections;
+pub mod date;
 pub mod error;
 pub mod function;
 pub mod generator;
@@ -49,6 +50,7 @@ pub(crate) fn install(vm: &mut Vm) {
     reflect::install(vm);
     regexp::install(vm);
     collections::install(vm);
+    date::install(vm);
     set_methods::install(vm);
     promise::install(vm);
     async_iteration::install(vm);

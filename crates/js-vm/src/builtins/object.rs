@@ -509,6 +509,7 @@ pub fn object_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         ObjectKind::Function(_) => "Function",
         ObjectKind::Error { .. } => "Error",
         ObjectKind::Boolean(_) => "Boolean",
+        ObjectKind::Date(_) => "Date",
         ObjectKind::Number(_) => "Number",
         ObjectKind::String(_) => "String",
         _ => "Object",

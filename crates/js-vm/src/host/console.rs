@@ -243,6 +243,7 @@ fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
             let s = *s;
             Kind::Boxed(format!("[Symbol: {}]", crate::builtins::symbol::descriptive_string(vm, s)))
         }
+        ObjectKind::Date(t) => Kind::Boxed(crate::builtins::date::console_text(*t)),
         ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => Kind::Arguments,
         ObjectKind::Map(t) => Kind::Collection(true, t.live_entries().collect()),
         ObjectKind::Set(t) => Kind::Collection(false, t.live_entries().collect()),

@@ -71,6 +71,8 @@ pub enum ObjectKind {
     Boolean(bool),
     /// A Number wrapper.
     Number(f64),
+    /// A Date (`[[DateValue]]`: a time value, NaN when invalid).
+    Date(f64),
     /// A String exotic object.
     String(Gc<JsString>),
     /// A Symbol wrapper.
@@ -391,6 +393,7 @@ unsafe impl Trace for JsObject {
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)
             | ObjectKind::Number(_)
+            | ObjectKind::Date(_)
             | ObjectKind::Arguments => {}
         }
     }
