@@ -36,8 +36,6 @@ const WORKER_STACK: usize = 256 * 1024 * 1024;
 const UNSUPPORTED_FEATURES: &[&str] = &[
     "BigInt",
     "Proxy",
-    "regexp-modifiers",
-    "regexp-duplicate-named-groups",
     "decorators",
     "TypedArray",
     "ArrayBuffer",
