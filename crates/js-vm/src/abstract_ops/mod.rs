@@ -3,10 +3,12 @@
 
 mod comparison;
 mod number_conversion;
+mod species_constructor;
 mod type_conversion;
 
 pub use comparison::{is_less_than, is_loosely_equal, is_strictly_equal, same_value, same_value_zero};
 pub use number_conversion::{number_to_string, string_to_number, to_int32, to_integer_or_infinity, to_uint32};
+pub use species_constructor::species_constructor;
 pub use type_conversion::{
     PreferredType, is_callable, string_key, to_boolean, to_length, to_number, to_numeric, to_object, to_primitive,
     to_property_key, to_string, type_of,

@@ -2,6 +2,7 @@
 //! `StringToNumber`), and the integer conversions.
 
 use crate::string::JsStr;
+use crate::string::is_white_space_or_line_terminator;
 
 /// `Number::toString(n`, 10), exactly as engines print it.
 pub fn number_to_string(n: f64) -> String {
@@ -12,15 +13,11 @@ pub fn number_to_string(n: f64) -> String {
     buf.format(n).to_owned()
 }
 
-fn is_js_whitespace(u: u16) -> bool {
-    matches!(u, 0x09..=0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF)
-}
-
 /// `StringToNumber`: `NaN` when the text is not a `StringNumericLiteral`.
 pub fn string_to_number(s: JsStr<'_>) -> f64 {
     let units: Vec<u16> = s.units().collect();
-    let start = units.iter().position(|&u| !is_js_whitespace(u)).unwrap_or(units.len());
-    let end = units.iter().rposition(|&u| !is_js_whitespace(u)).map_or(start, |e| e + 1);
+    let start = units.iter().position(|&u| !is_white_space_or_line_terminator(u)).unwrap_or(units.len());
+    let end = units.iter().rposition(|&u| !is_white_space_or_line_terminator(u)).map_or(start, |e| e + 1);
     let trimmed = &units[start..end];
     if trimmed.is_empty() {
         return 0.0;

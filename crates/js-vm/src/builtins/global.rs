@@ -280,11 +280,7 @@ pub(crate) fn perform_eval(vm: &mut Vm, x: Value, direct: Option<DirectEval>) ->
     }
     let strict = direct.as_ref().is_some_and(|d| d.scope.strict);
     let text = vm.to_rust_string(x)?;
-    let source = if strict {
-        std::rc::Rc::new(crate::bytecode::Source::new("eval", format!("\"use strict\";{text}")))
-    } else {
-        std::rc::Rc::new(crate::bytecode::Source::new("eval", text))
-    };
+    let source = std::rc::Rc::new(crate::bytecode::Source::new("eval", text));
     let outer = direct.as_ref().map(|d| std::rc::Rc::clone(&d.scope));
     let code = match crate::compiler::compile_eval(vm, &source, strict, outer) {
         Ok(code) => code,

@@ -503,11 +503,13 @@ pub fn object_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Ok(vm.string("[object Null]"));
     }
     let o = to_object(vm, this)?;
+    let callable = crate::abstract_ops::is_callable(vm, Value::object(o));
     let builtin_tag = match &o.borrow(&vm.heap).kind {
         ObjectKind::Array { .. } => "Array",
         ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => "Arguments",
-        ObjectKind::Function(_) => "Function",
+        _ if callable => "Function",
         ObjectKind::Error { .. } => "Error",
+        ObjectKind::RegExp(_) => "RegExp",
         ObjectKind::Boolean(_) => "Boolean",
         ObjectKind::Date(_) => "Date",
         ObjectKind::Number(_) => "Number",

@@ -63,24 +63,8 @@ fn thrown(e: Exception) -> JsResult<Value> {
 
 /// `SpeciesConstructor(O, %Promise%)` (§7.3.22).
 fn species_constructor(vm: &mut Vm, o: Gc<JsObject>) -> JsResult<Value> {
-    let default = Value::object(vm.realm.intrinsics.promise_constructor);
-    let key = PropertyKey::String(vm.names.constructor);
-    let c = get(vm, o, key, Value::object(o))?;
-    if c.is_undefined() {
-        return Ok(default);
-    }
-    let Some(c) = c.as_object() else {
-        return Err(vm.type_error("The promise's constructor is not an object"));
-    };
-    let species = PropertyKey::Symbol(vm.symbols.species);
-    let s = get(vm, c, species, Value::object(c))?;
-    if s.is_nullish() {
-        return Ok(default);
-    }
-    match s.as_object() {
-        Some(s) if is_constructor(vm, s) => Ok(Value::object(s)),
-        _ => Err(vm.type_error("The promise's [Symbol.species] is not a constructor")),
-    }
+    let default = vm.realm.intrinsics.promise_constructor;
+    crate::abstract_ops::species_constructor(vm, o, default).map(Value::object)
 }
 
 /// `GetCapabilitiesExecutor`: records the functions the constructor passes.

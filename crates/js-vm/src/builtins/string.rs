@@ -1,5 +1,6 @@
 //! String and String.prototype (§22.1), except the RegExp-based methods.
 
+use crate::string::is_white_space_or_line_terminator;
 use js_gc::Gc;
 
 use super::iteration::create_string_iterator;
@@ -362,22 +363,18 @@ fn to_lower_case(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     convert_case(vm, info, false)
 }
 
-fn is_trim_whitespace(u: u16) -> bool {
-    matches!(u, 0x09..=0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF)
-}
-
 fn trim_impl(vm: &mut Vm, info: &CallInfo, start: bool, end: bool, name: &str) -> JsResult<Value> {
     let s = this_string(vm, info, name)?;
     let u = units(vm, s);
     let mut a = 0;
     let mut b = u.len();
     if start {
-        while a < b && is_trim_whitespace(u[a]) {
+        while a < b && is_white_space_or_line_terminator(u[a]) {
             a += 1;
         }
     }
     if end {
-        while b > a && is_trim_whitespace(u[b - 1]) {
+        while b > a && is_white_space_or_line_terminator(u[b - 1]) {
             b -= 1;
         }
     }

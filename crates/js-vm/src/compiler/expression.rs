@@ -76,7 +76,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
     }
 
-    fn load_string_units(&mut self, units: &[u16], dst: Reg) {
+    pub(super) fn load_string_units(&mut self, units: &[u16], dst: Reg) {
         let v = atom_value(self.vm, units);
         let c = self.constant(v);
         self.emit(Instruction::LoadConst { dst, index: c });

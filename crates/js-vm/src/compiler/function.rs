@@ -52,6 +52,10 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     /// The eval program's root scope (where the caller's environment
     /// chain continues).
     pub eval_root: Option<ScopeId>,
+    /// How many leading directives the compiler put there itself (strict
+    /// eval code is parsed behind its own `"use strict"`): they are not a
+    /// completion value.
+    pub injected_directives: usize,
     /// Scope tables of direct eval call sites in this code.
     pub eval_scopes: Vec<Rc<crate::bytecode::EvalScope>>,
     /// Parameter slots of a mapped arguments object.
@@ -107,6 +111,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             length: 0,
             outer_scope: None,
             eval_root: None,
+            injected_directives: 0,
             eval_scopes: Vec::new(),
             mapped_parameters: Vec::new(),
             in_class_element: false,
@@ -526,7 +531,18 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         self.declare_globals()?;
         let completion = self.temp()?;
         self.completion = Some(completion);
-        self.emit(Instruction::LoadUndefined { dst: completion });
+        let own_directives = &program.directives[self.injected_directives..];
+        match own_directives.last() {
+            // A directive is an expression statement too: `eval('"x"')` is "x".
+            Some(directive) => {
+                let literal = &directive.expression;
+                let units = super::decode_lone_surrogates(literal.value.as_str(), literal.lone_surrogates);
+                self.load_string_units(&units, completion);
+            }
+            None => {
+                self.emit(Instruction::LoadUndefined { dst: completion });
+            }
+        }
         self.hoist_functions(&program.body)?;
         for statement in &program.body {
             self.statement(statement)?;

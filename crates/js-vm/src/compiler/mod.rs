@@ -101,6 +101,16 @@ pub fn compile_eval(
     outer: Option<Rc<crate::bytecode::EvalScope>>,
 ) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
+    // oxc takes strictness from the text only, so strict eval code is
+    // parsed behind a "use strict" directive that is not part of its
+    // completion value.
+    let strict_source;
+    let source = if strict {
+        strict_source = Rc::new(Source::new(&source.name, format!("\"use strict\";{}", source.text)));
+        &strict_source
+    } else {
+        source
+    };
     stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || {
         compile_on_big_stack(vm, source, CodeKind::Eval, strict, outer)
     })
@@ -135,6 +145,7 @@ fn compile_on_big_stack(
     if kind == CodeKind::Eval {
         fc.eval_root = Some(root);
     }
+    fc.injected_directives = usize::from(kind == CodeKind::Eval && force_strict);
     fc.compile_script_body(&program)?;
     Ok(fc.finish(program.span.start, program.span.end))
 }

@@ -4,6 +4,7 @@
 
 mod atom;
 mod builder;
+mod white_space;
 
 use std::cell::Cell;
 use std::fmt;
@@ -12,6 +13,7 @@ use js_gc::{Gc, Heap, Trace, Tracer};
 
 pub use atom::AtomTable;
 pub use builder::StringBuilder;
+pub use white_space::is_white_space_or_line_terminator;
 
 /// Concatenations shorter than this are copied at once; longer ones become
 /// ropes, so `s += piece` in a loop is linear.

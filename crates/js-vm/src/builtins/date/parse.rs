@@ -9,6 +9,7 @@
 
 use super::local_time::TimeZone;
 use super::time_math::{MAX_TIME, make_date, make_day, make_time, time_clip};
+use crate::string::is_white_space_or_line_terminator;
 
 /// Parsed fields before conversion to a time value.
 #[derive(Debug, Default)]
@@ -120,10 +121,6 @@ const KEYWORDS: &[(&str, KeywordKind, i64)] = &[
     ("t", KeywordKind::TimeSeparator, 0),
 ];
 
-fn is_white_space(c: u16) -> bool {
-    matches!(c, 0x09..=0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF)
-}
-
 struct Tokenizer<'a> {
     s: &'a [u16],
     pos: usize,
@@ -179,10 +176,12 @@ impl<'a> Tokenizer<'a> {
             self.pos += 1;
             return Token::Symbol(c);
         }
-        if c >= u16::from(b'A') && !is_white_space(c) {
+        if c >= u16::from(b'A') && !is_white_space_or_line_terminator(c) {
             let mut prefix = [0u16; 3];
             let mut len = 0;
-            while let Some(&w) = self.s.get(self.pos).filter(|&&w| w >= u16::from(b'A') && !is_white_space(w)) {
+            while let Some(&w) =
+                self.s.get(self.pos).filter(|&&w| w >= u16::from(b'A') && !is_white_space_or_line_terminator(w))
+            {
                 if len < 3 {
                     prefix[len] = w | 0x20;
                 }
@@ -200,7 +199,7 @@ impl<'a> Tokenizer<'a> {
             }
             return Token::Keyword(KeywordKind::Invalid, 0, len);
         }
-        if is_white_space(c) {
+        if is_white_space_or_line_terminator(c) {
             self.pos += 1;
             return Token::WhiteSpace;
         }

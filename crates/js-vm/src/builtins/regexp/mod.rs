@@ -2,6 +2,8 @@
 //! flag getters, and the `@@match`, `@@matchAll`, `@@replace`, `@@search`
 //! and `@@split` protocols that the String methods dispatch to.
 
+mod escape;
+
 use std::rc::Rc;
 
 use js_gc::{Gc, Trace, Tracer};
@@ -234,8 +236,19 @@ fn builtin_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value
     create_data_property_or_throw(vm, array, index_key, Value::number(m.start() as f64))?;
     let input_key = vm.key("input");
     create_data_property_or_throw(vm, array, input_key, Value::string(s))?;
-    let named: Vec<(String, Option<std::ops::Range<usize>>)> =
-        m.named_groups().map(|(n, r)| (n.to_owned(), r)).collect();
+    // A name used by several groups (in different alternatives) gets the
+    // range of the one that participated, in order of first appearance.
+    let mut named: Vec<(String, Option<std::ops::Range<usize>>)> = Vec::new();
+    for (name, range) in m.named_groups() {
+        match named.iter_mut().find(|(seen, _)| seen == name) {
+            Some((_, slot)) => {
+                if slot.is_none() {
+                    *slot = range;
+                }
+            }
+            None => named.push((name.to_owned(), range)),
+        }
+    }
     let groups = if named.is_empty() {
         Value::UNDEFINED
     } else {
@@ -718,13 +731,15 @@ fn symbol_split(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let s = to_string(vm, s)?;
     vm.keep_alive(Value::string(s));
     let text = units_of(vm, s);
+    let default = vm.realm.intrinsics.regexp_constructor;
+    let ctor = crate::abstract_ops::species_constructor(vm, r, default)?;
+    vm.keep_alive(Value::object(ctor));
     let flags_key = vm.key("flags");
     let flags = get(vm, r, flags_key, info.this)?;
     let flags = to_string(vm, flags)?;
     let flag_text = crate::interpreter::string_text(vm, flags);
     let unicode = flag_text.contains('u') || flag_text.contains('v');
     let new_flags = if flag_text.contains('y') { flag_text.clone() } else { format!("{flag_text}y") };
-    let ctor = vm.realm.intrinsics.regexp_constructor;
     let new_flags_value = vm.string(&new_flags);
     let splitter = crate::object::internal_methods::construct(vm, ctor, &[Value::object(r), new_flags_value], None)?;
     let Some(splitter) = splitter.as_object() else { return Ok(Value::UNDEFINED) };
@@ -786,11 +801,13 @@ fn symbol_match_all(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let s = info.arg(vm, 0);
     let s = to_string(vm, s)?;
     vm.keep_alive(Value::string(s));
+    let default = vm.realm.intrinsics.regexp_constructor;
+    let ctor = crate::abstract_ops::species_constructor(vm, r, default)?;
+    vm.keep_alive(Value::object(ctor));
     let flags_key = vm.key("flags");
     let flags = get(vm, r, flags_key, info.this)?;
     let flags = to_string(vm, flags)?;
     vm.keep_alive(Value::string(flags));
-    let ctor = vm.realm.intrinsics.regexp_constructor;
     let matcher =
         crate::object::internal_methods::construct(vm, ctor, &[Value::object(r), Value::string(flags)], None)?;
     vm.keep_alive(matcher);
@@ -919,6 +936,7 @@ pub(crate) fn install(vm: &mut Vm) {
     vm.realm.intrinsics.regexp_constructor = ctor;
     let species = PropertyKey::Symbol(vm.symbols.species);
     accessor_property(vm, ctor, species, "[Symbol.species]", Some(species_getter), None);
+    method(vm, ctor, "escape", 1, escape::regexp_escape);
     let exec_fn = method(vm, proto, "exec", 1, exec);
     vm.realm.intrinsics.regexp_exec = exec_fn;
     method(vm, proto, "test", 1, test);

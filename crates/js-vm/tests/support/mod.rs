@@ -1,0 +1,34 @@
+//! Running a program with its console output captured, for tests of
+//! behaviour node 20 lacks (so the node-differential programs can't check it).
+
+use std::sync::{Arc, Mutex};
+
+use js_vm::{ConsoleSink, Vm};
+
+/// A console that appends every line to a shared string.
+#[derive(Clone, Default)]
+pub struct Capture(Arc<Mutex<String>>);
+
+impl ConsoleSink for Capture {
+    fn log(&mut self, line: &str) {
+        if let Ok(mut out) = self.0.lock() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+
+    fn error(&mut self, line: &str) {
+        self.log(line);
+    }
+}
+
+/// Runs `source` as a script named `name` and then its event loop to the
+/// end; returns what it printed. Panics (failing the test) if it throws.
+pub fn run_capturing(name: &str, source: &str) -> String {
+    let capture = Capture::default();
+    let mut vm = Vm::new();
+    vm.set_console(Box::new(capture.clone()));
+    vm.eval_script(name, source).expect("the program runs");
+    assert_eq!(vm.run_event_loop().ok(), Some(None), "the event loop ends normally");
+    capture.0.lock().expect("capture").clone()
+}
