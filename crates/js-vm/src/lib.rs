@@ -59,5 +59,6 @@ pub mod symbol;
 pub mod value;
 pub mod vm;
 
+pub use host::uncaught::Uncaught;
 pub use value::Value;
 pub use vm::{ConsoleSink, Exception, JsResult, Phase, StdConsole, Vm, VmOptions};

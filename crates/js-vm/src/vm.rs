@@ -123,6 +123,10 @@ pub struct Vm {
     pub(crate) microtasks: js_microtask::JobQueue<Value>,
     /// The jobs being run (their slots stay rooted while they run).
     pub(crate) running_jobs: Vec<js_microtask::Job<Value>>,
+    /// Where the exception now unwinding was thrown. The value is only
+    /// compared by identity (to tell a new exception from the same one
+    /// leaving a nested entry frame), never read, so it needs no rooting.
+    pub(crate) throw_site: Option<(Value, crate::bytecode::SourceSite)>,
     /// The async-context state (the current frame, tracking).
     pub(crate) async_context: js_async_context::ContextState<Value>,
     /// Promises rejected without a handler, in order, and handlers added
@@ -182,6 +186,7 @@ impl Vm {
             interrupt: Arc::new(AtomicBool::new(false)),
             microtasks: js_microtask::JobQueue::new(),
             running_jobs: Vec::new(),
+            throw_site: None,
             async_context: js_async_context::ContextState::new(),
             rejections: Vec::new(),
             terminating: false,

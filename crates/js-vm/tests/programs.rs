@@ -3,25 +3,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 
 use js_vm::{ConsoleSink, Vm};
 
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<String>>);
+mod support;
 
-impl ConsoleSink for Capture {
-    fn log(&mut self, line: &str) {
-        if let Ok(mut out) = self.0.lock() {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-
-    fn error(&mut self, line: &str) {
-        self.log(line);
-    }
-}
+use support::Capture;
 
 fn programs() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("js");
@@ -46,7 +33,7 @@ fn run_on_engine(path: &Path) -> String {
         capture.clone().error(&report);
     }
 
-    capture.0.lock().expect("capture").clone()
+    capture.text()
 }
 
 fn run_on_node(path: &Path) -> String {
@@ -82,10 +69,36 @@ fn uncaught_exception_prints_error_and_stack_and_exits_1() {
     let output = Command::new(env!("CARGO_BIN_EXE_jsvm")).arg(&file).output().expect("jsvm runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
-    assert!(stderr.starts_with("TypeError: boom\n"), "stderr: {stderr}");
+    // Node's layout: the throw site with a caret, a blank line, the stack.
+    let header =
+        "boom.js:1\nfunction inner() { throw new TypeError('boom'); }\n                   ^\n\nTypeError: boom\n";
+    assert!(stderr.contains(header), "stderr: {stderr}");
     assert!(stderr.contains("    at inner ("), "stderr: {stderr}");
     assert!(stderr.contains("boom.js:1:26)"), "stderr: {stderr}");
     assert!(stderr.contains("    at outer ("), "stderr: {stderr}");
+}
+
+#[test]
+fn unhandled_rejections_are_reported_as_node_reports_them_and_exit_1() {
+    let dir = std::env::temp_dir().join(format!("jsvm-rejection-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let error_file = dir.join("reject-error.js");
+    std::fs::write(&error_file, "async function f() {\n  throw new RangeError('late');\n}\nf();\n").expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_jsvm")).arg(&error_file).output().expect("jsvm runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+    let header = "reject-error.js:2\n  throw new RangeError('late');\n        ^\n\nRangeError: late\n    at f (";
+    assert!(stderr.contains(header), "stderr: {stderr}");
+
+    let value_file = dir.join("reject-value.js");
+    std::fs::write(&value_file, "Promise.reject(42);\n").expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_jsvm")).arg(&value_file).output().expect("jsvm runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stderr: {stderr}");
+    assert!(
+        stderr.starts_with("[UnhandledPromiseRejection: This error originated either by throwing inside of an async function without a catch block, or by rejecting a promise which was not handled with .catch(). The promise rejected with the reason \"42\".] {\n  code: 'ERR_UNHANDLED_REJECTION'\n}\n"),
+        "stderr: {stderr}"
+    );
 }
 
 #[test]

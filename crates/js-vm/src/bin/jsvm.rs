@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use js_vm::{Exception, Vm, VmOptions};
+use js_vm::{Exception, Uncaught, Vm, VmOptions};
 
 /// The engine runs on its own thread with a large stack; every recursive
 /// path in the engine is bounded well below it.
@@ -12,6 +12,8 @@ const STACK_SIZE: usize = 512 * 1024 * 1024;
 
 struct Args {
     file: String,
+    /// The file's absolute path: its name in stack traces, as in Node.
+    script: String,
     options: VmOptions,
 }
 
@@ -35,8 +37,8 @@ fn parse_args() -> Result<Args, String> {
     // arguments.
     let exe = std::env::current_exe().map_or_else(|_| "jsvm".to_owned(), |p| p.to_string_lossy().into_owned());
     let script = std::fs::canonicalize(&file).map_or_else(|_| file.clone(), |p| p.to_string_lossy().into_owned());
-    options.argv = [exe, script].into_iter().chain(script_args).collect();
-    Ok(Args { file, options })
+    options.argv = [exe, script.clone()].into_iter().chain(script_args).collect();
+    Ok(Args { file, script, options })
 }
 
 fn run(args: Args) -> ExitCode {
@@ -48,16 +50,16 @@ fn run(args: Args) -> ExitCode {
         }
     };
     let mut vm = Vm::with_options(args.options);
-    let outcome = vm.eval_script(&args.file, &text).and_then(|_| vm.run_event_loop());
+    let outcome = vm.eval_script(&args.script, &text).and_then(|_| vm.run_event_loop());
     match outcome {
         Ok(None) => ExitCode::from(u8::try_from(vm.process_exit_code() & 0xFF).unwrap_or(1)),
         Ok(Some(reason)) => {
-            let report = vm.describe_uncaught(reason);
+            let report = vm.uncaught_report(reason, Uncaught::Rejection);
             eprintln!("{report}");
             ExitCode::FAILURE
         }
         Err(Exception::Throw(value)) => {
-            let report = vm.describe_uncaught(value);
+            let report = vm.uncaught_report(value, Uncaught::Exception);
             eprintln!("{report}");
             ExitCode::FAILURE
         }

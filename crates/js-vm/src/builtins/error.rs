@@ -1,6 +1,8 @@
 //! Error, the `NativeErrors` and `AggregateError` (§20.5), with V8-style
 //! `stack` strings, and the VM's helpers for throwing them.
 
+use std::rc::Rc;
+
 use js_gc::Gc;
 
 use super::{constructor, method, value_property};
@@ -67,7 +69,8 @@ impl Vm {
     /// A new error object of `kind` with `message` and a stack.
     pub fn make_error(&mut self, kind: ErrorKind, message: &str) -> Gc<JsObject> {
         let proto = kind.prototype(self);
-        let obj = self.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED });
+        let site = self.current_site();
+        let obj = self.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED, site });
         let msg = self.string(message);
         let key = PropertyKey::String(self.names.message);
         define_builtin(self, obj, key, msg, Attributes::METHOD);
@@ -100,6 +103,14 @@ impl Vm {
         self.throw_error(ErrorKind::Syntax, message)
     }
 
+    /// Where the innermost running code is: the site an error made now is
+    /// reported at.
+    pub fn current_site(&self) -> Option<crate::bytecode::SourceSite> {
+        let frame = self.frames.last()?;
+        let code = frame.code.borrow(&self.heap);
+        Some(crate::bytecode::SourceSite { source: Rc::clone(&code.source), offset: code.position(frame.pc) })
+    }
+
     /// The stack trace lines (`    at f (file:line:col)`) of the running
     /// frames, innermost first.
     pub fn stack_trace(&self) -> Vec<String> {
@@ -130,7 +141,7 @@ fn install_stack(vm: &mut Vm, obj: Gc<JsObject>, name: &str, message: &str) {
         text.push_str(&line);
     }
     let value = vm.string(&text);
-    if let ObjectKind::Error { stack } = &mut obj.borrow_mut(&mut vm.heap).kind {
+    if let ObjectKind::Error { stack, .. } = &mut obj.borrow_mut(&mut vm.heap).kind {
         *stack = value;
     }
 }
@@ -141,7 +152,7 @@ fn stack_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("Error.prototype.stack getter called on a non-object"));
     };
     Ok(match o.borrow(&vm.heap).kind {
-        ObjectKind::Error { stack } => stack,
+        ObjectKind::Error { stack, .. } => stack,
         _ => Value::UNDEFINED,
     })
 }
@@ -176,7 +187,8 @@ fn construct_error(vm: &mut Vm, info: &CallInfo, kind: ErrorKind, message_index:
     let new_target = info.new_target.unwrap_or(info.callee);
     let proto = prototype_from_constructor(vm, new_target)?;
     let proto = if proto == vm.realm.intrinsics.object_prototype { kind.prototype(vm) } else { proto };
-    let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED });
+    let site = vm.current_site();
+    let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED, site });
     vm.keep_alive(Value::object(obj));
     let message = info.arg(vm, message_index);
     let mut message_text = String::new();

@@ -52,6 +52,24 @@ impl Source {
         let column = self.text.get(start..end).map_or(0, |s| s.encode_utf16().count());
         (line as u32, column as u32 + 1)
     }
+
+    /// The text of 1-based line `line`, without its line terminator.
+    pub fn line_text(&self, line: u32) -> &str {
+        let index = (line as usize).saturating_sub(1);
+        let start = self.line_starts.get(index).map_or(self.text.len(), |&s| s as usize);
+        let end = self.line_starts.get(index + 1).map_or(self.text.len(), |&e| e as usize);
+        self.text.get(start..end).unwrap_or("").trim_end_matches(['\n', '\r', '\u{2028}', '\u{2029}'])
+    }
+}
+
+/// A place in a source text: where an error was made or an exception was
+/// thrown, for the report of an uncaught one.
+#[derive(Clone, Debug)]
+pub struct SourceSite {
+    /// The source text.
+    pub source: Rc<Source>,
+    /// The byte offset in it.
+    pub offset: u32,
 }
 
 /// A binding visible at a direct `eval` call, as the eval code finds it:

@@ -8,6 +8,7 @@ pub mod console;
 pub mod event_loop;
 mod internals;
 pub mod process;
+pub mod uncaught;
 
 use js_gc::{Gc, Trace, Tracer};
 

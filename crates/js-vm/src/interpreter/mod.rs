@@ -326,6 +326,11 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
         }
         return Err(exception);
     };
+    if vm.throw_site.as_ref().is_none_or(|(thrown, _)| *thrown != value)
+        && let Some(site) = vm.current_site()
+    {
+        vm.throw_site = Some((value, site));
+    }
     loop {
         let Some(frame) = vm.frames.last() else { return Err(exception) };
         let code = frame.code.borrow(&vm.heap);

@@ -66,6 +66,8 @@ pub enum ObjectKind {
     Error {
         /// The `stack` string, or `undefined`.
         stack: Value,
+        /// Where the error was made (the innermost running code then).
+        site: Option<crate::bytecode::SourceSite>,
     },
     /// A Boolean wrapper.
     Boolean(bool),
@@ -360,7 +362,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::ArrayIterator { target, .. } => target.trace(tracer),
             ObjectKind::Generator(state) => state.trace(tracer),
             ObjectKind::StringIterator { string, .. } => string.trace(tracer),
-            ObjectKind::Error { stack } => stack.trace(tracer),
+            ObjectKind::Error { stack, .. } => stack.trace(tracer),
             ObjectKind::RawJson(text) => text.trace(tracer),
             ObjectKind::RegExp(data) => data.trace(tracer),
             ObjectKind::RegExpStringIterator { regexp, string, .. } => {

@@ -51,4 +51,4 @@ Promise.resolve().then(() => { als.enterWith('entered'); see('job after enterWit
 setTimeout(() => {
   see('timer after everything');
   for (const line of log) console.log(line);
-}, 30);
+}, 200);

@@ -58,4 +58,4 @@ const workers = [];
 for (let id = 0; id < 48; id++) workers.push(worker(id));
 Promise.all(workers).then(() => say(`turns ${turns.slice(0, 6).join(',')} ... ${turns.slice(-3).join(',')} (${turns.length})`));
 
-setTimeout(() => { for (const line of log) console.log(line); }, 20);
+setTimeout(() => { for (const line of log) console.log(line); }, 100);

@@ -1,6 +1,8 @@
 //! Running a program with its console output captured, for tests of
 //! behaviour node 20 lacks (so the node-differential programs can't check it).
 
+#![allow(dead_code, reason = "each test binary that includes this module uses a different part of it")]
+
 use std::sync::{Arc, Mutex};
 
 use js_vm::{ConsoleSink, Vm};
@@ -8,6 +10,13 @@ use js_vm::{ConsoleSink, Vm};
 /// A console that appends every line to a shared string.
 #[derive(Clone, Default)]
 pub struct Capture(Arc<Mutex<String>>);
+
+impl Capture {
+    /// Everything printed so far.
+    pub fn text(&self) -> String {
+        self.0.lock().expect("capture").clone()
+    }
+}
 
 impl ConsoleSink for Capture {
     fn log(&mut self, line: &str) {
@@ -30,5 +39,5 @@ pub fn run_capturing(name: &str, source: &str) -> String {
     vm.set_console(Box::new(capture.clone()));
     vm.eval_script(name, source).expect("the program runs");
     assert_eq!(vm.run_event_loop().ok(), Some(None), "the event loop ends normally");
-    capture.0.lock().expect("capture").clone()
+    capture.text()
 }
