@@ -86,6 +86,9 @@ pub struct EvalBinding {
     pub lexical: bool,
     /// `const`: writes throw.
     pub constant: bool,
+    /// A named function expression's own name: writes are ignored in
+    /// sloppy code and throw in strict code.
+    pub function_name: bool,
 }
 
 /// The bindings a direct `eval` at one call site can see (innermost

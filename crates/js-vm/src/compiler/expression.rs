@@ -560,7 +560,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         if let Some(b) = self.outer_binding(id.name.as_str()) {
             let c = self.name_constant(id.name.as_str());
-            if b.constant {
+            if b.function_name {
+                if self.strict {
+                    self.emit(Instruction::ThrowConstAssign { name: c });
+                }
+            } else if b.constant {
                 self.emit(Instruction::GetEnvChecked { dst: src, depth: b.depth, slot: b.slot, name: c });
                 self.emit(Instruction::ThrowConstAssign { name: c });
             } else if b.lexical {

@@ -619,6 +619,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                             SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class,
                         ),
                         constant: flags.contains(SymbolFlags::ConstVariable),
+                        function_name: self.function_names.contains(&symbol),
                     });
                 }
             }
@@ -629,6 +630,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                     slot,
                     lexical: false,
                     constant: false,
+                    function_name: false,
                 });
             }
             if Some(scope) == self.eval_root {
