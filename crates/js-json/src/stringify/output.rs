@@ -20,10 +20,52 @@ enum Buffer {
     Wide(Vec<u16>),
 }
 
+/// Buffers of at least this many bytes are backed by huge pages where the
+/// system offers them (below it a huge page would be mostly unused).
+const HUGE_BUFFER_BYTES: usize = 4 << 20;
+
+/// Asks the kernel to back the 2 MiB-aligned part of a large buffer's
+/// capacity with transparent huge pages (`MADV_HUGEPAGE`; honoured when
+/// `/sys/kernel/mm/transparent_hugepage/enabled` is `madvise` or `always`).
+///
+/// A fresh buffer of several megabytes is faulted in a 4 KiB page at a
+/// time as the text is written; for a 9 MB UTF-16 text (19 MB of output)
+/// that took longer than writing the text itself. With 2 MiB pages the
+/// same memory is faulted in about 500 times less often. The advice does
+/// not change the memory's contents or who owns it; on other systems, or
+/// when refused, nothing changes.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages<T>(buffer: &mut Vec<T>) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let bytes = buffer.capacity() * size_of::<T>();
+    if bytes < HUGE_BUFFER_BYTES {
+        return;
+    }
+    let base = buffer.as_mut_ptr().cast::<u8>();
+    let start = base.addr().next_multiple_of(HUGE_PAGE);
+    let end = (base.addr() + bytes) / HUGE_PAGE * HUGE_PAGE;
+    if start < end {
+        // SAFETY: `[start, end)` lies inside the buffer's allocation (its
+        // capacity) and is page-aligned. `MADV_HUGEPAGE` only changes how
+        // the kernel backs those pages when they are touched: contents,
+        // validity and the allocator's ownership are unchanged, and no
+        // memory outside the allocation is affected. Failure (a kernel
+        // without transparent huge pages) is harmless and ignored.
+        unsafe {
+            libc::madvise(base.with_addr(start).cast(), end - start, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_buffer: &mut Vec<T>) {}
+
 impl Output {
     pub(super) fn new(expected_len: usize) -> Self {
+        let mut bytes = Vec::with_capacity(expected_len);
+        advise_huge_pages(&mut bytes);
         Output {
-            buffer: Buffer::Narrow(Vec::with_capacity(expected_len)),
+            buffer: Buffer::Narrow(bytes),
             expected_len,
             kernels: escape::active(),
             numbers: ryu_js::Buffer::new(),
@@ -35,6 +77,7 @@ impl Output {
     fn widen(&mut self) -> &mut Vec<u16> {
         if let Buffer::Narrow(bytes) = &self.buffer {
             let mut units = Vec::with_capacity((bytes.len() * 2 + 64).max(self.expected_len));
+            advise_huge_pages(&mut units);
             units.extend(bytes.iter().map(|&b| u16::from(b)));
             self.buffer = Buffer::Wide(units);
         }

@@ -343,3 +343,19 @@ fn fast_path_matches_general_path() {
         }
     }
 }
+
+/// Texts large enough for the output buffer to be advised onto huge pages,
+/// narrow and widened part-way: the advice changes nothing in the text.
+#[test]
+fn large_texts_on_huge_page_buffers() {
+    let words = "escape \"this\"\nand that, ".repeat(200_000);
+    let narrow = Value::array([Value::string(&words), Value::string("end")]);
+    assert_eq!(json(&narrow), serde_json::to_string(&[words.as_str(), "end"]).unwrap());
+    let wide_words = format!("{words}→ 中文 \u{1F600}");
+    let wide = Value::array([Value::string(&words), Value::string(&wide_words), Value::Number(1.5)]);
+    let expected =
+        format!("[{},{},1.5]", serde_json::to_string(&words).unwrap(), serde_json::to_string(&wide_words).unwrap());
+    let text = stringify_with(&mut ReferenceHost::new(), &wide, &Value::Undefined, &Value::Undefined).unwrap().unwrap();
+    assert!(matches!(text, JsonText::Utf16(_)));
+    assert_eq!(text.to_string_lossy(), expected);
+}
