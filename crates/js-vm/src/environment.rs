@@ -25,3 +25,25 @@ unsafe impl Trace for DeclarativeEnvironment {
         "DeclarativeEnvironment"
     }
 }
+
+/// An import binding's target (§16.2.1.6.4 `CreateImportBinding`): the
+/// exporting module's environment and the binding's slot there. The
+/// importing module's own slot holds this cell, so reads always see the
+/// exporter's current value (live bindings).
+pub struct ImportBinding {
+    /// The environment of the module that declares the binding.
+    pub env: Gc<DeclarativeEnvironment>,
+    /// The binding's slot in it.
+    pub slot: u32,
+}
+
+// SAFETY: the target environment is the only pointer.
+unsafe impl Trace for ImportBinding {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.env.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "ImportBinding"
+    }
+}

@@ -51,6 +51,7 @@ pub mod environment;
 pub mod function;
 pub mod host;
 pub mod interpreter;
+pub mod module;
 pub mod object;
 pub mod promise;
 pub mod realm;
@@ -60,5 +61,6 @@ pub mod value;
 pub mod vm;
 
 pub use host::uncaught::Uncaught;
+pub use module::{FsLoader, ModuleLoadError, ModuleLoader};
 pub use value::Value;
 pub use vm::{ConsoleSink, Exception, JsResult, Phase, StdConsole, Vm, VmOptions};

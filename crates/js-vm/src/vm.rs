@@ -31,6 +31,9 @@ pub enum Exception {
 pub enum Phase {
     /// Parsing or early errors: nothing ran.
     Parse,
+    /// Loading a module's dependencies or linking (a missing module, a
+    /// syntax error in a dependency, an import no module provides).
+    Resolution,
     /// Evaluation.
     Runtime,
 }
@@ -149,6 +152,8 @@ pub struct Vm {
     /// pruned after every collection).
     pub(crate) resume_cache:
         js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
+    /// The module map and the module loader.
+    pub(crate) modules: crate::module::ModuleRegistry,
 }
 
 impl Vm {
@@ -195,6 +200,7 @@ impl Vm {
             resume_cache: js_microtask::CallCache::new(),
             kept_alive: Vec::new(),
             finalization_ready: Vec::new(),
+            modules: crate::module::ModuleRegistry::default(),
         };
         crate::builtins::install(&mut vm);
         vm
@@ -350,6 +356,7 @@ impl Vm {
             resume_cache: &mut self.resume_cache,
             kept_alive: &self.kept_alive,
             finalization_ready: &self.finalization_ready,
+            modules: &self.modules,
             atoms: &mut self.atoms,
             inline_caches: &mut self.inline_caches,
         };
@@ -437,6 +444,7 @@ struct VmRoots<'a> {
     host_objects: &'a crate::host::HostObjects,
     kept_alive: &'a [Value],
     finalization_ready: &'a [Gc<JsObject>],
+    modules: &'a crate::module::ModuleRegistry,
     resume_cache: &'a mut js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
     atoms: &'a mut AtomTable,
     inline_caches: &'a mut InlineCacheTables,
@@ -469,6 +477,7 @@ impl Roots for VmRoots<'_> {
         self.host_objects.trace(tracer);
         self.kept_alive.trace(tracer);
         self.finalization_ready.trace(tracer);
+        self.modules.trace(tracer);
     }
 
     fn reconcile(&mut self, liveness: &Liveness<'_>) {

@@ -52,8 +52,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "source-phase-imports",
     "import-defer",
     "import-attributes",
-    "dynamic-import",
-    "top-level-await",
     "Float16Array",
     "uint8array-base64",
 ];
@@ -221,16 +219,22 @@ fn run_once(
             }
         }
     }
-    let text = if strict { format!("\"use strict\";\n{source}") } else { source.to_owned() };
-    // Promise jobs the script queued run before the outcome is judged.
-    let result = vm
-        .eval_script_phased(&case.relative, &text)
-        .and_then(|v| vm.run_microtasks().map(|()| v).map_err(|e| (Phase::Runtime, e)));
+    // The absolute path names the test, so its imports (and `import()`
+    // calls) resolve against its directory.
+    let file_name = case.path.to_string_lossy().into_owned();
+    let result = if meta.has_flag("module") {
+        run_module(&mut vm, &file_name, source)
+    } else {
+        let text = if strict { format!("\"use strict\";\n{source}") } else { source.to_owned() };
+        // Promise jobs the script queued run before the outcome is judged.
+        vm.eval_script_phased(&file_name, &text)
+            .and_then(|v| vm.run_microtasks().map(|()| v).map_err(|e| (Phase::Runtime, e)))
+    };
     let outcome = match (&meta.negative, result) {
         (Some(negative), Err((phase, Exception::Throw(value)))) => {
             let phase_ok = matches!(
                 (negative.phase.as_str(), phase),
-                ("parse", Phase::Parse) | ("runtime" | "resolution", Phase::Runtime)
+                ("parse", Phase::Parse) | ("resolution", Phase::Resolution) | ("runtime", Phase::Runtime)
             );
             let name = vm.constructor_name(value).unwrap_or_default();
             if phase_ok && name == negative.error_type {
@@ -264,6 +268,17 @@ fn run_once(
     outcome
 }
 
+/// Runs a `flags: [module]` test as a module: its evaluation (and the
+/// jobs it queues) must finish without the module's promise rejecting.
+fn run_module(vm: &mut Vm, file_name: &str, source: &str) -> Result<Value, (Phase, Exception)> {
+    let promise = vm.eval_module(file_name, source)?;
+    vm.run_microtasks().map_err(|e| (Phase::Runtime, e))?;
+    match vm.promise_outcome(promise) {
+        Some(Err(reason)) => Err((Phase::Runtime, Exception::Throw(reason))),
+        _ => Ok(Value::UNDEFINED),
+    }
+}
+
 fn describe(vm: &mut Vm, e: Exception) -> String {
     match e {
         Exception::Throw(v) => {
@@ -292,13 +307,13 @@ fn run_case(case: &TestCase, harness: &Harness, interrupt_slot: &Mutex<Option<Ar
         Err(e) => return Outcome::Fail(format!("unreadable: {e}")),
     };
     let meta = metadata::parse(&source);
-    if meta.has_flag("module") || meta.has_flag("CanBlockIsTrue") {
+    if meta.has_flag("CanBlockIsTrue") {
         return Outcome::Skip;
     }
     if meta.features.iter().any(|f| UNSUPPORTED_FEATURES.contains(&f.as_str())) {
         return Outcome::Skip;
     }
-    let modes: &[bool] = if meta.has_flag("raw") || meta.has_flag("noStrict") {
+    let modes: &[bool] = if meta.has_flag("raw") || meta.has_flag("noStrict") || meta.has_flag("module") {
         &[false]
     } else if meta.has_flag("onlyStrict") {
         &[true]

@@ -121,7 +121,7 @@ impl Vm {
             let location = format!("{}:{line}:{column}", code.source.name);
             let name = code.name.borrow(&self.heap).flat().to_rust_string();
             let line = match code.kind {
-                CodeKind::Script | CodeKind::Eval => format!("    at {location}"),
+                CodeKind::Script | CodeKind::Eval | CodeKind::Module => format!("    at {location}"),
                 _ if name.is_empty() => format!("    at <anonymous> ({location})"),
                 CodeKind::ClassConstructor { .. } => format!("    at new {name} ({location})"),
                 _ if frame.construct => format!("    at new {name} ({location})"),

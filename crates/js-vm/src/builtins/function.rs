@@ -332,6 +332,7 @@ fn function_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     let text = format!("(function anonymous({}\n) {{\n{body}\n}})", params.join(","));
     let source = Rc::new(Source::new("<anonymous>", text));
+    crate::bytecode::inherit_referrer(vm, &source);
     let code = match crate::compiler::compile_script(vm, &source) {
         Ok(code) => code,
         Err(e) => return Err(vm.compile_error(&e)),

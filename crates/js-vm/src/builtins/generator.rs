@@ -55,6 +55,7 @@ pub(crate) fn dynamic_function(vm: &mut Vm, info: &CallInfo, keyword: &str) -> J
     };
     let text = format!("({keyword} anonymous({}\n) {{\n{body}\n}})", params.join(","));
     let source = Rc::new(Source::new("<anonymous>", text));
+    crate::bytecode::inherit_referrer(vm, &source);
     let code = match crate::compiler::compile_script(vm, &source) {
         Ok(code) => code,
         Err(e) => return Err(vm.compile_error(&e)),

@@ -281,6 +281,9 @@ pub(crate) fn perform_eval(vm: &mut Vm, x: Value, direct: Option<DirectEval>) ->
     let strict = direct.as_ref().is_some_and(|d| d.scope.strict);
     let text = vm.to_rust_string(x)?;
     let source = std::rc::Rc::new(crate::bytecode::Source::new("eval", text));
+    // Eval code runs for its caller's script or module (`import()` in it
+    // resolves from there).
+    crate::bytecode::inherit_referrer(vm, &source);
     let outer = direct.as_ref().map(|d| std::rc::Rc::clone(&d.scope));
     let code = match crate::compiler::compile_eval(vm, &source, strict, outer) {
         Ok(code) => code,

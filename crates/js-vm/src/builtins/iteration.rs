@@ -10,7 +10,7 @@ use js_gc::Gc;
 use super::{method, symbol_method};
 use crate::abstract_ops::{is_callable, to_boolean, to_object};
 use crate::interpreter::{CallInfo, ForInIterator, IteratorRecord};
-use crate::object::internal_methods::{call, get, get_own_property, get_value, length_of_array_like};
+use crate::object::internal_methods::{call, get, get_value, length_of_array_like};
 use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, PropertyKey};
 use crate::string::JsString;
 use crate::value::Value;
@@ -244,7 +244,7 @@ pub fn for_in_next(vm: &mut Vm, it: Gc<ForInIterator>) -> JsResult<Option<Value>
         let state = it.borrow(&vm.heap);
         let Some(&(owner, key)) = state.keys.get(state.index) else { return Ok(None) };
         it.borrow_mut(&mut vm.heap).index += 1;
-        let Some(desc) = get_own_property(vm, owner, key) else { continue };
+        let Some(desc) = crate::object::internal_methods::try_get_own_property(vm, owner, key)? else { continue };
         if desc.enumerable != Some(true) {
             continue;
         }

@@ -7,7 +7,7 @@ use crate::abstract_ops::{is_callable, same_value, to_boolean, to_object, to_pro
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{
     create_data_property_or_throw, define_own_property, get, get_own_property, own_property_keys, prevent_extensions,
-    set, set_prototype_of,
+    set, set_prototype_of, try_get_own_property,
 };
 use crate::object::{JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
 use crate::value::Value;
@@ -147,7 +147,7 @@ fn enumerable_own(vm: &mut Vm, o: Gc<JsObject>, kind: EnumerableOwn) -> JsResult
         if key.is_symbol() {
             continue;
         }
-        let Some(desc) = get_own_property(vm, o, key) else { continue };
+        let Some(desc) = try_get_own_property(vm, o, key)? else { continue };
         if desc.enumerable != Some(true) {
             continue;
         }
@@ -193,7 +193,7 @@ fn assign(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let from = to_object(vm, source)?;
         vm.keep_alive(Value::object(from));
         for key in own_property_keys(vm, from) {
-            if get_own_property(vm, from, key).is_some_and(|d| d.enumerable == Some(true)) {
+            if try_get_own_property(vm, from, key)?.is_some_and(|d| d.enumerable == Some(true)) {
                 let v = get(vm, from, key, Value::object(from))?;
                 if !set(vm, target, key, v, Value::object(target))? {
                     return Err(vm.type_error("Cannot assign to read only property"));
@@ -228,7 +228,7 @@ fn define_properties(vm: &mut Vm, obj: Gc<JsObject>, props: Value) -> JsResult<(
     vm.keep_alive(Value::object(from));
     let mut descriptors = Vec::new();
     for key in own_property_keys(vm, from) {
-        if get_own_property(vm, from, key).is_some_and(|d| d.enumerable == Some(true)) {
+        if try_get_own_property(vm, from, key)?.is_some_and(|d| d.enumerable == Some(true)) {
             let d = get(vm, from, key, Value::object(from))?;
             descriptors.push((key, to_property_descriptor(vm, d)?));
         }
@@ -272,7 +272,7 @@ fn get_own_property_descriptor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> 
     let o = arg_object(vm, info, 0)?;
     let key_value = info.arg(vm, 1);
     let key = to_property_key(vm, key_value)?;
-    let desc = get_own_property(vm, o, key);
+    let desc = try_get_own_property(vm, o, key)?;
     from_property_descriptor(vm, desc)
 }
 
@@ -281,7 +281,7 @@ fn get_own_property_descriptors(vm: &mut Vm, info: &CallInfo) -> JsResult<Value>
     let result = vm.new_plain_object();
     vm.keep_alive(Value::object(result));
     for key in own_property_keys(vm, o) {
-        let desc = get_own_property(vm, o, key);
+        let desc = try_get_own_property(vm, o, key)?;
         let d = from_property_descriptor(vm, desc)?;
         if !d.is_undefined() {
             create_data_property_or_throw(vm, result, key, d)?;
@@ -344,12 +344,15 @@ fn set_prototype_of_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn set_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<()> {
     prevent_extensions(vm, o);
     for key in own_property_keys(vm, o) {
-        let Some(current) = get_own_property(vm, o, key) else { continue };
+        let Some(current) = try_get_own_property(vm, o, key)? else { continue };
         let mut desc = PropertyDescriptor { configurable: Some(false), ..PropertyDescriptor::default() };
         if frozen && !current.is_accessor() {
             desc.writable = Some(false);
         }
-        define_own_property(vm, o, key, desc)?;
+        if !define_own_property(vm, o, key, desc)? {
+            let k = crate::object::internal_methods::key_to_display(vm, key);
+            return Err(vm.type_error(&format!("Cannot redefine property: {k}")));
+        }
     }
     Ok(())
 }
@@ -416,7 +419,7 @@ fn has_own(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = arg_object(vm, info, 0)?;
     let key_value = info.arg(vm, 1);
     let key = to_property_key(vm, key_value)?;
-    Ok(Value::boolean(get_own_property(vm, o, key).is_some()))
+    Ok(Value::boolean(try_get_own_property(vm, o, key)?.is_some()))
 }
 
 fn from_entries(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -470,7 +473,7 @@ fn has_own_property(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let key_value = info.arg(vm, 0);
     let key = to_property_key(vm, key_value)?;
     let o = to_object(vm, info.this)?;
-    Ok(Value::boolean(get_own_property(vm, o, key).is_some()))
+    Ok(Value::boolean(try_get_own_property(vm, o, key)?.is_some()))
 }
 
 fn is_prototype_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -490,7 +493,7 @@ fn property_is_enumerable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let key_value = info.arg(vm, 0);
     let key = to_property_key(vm, key_value)?;
     let o = to_object(vm, info.this)?;
-    Ok(Value::boolean(get_own_property(vm, o, key).is_some_and(|d| d.enumerable == Some(true))))
+    Ok(Value::boolean(try_get_own_property(vm, o, key)?.is_some_and(|d| d.enumerable == Some(true))))
 }
 
 /// `Object.prototype.toString` (§20.1.3.6).

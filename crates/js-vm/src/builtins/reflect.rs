@@ -4,8 +4,8 @@ use super::{method, value_property};
 use crate::abstract_ops::to_property_key;
 use crate::interpreter::{CallInfo, is_constructor};
 use crate::object::internal_methods::{
-    call, construct, define_own_property, delete, get, get_own_property, has_property, own_property_keys,
-    prevent_extensions, set, set_prototype_of,
+    call, construct, define_own_property, delete, get, has_property, own_property_keys, prevent_extensions, set,
+    set_prototype_of,
 };
 use crate::object::{Attributes, JsObject, PropertyKey};
 use crate::value::Value;
@@ -77,7 +77,7 @@ fn get_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn get_own_property_descriptor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = target(vm, info, "getOwnPropertyDescriptor")?;
     let key = key_arg(vm, info)?;
-    let desc = get_own_property(vm, o, key);
+    let desc = crate::object::internal_methods::try_get_own_property(vm, o, key)?;
     super::object::from_property_descriptor(vm, desc)
 }
 

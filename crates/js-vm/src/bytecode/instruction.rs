@@ -73,6 +73,16 @@ pub enum Instruction {
     GetEnv { dst: Reg, depth: u16, slot: u32 },
     /// Reads a captured binding, throwing a `ReferenceError` in its TDZ.
     GetEnvChecked { dst: Reg, depth: u16, slot: u32, name: ConstIndex },
+    /// Reads an import binding of a module (§16.2.1.6.4
+    /// `CreateImportBinding`): the slot holds either the imported binding's
+    /// location (read through, `ReferenceError` in its TDZ) or a namespace
+    /// object.
+    GetImport { dst: Reg, depth: u16, slot: u32, name: ConstIndex },
+    /// `dst = import.meta` of the running module.
+    ImportMeta { dst: Reg },
+    /// `dst = import(specifier, options)` (§13.3.10.1): a promise for the
+    /// module's namespace; `options` is `Reg(u16::MAX)` when absent.
+    ImportCall { dst: Reg, specifier: Reg, options: Reg },
     /// Writes a captured binding.
     SetEnv { src: Reg, depth: u16, slot: u32 },
     /// Writes a captured binding, throwing a `ReferenceError` in its TDZ.

@@ -21,6 +21,20 @@ pub struct Source {
     pub line_starts: Vec<u32>,
     /// The text, for `Function.prototype.toString`.
     pub text: String,
+    /// The script or module this code belongs to (`GetActiveScriptOrModule`),
+    /// for `import()` and `import.meta`; `None` means a script named by
+    /// [`Source::name`].
+    pub referrer: std::cell::RefCell<Option<ScriptOrModule>>,
+}
+
+/// The script or module a piece of code runs for (`[[ScriptOrModule]]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScriptOrModule {
+    /// A classic script, by its file name (relative specifiers in its
+    /// `import()` calls resolve against it).
+    Script(String),
+    /// A module, by its index in the VM's module map.
+    Module(u32),
 }
 
 impl Source {
@@ -41,7 +55,12 @@ impl Source {
             }
             i += 1;
         }
-        Self { name: name.into(), line_starts, text }
+        Self { name: name.into(), line_starts, text, referrer: std::cell::RefCell::new(None) }
+    }
+
+    /// The script or module this source belongs to.
+    pub fn script_or_module(&self) -> ScriptOrModule {
+        self.referrer.borrow().clone().unwrap_or_else(|| ScriptOrModule::Script(self.name.clone()))
     }
 
     /// The 1-based line and column (in UTF-16 units) of a byte offset.
@@ -70,6 +89,15 @@ pub struct SourceSite {
     pub source: Rc<Source>,
     /// The byte offset in it.
     pub offset: u32,
+}
+
+/// Gives code made at run time (eval code, `Function` bodies) the script
+/// or module of the code running now.
+pub(crate) fn inherit_referrer(vm: &crate::vm::Vm, source: &Source) {
+    if let Some(frame) = vm.frames.last() {
+        let referrer = frame.code.borrow(&vm.heap).source.script_or_module();
+        source.referrer.replace(Some(referrer));
+    }
 }
 
 /// A binding visible at a direct `eval` call, as the eval code finds it:
@@ -116,6 +144,8 @@ impl EvalScope {
 pub enum CodeKind {
     /// A script's top level.
     Script,
+    /// A module's top level (its instantiation or its body).
+    Module,
     /// An `eval` body.
     Eval,
     /// A `function` declaration or expression, or a method.

@@ -218,13 +218,32 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.emit(Instruction::LoadNewTarget { dst });
             }
             Expression::ImportMeta(_) => {
-                return Err(CompileError::Syntax("import.meta is only valid in modules".to_owned()));
+                if self.analysis.module_scope.is_none() {
+                    return Err(CompileError::Syntax("Cannot use 'import.meta' outside a module".to_owned()));
+                }
+                self.emit(Instruction::ImportMeta { dst });
             }
             Expression::YieldExpression(y) if y.delegate => self.yield_delegate(y.argument.as_ref(), dst)?,
             Expression::YieldExpression(y) => self.yield_value(y.argument.as_ref(), dst)?,
             Expression::AwaitExpression(a) => self.await_value(&a.argument, dst)?,
-            Expression::ImportExpression(_) => {
-                return Err(CompileError::Syntax("dynamic import is not supported by this engine yet".to_owned()));
+            Expression::ImportExpression(call) => {
+                if call.phase.is_some() {
+                    return Err(CompileError::Syntax("import phases are not supported by this engine".to_owned()));
+                }
+                let mark = self.mark();
+                let specifier = self.temp()?;
+                self.expression(&call.source, specifier)?;
+                let options = match &call.options {
+                    Some(options) => {
+                        let r = self.temp()?;
+                        self.expression(options, r)?;
+                        r
+                    }
+                    None => Reg(u16::MAX),
+                };
+                self.mark_position(call.span.start);
+                self.emit(Instruction::ImportCall { dst, specifier, options });
+                self.release(mark);
             }
             Expression::PrivateInExpression(p) => {
                 let mark = self.mark();
@@ -527,6 +546,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Location::Env { scope, slot } => {
                 let depth = self.env_depth(scope);
                 self.emit(Instruction::GetEnv { dst, depth, slot });
+            }
+            Location::Import { scope, slot } => {
+                let depth = self.env_depth(scope);
+                let c = self.name_constant("import");
+                self.emit(Instruction::GetImport { dst, depth, slot, name: c });
             }
             Location::GlobalVar | Location::GlobalLexical => {}
         }

@@ -70,6 +70,10 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     /// This function's own name binding, if it is a named function
     /// expression: initialised to the callee on entry.
     pub own_name: Option<SymbolId>,
+    /// An `Await` was emitted (a module body with top-level await).
+    pub saw_await: bool,
+    /// In a module's top level: the environment slot of `*default*`.
+    pub module_default_slot: Option<u32>,
 }
 
 impl<'c, 'a> FunctionCompiler<'c, 'a> {
@@ -118,6 +122,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             is_async: false,
             function_names: Vec::new(),
             own_name: None,
+            saw_await: false,
+            module_default_slot: None,
         }
     }
 
@@ -139,6 +145,9 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
 
     /// Appends an instruction and returns its index.
     pub fn emit(&mut self, instruction: Instruction) -> usize {
+        if matches!(instruction, Instruction::Await { .. }) {
+            self.saw_await = true;
+        }
         self.instructions.push(instruction);
         self.instructions.len() - 1
     }
@@ -273,7 +282,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     }
 
     /// Assigns locations to every binding of this function's scopes.
-    fn allocate_bindings(&mut self) -> CResult<()> {
+    pub(super) fn allocate_bindings(&mut self) -> CResult<()> {
         let scoping = &self.analysis.scoping;
         let is_script_top = self.kind == CodeKind::Script;
         // Sloppy eval code declares its `var`s and functions on the global
@@ -292,15 +301,18 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 }
                 let flags = scoping.symbol_flags(symbol);
                 let is_var = flags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function);
-                let location = if is_script_top && scope == self.boundary {
-                    if is_var { Location::GlobalVar } else { Location::GlobalLexical }
-                } else if is_eval_top && scope == self.boundary && is_var {
-                    Location::GlobalVar
-                } else if let Some(slot) = self.analysis.slot(symbol) {
-                    Location::Env { scope, slot }
-                } else {
-                    Location::Register(self.temp()?.0)
-                };
+                let location =
+                    if self.kind == CodeKind::Module && scope == self.boundary && flags.contains(SymbolFlags::Import) {
+                        Location::Import { scope, slot: self.analysis.slot(symbol).unwrap_or(0) }
+                    } else if is_script_top && scope == self.boundary {
+                        if is_var { Location::GlobalVar } else { Location::GlobalLexical }
+                    } else if is_eval_top && scope == self.boundary && is_var {
+                        Location::GlobalVar
+                    } else if let Some(slot) = self.analysis.slot(symbol) {
+                        Location::Env { scope, slot }
+                    } else {
+                        Location::Register(self.temp()?.0)
+                    };
                 self.locations.insert(symbol, location);
             }
         }
@@ -315,6 +327,13 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         }
         let scope = self.analysis.scoping.symbol_scope_id(symbol);
         let flags = self.analysis.scoping.scope_flags(scope);
+        if self.analysis.module_scope == Some(scope) {
+            let slot = self.analysis.slot(symbol).unwrap_or(0);
+            if self.analysis.scoping.symbol_flags(symbol).contains(SymbolFlags::Import) {
+                return Location::Import { scope, slot };
+            }
+            return Location::Env { scope, slot };
+        }
         if flags.contains(oxc_syntax::scope::ScopeFlags::Top) {
             let sflags = self.analysis.scoping.symbol_flags(symbol);
             let is_var = sflags.intersects(SymbolFlags::FunctionScopedVariable | SymbolFlags::Function);
@@ -399,7 +418,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
 
     /// Creates the closures of function declarations at the start of their
     /// scope.
-    fn hoist_functions(&mut self, body: &'a [Statement<'a>]) -> CResult<()> {
+    pub(super) fn hoist_functions(&mut self, body: &'a [Statement<'a>]) -> CResult<()> {
         for statement in body {
             let Statement::FunctionDeclaration(function) = statement else { continue };
             let Some(id) = &function.id else { continue };
@@ -418,6 +437,14 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     pub fn store_binding(&mut self, symbol: SymbolId, src: Reg, init: bool) -> CResult<()> {
         let flags = self.analysis.scoping.symbol_flags(symbol);
         let name = self.analysis.scoping.symbol_name(symbol).to_owned();
+        if let Location::Import { .. } = self.location_of(symbol) {
+            // Import bindings are immutable (§9.1.1.5.5): an uninitialised
+            // one reports its TDZ first.
+            let c = self.name_constant(&name);
+            let _ = self.load_binding(symbol, src, true)?;
+            self.emit(Instruction::ThrowConstAssign { name: c });
+            return Ok(());
+        }
         if !init && self.function_names.contains(&symbol) {
             // A named function expression's own name is immutable.
             if self.strict {
@@ -466,6 +493,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                     self.emit(Instruction::SetGlobal { src, name: c, strict: true });
                 }
             }
+            // Handled above: import bindings are never written.
+            Location::Import { .. } => {}
         }
         Ok(())
     }
@@ -511,6 +540,11 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 let c = self.name_constant(&name);
                 let ic = self.ic();
                 self.emit(Instruction::GetGlobal { dst, name: c, ic });
+            }
+            Location::Import { scope, slot } => {
+                let depth = self.env_depth(scope);
+                let c = self.name_constant(&name);
+                self.emit(Instruction::GetImport { dst, depth, slot, name: c });
             }
         }
         Ok(dst)
@@ -860,7 +894,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         Ok(())
     }
 
-    fn init_function_scope_vars(&mut self) -> CResult<()> {
+    pub(super) fn init_function_scope_vars(&mut self) -> CResult<()> {
         let scoping = &self.analysis.scoping;
         let mut targets = Vec::new();
         for &symbol in scoping.get_bindings(self.boundary).values() {
@@ -922,7 +956,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 let depth = self.env_depth(scope);
                 self.emit(Instruction::SetEnv { src, depth, slot });
             }
-            Location::GlobalVar | Location::GlobalLexical => {}
+            Location::GlobalVar | Location::GlobalLexical | Location::Import { .. } => {}
         }
     }
 

@@ -10,6 +10,7 @@ mod class;
 mod control;
 mod expression;
 mod function;
+mod module;
 mod pattern;
 mod scope;
 mod statement;
@@ -27,6 +28,7 @@ use oxc_syntax::symbol::SymbolId;
 use thiserror::Error;
 
 pub(crate) use function::FunctionCompiler;
+pub use module::{CompiledModule, ImportEntry, ImportName, IndirectExport, compile_module};
 
 use crate::bytecode::{Code, CodeKind, Handler, Instruction, Reg, Source};
 use crate::string::JsString;

@@ -25,6 +25,14 @@ pub enum Location {
     GlobalVar,
     /// A global lexical binding (script-level `let`, `const`, `class`).
     GlobalLexical,
+    /// A module's import binding: slot `slot` of the module environment
+    /// holds where the imported binding lives (read-only).
+    Import {
+        /// The module scope.
+        scope: ScopeId,
+        /// The slot.
+        slot: u32,
+    },
 }
 
 /// What a private name of a class names.
@@ -91,6 +99,9 @@ pub struct Analysis {
     /// Sloppy functions with simple parameter lists, with their parameter
     /// symbols: if they use `arguments`, it aliases the parameters.
     simple_parameters: HashMap<ScopeId, Vec<SymbolId>>,
+    /// The module scope, when compiling a module: its bindings all live in
+    /// the module environment, where importers and namespaces find them.
+    pub module_scope: Option<ScopeId>,
 }
 
 impl Analysis {
@@ -178,6 +189,7 @@ impl Analysis {
             lexical_decl_end,
             switch_scopes,
             simple_parameters,
+            module_scope: None,
         };
         analysis.find_captures();
         for (scope, declarations) in declared_private {
@@ -294,6 +306,26 @@ impl Analysis {
             };
         }
         self.private_names.insert(scope, names);
+    }
+
+    /// Makes `scope` a module scope: every binding it declares gets an
+    /// environment slot (other modules read them through import bindings
+    /// and namespaces), plus one slot for `*default*` (§16.2.3.7), which
+    /// is returned.
+    pub fn capture_module_scope(&mut self, scope: ScopeId) -> u32 {
+        self.module_scope = Some(scope);
+        let mut symbols: Vec<SymbolId> = self.scoping.get_bindings(scope).values().copied().collect();
+        symbols.sort();
+        for symbol in symbols {
+            if self.captured.insert(symbol) {
+                let next = self.env_slots.entry(scope).or_insert(0);
+                self.slot_of.insert(symbol, *next);
+                *next += 1;
+            }
+        }
+        let next = self.env_slots.entry(scope).or_insert(0);
+        *next += 1;
+        *next - 1
     }
 
     /// Whether a use of the lexical `symbol` at source offset `at`, in the

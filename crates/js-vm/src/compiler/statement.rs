@@ -141,6 +141,13 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.with_objects.pop();
                 result
             }
+            // Module items: imports and re-exports were bound at link time.
+            Statement::ImportDeclaration(_)
+            | Statement::ExportAllDeclaration(_)
+            | Statement::ExportNamedDeclaration(_)
+            | Statement::ExportFromDeclaration(_) => Ok(()),
+            Statement::ExportDeclaration(export) => self.export_declaration(&export.declaration),
+            Statement::ExportDefaultDeclaration(export) => self.export_default(export),
             _ => match statement.as_declaration() {
                 Some(Declaration::VariableDeclaration(decl)) => self.variable_declaration(decl),
                 _ => Err(CompileError::Syntax("Unexpected token".to_owned())),
@@ -167,7 +174,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
-    fn variable_declaration(&mut self, decl: &'a VariableDeclaration<'a>) -> CResult<()> {
+    pub(super) fn variable_declaration(&mut self, decl: &'a VariableDeclaration<'a>) -> CResult<()> {
         if matches!(decl.kind, VariableDeclarationKind::Using | VariableDeclarationKind::AwaitUsing) {
             return Err(CompileError::Syntax("'using' declarations are not supported".to_owned()));
         }

@@ -506,6 +506,32 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     }
                     r!(dst) = v;
                 }
+                Instruction::GetImport { dst, depth, slot, name } => {
+                    let env = env_at(vm, depth);
+                    let v = env.map_or(Value::HOLE, |e| e.borrow(&vm.heap).slots[slot as usize]);
+                    let v = match v.as_internal::<crate::environment::ImportBinding>() {
+                        Some(binding) => {
+                            let (target, target_slot) = {
+                                let b = binding.borrow(&vm.heap);
+                                (b.env, b.slot)
+                            };
+                            target.borrow(&vm.heap).slots[target_slot as usize]
+                        }
+                        None => v,
+                    };
+                    if v.is_hole() {
+                        return Err(tdz_error(vm, constant!(name)));
+                    }
+                    r!(dst) = v;
+                }
+                Instruction::ImportMeta { dst } => {
+                    r!(dst) = crate::module::dynamic::import_meta(vm, code)?;
+                }
+                Instruction::ImportCall { dst, specifier, options } => {
+                    let options = if options.0 == u16::MAX { Value::UNDEFINED } else { r!(options) };
+                    let specifier = r!(specifier);
+                    r!(dst) = crate::module::dynamic::import_call(vm, specifier, options)?;
+                }
                 Instruction::SetEnv { src, depth, slot } => {
                     let v = r!(src);
                     if let Some(env) = env_at(vm, depth) {

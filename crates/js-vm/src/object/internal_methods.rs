@@ -50,6 +50,9 @@ fn string_own_index(vm: &mut Vm, obj: Gc<JsObject>, index: u32) -> Option<Value>
 
 /// `[[GetOwnProperty]]`.
 pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
+    if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
+        return crate::module::namespace::namespace_get_own(vm, obj, key);
+    }
     if let PropertyKey::Index(i) = key
         && let Some(v) = string_own_index(vm, obj, i)
     {
@@ -91,12 +94,26 @@ pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Opt
     Some(PropertyDescriptor::data(value, attrs))
 }
 
+/// `[[GetOwnProperty]]` where it may throw: a module namespace's binding
+/// in its TDZ is a `ReferenceError` (§10.4.6.5). Builtins that report
+/// descriptors or enumerability use this; [`get_own_property`] stays
+/// infallible for the engine's internal lookups.
+pub fn try_get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<Option<PropertyDescriptor>> {
+    if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
+        crate::module::namespace::namespace_get(vm, obj, key)?;
+    }
+    Ok(get_own_property(vm, obj, key))
+}
+
 /// `[[Get]]` (§10.1.8): walks the prototype chain, calling getters with
 /// `receiver`.
 pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) -> JsResult<Value> {
     let mut current = obj;
     loop {
         let o = current.borrow(&vm.heap);
+        if !key.is_symbol() && matches!(o.kind, ObjectKind::ModuleNamespace(_)) {
+            return crate::module::namespace::namespace_get(vm, current, key);
+        }
         let found = match (key, &o.kind) {
             (PropertyKey::Index(_), ObjectKind::String(_) | ObjectKind::MappedArguments { .. })
             | (PropertyKey::String(_), ObjectKind::Array { .. } | ObjectKind::String(_)) => {
@@ -187,6 +204,10 @@ pub fn key_to_display(vm: &Vm, key: PropertyKey) -> String {
 
 /// `[[Set]]` (§10.1.9, `OrdinarySet`).
 pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, receiver: Value) -> JsResult<bool> {
+    if crate::module::namespace::is_namespace(vm, obj) {
+        // §10.4.6.9: namespaces are read-only.
+        return Ok(false);
+    }
     // Fast path: an own writable data property of an ordinary shaped object.
     if receiver == Value::object(obj) && !matches!(key, PropertyKey::Index(_)) {
         let o = obj.borrow(&vm.heap);
@@ -345,6 +366,9 @@ pub fn define_own_property(
     key: PropertyKey,
     desc: PropertyDescriptor,
 ) -> JsResult<bool> {
+    if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
+        return crate::module::namespace::namespace_define_own(vm, obj, key, &desc);
+    }
     let length_key = PropertyKey::String(vm.names.length);
     if let ObjectKind::Array { length, length_writable } = obj.borrow(&vm.heap).kind {
         if key == length_key {
@@ -596,6 +620,9 @@ pub fn delete(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool
 
 /// `[[OwnPropertyKeys]]`.
 pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> Vec<PropertyKey> {
+    if crate::module::namespace::is_namespace(vm, obj) {
+        return crate::module::namespace::namespace_own_keys(vm, obj);
+    }
     obj.borrow(&vm.heap).own_keys(&vm.heap)
 }
 

@@ -107,6 +107,8 @@ pub enum ObjectKind {
         /// Parameter slot per argument index.
         map: Box<[u32]>,
     },
+    /// A module namespace exotic object (§10.4.6).
+    ModuleNamespace(Box<crate::module::namespace::NamespaceData>),
     /// An Array Iterator (§23.1.5).
     ArrayIterator {
         /// The iterated object; `undefined` once exhausted.
@@ -391,6 +393,7 @@ unsafe impl Trace for JsObject {
                 }
             }
             ObjectKind::AsyncFunction(state) => state.trace(tracer),
+            ObjectKind::ModuleNamespace(data) => data.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)

@@ -15,6 +15,15 @@ pub const MICROTASK_CALLBACK: JobKind = JobKind::new(2);
 /// Completes an async generator's `return` request once its value settled
 /// (slot 0: the generator).
 pub const ASYNC_GENERATOR_AWAIT_RETURN: JobKind = JobKind::new(3);
+/// Continues an async module once its body settled (continuation data:
+/// the module's index).
+pub const MODULE_ASYNC_SETTLED: JobKind = JobKind::new(4);
+/// Loads, links and evaluates an `import()`ed module (slots: the promise,
+/// the specifier, the referrer).
+pub const DYNAMIC_IMPORT: JobKind = JobKind::new(5);
+/// Settles an `import()` promise once the module evaluated (continuation
+/// data: a `DynamicImportState`).
+pub const DYNAMIC_IMPORT_SETTLED: JobKind = JobKind::new(6);
 
 impl Vm {
     /// Runs microtasks until the queue is empty. A callback that throws
@@ -50,6 +59,21 @@ impl Vm {
             let settled = ContinuationJob::read(job);
             return with_job_context(self, job, |vm| {
                 crate::interpreter::async_generator::await_return_settled(vm, settled.data, settled.outcome)
+            });
+        }
+        if kind == MODULE_ASYNC_SETTLED {
+            let settled = ContinuationJob::read(job);
+            return with_job_context(self, job, |vm| {
+                crate::module::evaluate::async_module_settled(vm, settled.data, settled.outcome)
+            });
+        }
+        if kind == DYNAMIC_IMPORT {
+            return crate::module::dynamic::continue_dynamic_import(self, job);
+        }
+        if kind == DYNAMIC_IMPORT_SETTLED {
+            let settled = ContinuationJob::read(job);
+            return with_job_context(self, job, |vm| {
+                crate::module::dynamic::dynamic_import_settled(vm, settled.data, settled.outcome)
             });
         }
         if kind == MICROTASK_CALLBACK {

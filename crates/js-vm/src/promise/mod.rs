@@ -11,7 +11,10 @@ mod microtasks;
 use js_gc::{Gc, GcAny, Trace, Tracer};
 use js_promise::{PromiseState, PromiseValue, ResolvingFunction};
 
-pub use microtasks::{ASYNC_GENERATOR_AWAIT_RETURN, MICROTASK_CALLBACK, RESUME_ASYNC_FUNCTION};
+pub use microtasks::{
+    ASYNC_GENERATOR_AWAIT_RETURN, DYNAMIC_IMPORT, DYNAMIC_IMPORT_SETTLED, MICROTASK_CALLBACK, MODULE_ASYNC_SETTLED,
+    RESUME_ASYNC_FUNCTION,
+};
 
 use crate::object::{JsObject, ObjectKind};
 use crate::value::Value;
@@ -52,6 +55,21 @@ unsafe impl Trace for ResolvingData {
 /// `value` as a native promise (`IsPromise`).
 pub fn as_promise(vm: &Vm, value: Value) -> Option<Gc<JsObject>> {
     value.as_object().filter(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::Promise(_)))
+}
+
+impl Vm {
+    /// The outcome of a native promise: `None` while pending (or for a
+    /// value that is not a promise), else its value or rejection reason.
+    pub fn promise_outcome(&self, value: Value) -> Option<Result<Value, Value>> {
+        let promise = as_promise(self, value)?;
+        match &promise.borrow(&self.heap).kind {
+            ObjectKind::Promise(state) => {
+                let result = state.result()?;
+                Some(if state.status() == js_promise::PromiseStatus::Rejected { Err(result) } else { Ok(result) })
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A new pending promise whose prototype is `proto`.

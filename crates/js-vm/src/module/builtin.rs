@@ -1,0 +1,45 @@
+//! Built-in modules (`node:async_hooks`, `node:process`): synthetic module
+//! records whose exports are the host object's own properties, plus
+//! `default` for the object itself, as Node exposes its built-ins to ES
+//! modules.
+
+use crate::object::PropertyKey;
+use crate::value::Value;
+use crate::vm::Vm;
+
+use super::ModuleId;
+
+/// The built-in module a specifier names (`node:x`, or the bare `x`).
+pub(crate) fn builtin_name(specifier: &str) -> Option<&'static str> {
+    match specifier.strip_prefix("node:").unwrap_or(specifier) {
+        "async_hooks" => Some("async_hooks"),
+        "process" => Some("process"),
+        _ => None,
+    }
+}
+
+/// Makes the record of built-in module `name` (one of [`builtin_name`]'s).
+pub(crate) fn create(vm: &mut Vm, name: &str) -> ModuleId {
+    let object = match name {
+        "process" => vm.host_objects.process.map_or(Value::UNDEFINED, Value::object),
+        _ => crate::host::async_local_storage::async_hooks_module(vm),
+    };
+    let mut exports: Vec<(String, Value)> = Vec::new();
+    // Values read so far stay rooted while getters run.
+    let mark = vm.temp_roots.len();
+    if let Some(o) = object.as_object() {
+        let keys = crate::object::internal_methods::own_property_keys(vm, o);
+        for key in keys {
+            let PropertyKey::String(atom) = key else { continue };
+            let export = atom.borrow(&vm.heap).flat().to_rust_string();
+            let value = crate::object::internal_methods::get(vm, o, key, object).unwrap_or(Value::UNDEFINED);
+            vm.temp_roots.push(value);
+            exports.push((export, value));
+        }
+    }
+    exports.push(("default".to_owned(), object));
+    let borrowed: Vec<(&str, Value)> = exports.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let id = vm.add_synthetic_module(&format!("node:{name}"), &borrowed);
+    vm.temp_roots.truncate(mark);
+    id
+}

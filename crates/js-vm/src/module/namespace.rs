@@ -1,0 +1,169 @@
+//! Module namespace exotic objects (§10.4.6): a null-prototype,
+//! non-extensible object whose string keys are the module's exported
+//! names in code-unit order, each a live view of the binding it resolves
+//! to, plus `@@toStringTag` "Module".
+
+use js_gc::{Gc, Trace, Tracer};
+
+use crate::abstract_ops::same_value;
+use crate::environment::{DeclarativeEnvironment, ImportBinding};
+use crate::object::internal_methods::define_builtin;
+use crate::object::{Attributes, JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+use super::ModuleId;
+use super::link::{Resolution, ResolveResult, get_exported_names, resolve_export};
+
+/// Where a namespace's export reads its value.
+#[derive(Clone, Copy, Debug)]
+pub enum NamespaceBinding {
+    /// A slot of a module environment.
+    Slot(Gc<DeclarativeEnvironment>, u32),
+    /// Another module's namespace object (made when first read).
+    Namespace(ModuleId),
+}
+
+/// `[[Module]]` and `[[Exports]]` of a namespace object.
+pub struct NamespaceData {
+    /// The module.
+    pub module: ModuleId,
+    /// The exported names, sorted by code units, with their bindings.
+    pub exports: Vec<(PropertyKey, NamespaceBinding)>,
+}
+
+// SAFETY: the keys and the environments are all the pointers.
+unsafe impl Trace for NamespaceData {
+    fn trace(&self, tracer: &mut Tracer) {
+        for (key, binding) in &self.exports {
+            key.trace(tracer);
+            if let NamespaceBinding::Slot(env, _) = binding {
+                env.trace(tracer);
+            }
+        }
+    }
+}
+
+/// `GetModuleNamespace(module)`.
+pub fn get_module_namespace(vm: &mut Vm, module: ModuleId) -> Gc<JsObject> {
+    if let Some(ns) = vm.module(module).namespace {
+        return ns;
+    }
+    let names = get_exported_names(vm, module, &mut Vec::new());
+    let mut exports: Vec<(Vec<u16>, NamespaceBinding)> = Vec::new();
+    for name in names {
+        if let ResolveResult::Found(resolution) = resolve_export(vm, module, &name, &mut Vec::new()) {
+            let binding = match resolution {
+                Resolution::Binding { module: m, slot } => NamespaceBinding::Slot(vm.module(m).env, slot),
+                Resolution::Namespace(m) => NamespaceBinding::Namespace(m),
+            };
+            exports.push((name.encode_utf16().collect(), binding));
+        }
+    }
+    exports.sort_by(|a, b| a.0.cmp(&b.0));
+    let exports = exports
+        .into_iter()
+        .map(|(units, binding)| {
+            let text = String::from_utf16_lossy(&units);
+            (vm.key(&text), binding)
+        })
+        .collect();
+    let data = NamespaceData { module, exports };
+    let ns = vm.new_object_of_kind(None, ObjectKind::ModuleNamespace(Box::new(data)));
+    let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
+    let module_text = vm.string("Module");
+    define_builtin(vm, ns, tag, module_text, Attributes::NONE);
+    ns.borrow_mut(&mut vm.heap).extensible = false;
+    vm.module_mut(module).namespace = Some(ns);
+    ns
+}
+
+/// The binding of export `key` of namespace `obj`, if `obj` is a
+/// namespace and exports it.
+fn lookup(vm: &Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<NamespaceBinding> {
+    match &obj.borrow(&vm.heap).kind {
+        ObjectKind::ModuleNamespace(data) => data.exports.iter().find(|(k, _)| *k == key).map(|(_, b)| *b),
+        _ => None,
+    }
+}
+
+/// Whether `obj` is a namespace object.
+pub fn is_namespace(vm: &Vm, obj: Gc<JsObject>) -> bool {
+    matches!(obj.borrow(&vm.heap).kind, ObjectKind::ModuleNamespace(_))
+}
+
+/// The binding's current value; `None` in its TDZ.
+fn binding_value(vm: &mut Vm, binding: NamespaceBinding) -> Option<Value> {
+    match binding {
+        NamespaceBinding::Slot(env, slot) => {
+            let v = env.borrow(&vm.heap).slots[slot as usize];
+            let v = match v.as_internal::<ImportBinding>() {
+                Some(b) => {
+                    let (target, target_slot) = {
+                        let b = b.borrow(&vm.heap);
+                        (b.env, b.slot)
+                    };
+                    target.borrow(&vm.heap).slots[target_slot as usize]
+                }
+                None => v,
+            };
+            (!v.is_hole()).then_some(v)
+        }
+        NamespaceBinding::Namespace(m) => Some(Value::object(get_module_namespace(vm, m))),
+    }
+}
+
+/// The ReferenceError of a binding read in its TDZ.
+fn uninitialized(vm: &mut Vm, key: PropertyKey) -> crate::vm::Exception {
+    let name = crate::object::internal_methods::key_to_display(vm, key);
+    vm.reference_error(&format!("Cannot access '{name}' before initialization"))
+}
+
+/// `[[Get]]` for a string key (§10.4.6.8).
+pub(crate) fn namespace_get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<Value> {
+    let Some(binding) = lookup(vm, obj, key) else { return Ok(Value::UNDEFINED) };
+    match binding_value(vm, binding) {
+        Some(v) => Ok(v),
+        None => Err(uninitialized(vm, key)),
+    }
+}
+
+/// `[[GetOwnProperty]]` for a string key (§10.4.6.5). A binding in its
+/// TDZ, where the spec throws, reads as `undefined`: this operation cannot
+/// throw in this engine (the throwing paths are `[[Get]]` and
+/// `[[DefineOwnProperty]]`).
+pub(crate) fn namespace_get_own(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
+    let binding = lookup(vm, obj, key)?;
+    let value = binding_value(vm, binding).unwrap_or(Value::UNDEFINED);
+    Some(PropertyDescriptor::data(value, Attributes::from_bits(Attributes::WRITABLE | Attributes::ENUMERABLE)))
+}
+
+/// `[[DefineOwnProperty]]` for a string key (§10.4.6.6).
+pub(crate) fn namespace_define_own(
+    vm: &mut Vm,
+    obj: Gc<JsObject>,
+    key: PropertyKey,
+    desc: &PropertyDescriptor,
+) -> JsResult<bool> {
+    let Some(binding) = lookup(vm, obj, key) else { return Ok(false) };
+    let Some(current) = binding_value(vm, binding) else { return Err(uninitialized(vm, key)) };
+    if desc.configurable == Some(true) || desc.enumerable == Some(false) || desc.is_accessor() {
+        return Ok(false);
+    }
+    if desc.writable == Some(false) {
+        return Ok(false);
+    }
+    if let Some(v) = desc.value {
+        return Ok(same_value(vm, v, current));
+    }
+    Ok(true)
+}
+
+/// `[[OwnPropertyKeys]]` (§10.4.6.11): the exports, then the symbols.
+pub(crate) fn namespace_own_keys(vm: &Vm, obj: Gc<JsObject>) -> Vec<PropertyKey> {
+    let o = obj.borrow(&vm.heap);
+    let ObjectKind::ModuleNamespace(data) = &o.kind else { return Vec::new() };
+    let mut keys: Vec<PropertyKey> = data.exports.iter().map(|(k, _)| *k).collect();
+    keys.extend(o.own_keys(&vm.heap));
+    keys
+}
