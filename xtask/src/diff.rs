@@ -1,5 +1,7 @@
 //! `cargo xtask diff [FILES]`: runs each program (default: every
-//! `crates/js-vm/tests/js/*.js` and `examples/*.js`) on `jsvm` and on
+//! `crates/js-vm/tests/js/*.js` and `*.mjs`, and `examples/*.js`; modules
+//! the programs import live in subfolders such as `tests/js/fixtures` and
+//! are not run on their own) on `jsvm` and on
 //! `node` and requires the same stdout, the same exit status, and — when
 //! both exit 0 — the same stderr.
 
@@ -14,7 +16,10 @@ fn default_programs() -> Vec<PathBuf> {
     for dir in [root.join("crates/js-vm/tests/js"), root.join("examples")] {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         files.extend(
-            entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "js")),
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "js" || e == "mjs")),
         );
     }
     files.sort();

@@ -1,5 +1,6 @@
-//! Runs every program in `tests/js/` on the engine and on `node`, and
-//! requires byte-identical output.
+//! Runs every program in `tests/js/` (scripts `*.js`, modules `*.mjs`;
+//! the modules they import live in `tests/js/fixtures/`) on the engine and
+//! on `node`, and requires byte-identical output.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,7 +17,7 @@ fn programs() -> Vec<PathBuf> {
         .expect("tests/js exists")
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "js"))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "js" || e == "mjs"))
         .collect();
     files.sort();
     files
@@ -27,7 +28,15 @@ fn run_on_engine(path: &Path) -> String {
     let capture = Capture::default();
     let mut vm = Vm::new();
     vm.set_console(Box::new(capture.clone()));
-    let outcome = vm.eval_script(&path.to_string_lossy(), &text).and_then(|_| vm.run_event_loop());
+    let outcome = if path.extension().is_some_and(|e| e == "mjs") {
+        // As jsvm runs a module: evaluated as if inside a promise job.
+        vm.eval_module(&path.to_string_lossy(), &text)
+            .map_err(|(_, e)| e)
+            .and_then(|_| vm.run_microtasks())
+            .and_then(|()| vm.run_event_loop())
+    } else {
+        vm.eval_script(&path.to_string_lossy(), &text).and_then(|_| vm.run_event_loop())
+    };
     if let Ok(Some(v)) | Err(js_vm::Exception::Throw(v)) = outcome {
         let report = vm.describe_uncaught(v);
         capture.clone().error(&report);
