@@ -51,7 +51,8 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "explicit-resource-management",
     "source-phase-imports",
     "import-defer",
-    "import-attributes",
+    "import-text",
+    "import-bytes",
     "Float16Array",
     "uint8array-base64",
 ];

@@ -334,6 +334,18 @@ fn parse(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let text = info.arg(vm, 0);
     let reviver = info.arg(vm, 1);
     let s = to_string(vm, text)?;
+    parse_string(vm, s, reviver)
+}
+
+/// %JSON.parse% of Rust text without a reviver (JSON modules, §16.2.1.8
+/// ParseJSONModule).
+pub(crate) fn parse_text(vm: &mut Vm, text: &str) -> JsResult<Value> {
+    let s = vm.heap.alloc(JsString::from_rust_str(text));
+    parse_string(vm, s, Value::UNDEFINED)
+}
+
+/// `JSON.parse` of a string value.
+fn parse_string(vm: &mut Vm, s: js_gc::Gc<JsString>, reviver: Value) -> JsResult<Value> {
     let s = JsString::flatten(&mut vm.heap, s);
     // The text is copied out: parsing allocates on the heap it lives in.
     let owned = match s.borrow(&vm.heap).flat() {

@@ -70,8 +70,9 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     /// This function's own name binding, if it is a named function
     /// expression: initialised to the callee on entry.
     pub own_name: Option<SymbolId>,
-    /// An `Await` was emitted (a module body with top-level await).
-    pub saw_await: bool,
+    /// How many `Await`s were emitted (a module body with any has
+    /// top-level await).
+    pub await_count: u32,
     /// In a module's top level: the environment slot of `*default*`.
     pub module_default_slot: Option<u32>,
 }
@@ -122,7 +123,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             is_async: false,
             function_names: Vec::new(),
             own_name: None,
-            saw_await: false,
+            await_count: 0,
             module_default_slot: None,
         }
     }
@@ -146,7 +147,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     /// Appends an instruction and returns its index.
     pub fn emit(&mut self, instruction: Instruction) -> usize {
         if matches!(instruction, Instruction::Await { .. }) {
-            self.saw_await = true;
+            self.await_count += 1;
         }
         self.instructions.push(instruction);
         self.instructions.len() - 1

@@ -28,6 +28,16 @@ use super::{CResult, CompileError, FunctionCompiler, check_nesting};
 use crate::bytecode::{Code, CodeKind, Instruction, Source};
 use crate::vm::Vm;
 
+/// A ModuleRequest Record: the specifier and the `type` import
+/// attribute (other attributes are accepted and ignored).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleRequest {
+    /// `[[Specifier]]`.
+    pub specifier: String,
+    /// The value of the `type` attribute (`"json"` for JSON modules).
+    pub module_type: Option<String>,
+}
+
 /// What an import entry imports (`[[ImportName]]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ImportName {
@@ -70,9 +80,8 @@ pub struct CompiledModule {
     pub env_slots: u32,
     /// `[[HasTLA]]`: the body awaits at its top level.
     pub has_tla: bool,
-    /// `[[RequestedModules]]`: specifiers in source order, without
-    /// duplicates.
-    pub requests: Vec<String>,
+    /// `[[RequestedModules]]`: in source order, without duplicates.
+    pub requests: Vec<ModuleRequest>,
     /// `[[ImportEntries]]`.
     pub imports: Vec<ImportEntry>,
     /// `[[LocalExportEntries]]`: export name and binding slot.
@@ -119,7 +128,7 @@ fn compile_on_big_stack(vm: &mut Vm, source: &Rc<Source>) -> CResult<CompiledMod
     body.module_default_slot = Some(default_slot);
     body.is_async = true;
     body.compile_module_body(&program)?;
-    let has_tla = body.saw_await;
+    let has_tla = body.await_count > 0;
     if !has_tla {
         // No top-level await: a plain synchronous body.
         body.instructions[0] = Instruction::Nop;
@@ -175,7 +184,7 @@ fn bound_names<'a>(pattern: &'a BindingPattern<'a>, out: &mut Vec<&'a oxc_ast::a
 /// The module's entries while they are collected.
 #[derive(Default)]
 struct Entries {
-    requests: Vec<String>,
+    requests: Vec<ModuleRequest>,
     imports: Vec<ImportEntry>,
     local_exports: Vec<(String, u32)>,
     indirect_exports: Vec<IndirectExport>,
@@ -183,12 +192,28 @@ struct Entries {
 }
 
 impl Entries {
-    fn request(&mut self, specifier: &str) -> usize {
-        if let Some(i) = self.requests.iter().position(|r| r == specifier) {
-            return i;
+    fn request(&mut self, specifier: &str, with: Option<&oxc_ast::ast::WithClause<'_>>) -> CResult<usize> {
+        let mut module_type = None;
+        let mut keys: Vec<String> = Vec::new();
+        for attribute in with.map(|w| &w.with_entries[..]).unwrap_or_default() {
+            let key = match &attribute.key {
+                oxc_ast::ast::ImportAttributeKey::Identifier(id) => id.name.as_str().to_owned(),
+                oxc_ast::ast::ImportAttributeKey::StringLiteral(s) => s.value.as_str().to_owned(),
+            };
+            if keys.contains(&key) {
+                return Err(CompileError::Syntax(format!("Duplicate import attribute '{key}'")));
+            }
+            if key == "type" {
+                module_type = Some(attribute.value.value.as_str().to_owned());
+            }
+            keys.push(key);
         }
-        self.requests.push(specifier.to_owned());
-        self.requests.len() - 1
+        let request = ModuleRequest { specifier: specifier.to_owned(), module_type };
+        if let Some(i) = self.requests.iter().position(|r| *r == request) {
+            return Ok(i);
+        }
+        self.requests.push(request);
+        Ok(self.requests.len() - 1)
     }
 
     fn collect<'a>(
@@ -211,7 +236,7 @@ impl Entries {
                     if d.phase.is_some() {
                         return Err(CompileError::Syntax("import phases are not supported by this engine".to_owned()));
                     }
-                    let request = self.request(d.source.value.as_str());
+                    let request = self.request(d.source.value.as_str(), d.with_clause.as_deref())?;
                     for specifier in d.specifiers.iter().flatten() {
                         use oxc_ast::ast::ImportDeclarationSpecifier as S;
                         let (import_name, local) = match specifier {
@@ -229,7 +254,7 @@ impl Entries {
                     }
                 }
                 Statement::ExportFromDeclaration(d) => {
-                    let request = self.request(d.source.value.as_str());
+                    let request = self.request(d.source.value.as_str(), d.with_clause.as_deref())?;
                     for s in &d.specifiers {
                         self.indirect_exports.push(IndirectExport {
                             export_name: export_name(&s.exported),
@@ -239,7 +264,7 @@ impl Entries {
                     }
                 }
                 Statement::ExportAllDeclaration(d) => {
-                    let request = self.request(d.source.value.as_str());
+                    let request = self.request(d.source.value.as_str(), d.with_clause.as_deref())?;
                     match &d.exported {
                         Some(name) => self.indirect_exports.push(IndirectExport {
                             export_name: export_name(name),
@@ -281,14 +306,26 @@ impl Entries {
                 _ => {}
             }
         }
-        // `export { x }` of an imported `x` re-exports the import, a
-        // namespace import as the namespace (ParseModule step 10.a.ii).
+        self.add_local_specifiers(analysis, root, local_specifiers)
+    }
+
+    /// `export { x as y }` entries (ParseModule step 10.a): an imported
+    /// `x` is re-exported from its module (a namespace import as the
+    /// namespace), anything else is a local export.
+    fn add_local_specifiers(
+        &mut self,
+        analysis: &Analysis,
+        root: ScopeId,
+        local_specifiers: Vec<(String, String)>,
+    ) -> CResult<()> {
         for (local, exported) in local_specifiers {
             let symbol = analysis.scoping.get_binding(root, local.as_str().into());
             let Some(symbol) = symbol else {
                 return Err(CompileError::Syntax(format!("Export '{local}' is not defined in module")));
             };
-            let slot = slot_of(Some(symbol))?;
+            let slot = analysis
+                .slot(symbol)
+                .ok_or_else(|| CompileError::Syntax("unresolved module binding".to_owned()))?;
             if analysis.scoping.symbol_flags(symbol).contains(SymbolFlags::Import)
                 && let Some(import) = self.imports.iter().find(|i| i.slot == slot)
             {
@@ -330,18 +367,15 @@ impl<'a> FunctionCompiler<'_, 'a> {
             };
             let mark = self.mark();
             let r = self.temp()?;
-            match function.id.as_ref() {
-                Some(id) => {
-                    self.compile_function_expression(function, r, Some(id.name.as_str()))?;
-                    if let Some(symbol) = id.symbol_id.get() {
-                        self.store_binding(symbol, r, true)?;
-                    }
+            if let Some(id) = function.id.as_ref() {
+                self.compile_function_expression(function, r, Some(id.name.as_str()))?;
+                if let Some(symbol) = id.symbol_id.get() {
+                    self.store_binding(symbol, r, true)?;
                 }
-                None => {
-                    // `export default function () {}` is named "default".
-                    self.compile_function_expression(function, r, Some("default"))?;
-                    self.store_default(r);
-                }
+            } else {
+                // `export default function () {}` is named "default".
+                self.compile_function_expression(function, r, Some("default"))?;
+                self.store_default(r);
             }
             self.release(mark);
         }

@@ -56,12 +56,12 @@ fn reject_with(vm: &mut Vm, promise: Gc<JsObject>, e: Exception) -> JsResult<()>
     }
 }
 
-/// Checks `import()`'s options argument (§13.3.10.2 steps 7–10): it must
+/// Reads `import()`'s options argument (§13.3.10.2 steps 7–10): it must
 /// be undefined or an object whose `with` is undefined or an object of
-/// strings.
-fn check_options(vm: &mut Vm, options: Value) -> JsResult<()> {
+/// strings. Returns the `type` attribute.
+fn check_options(vm: &mut Vm, options: Value) -> JsResult<Value> {
     if options.is_undefined() {
-        return Ok(());
+        return Ok(Value::UNDEFINED);
     }
     let Some(o) = options.as_object() else {
         return Err(vm.type_error("The second argument of import() must be an object"));
@@ -69,11 +69,13 @@ fn check_options(vm: &mut Vm, options: Value) -> JsResult<()> {
     let with_key = vm.key("with");
     let attributes = get(vm, o, with_key, options)?;
     if attributes.is_undefined() {
-        return Ok(());
+        return Ok(Value::UNDEFINED);
     }
     let Some(a) = attributes.as_object() else {
         return Err(vm.type_error("The 'with' option of import() must be an object"));
     };
+    let type_key = vm.key("type");
+    let mut module_type = Value::UNDEFINED;
     for key in own_property_keys(vm, a) {
         if matches!(key, PropertyKey::Symbol(_)) {
             continue;
@@ -86,11 +88,18 @@ fn check_options(vm: &mut Vm, options: Value) -> JsResult<()> {
         if !value.is_string() {
             return Err(vm.type_error("Import attribute values must be strings"));
         }
+        if key == type_key {
+            // Rooted while later attribute getters run.
+            vm.temp_roots.push(value);
+            module_type = value;
+        }
     }
-    Ok(())
+    Ok(module_type)
 }
 
-/// `import(specifier, options)`: a promise for the namespace.
+/// `import(specifier, options)`: a promise for the namespace. The job it
+/// queues holds the promise, the specifier, the referrer and the `type`
+/// attribute.
 pub(crate) fn import_call(vm: &mut Vm, specifier: Value, options: Value) -> JsResult<Value> {
     let referrer = active_script_or_module(vm);
     let promise = new_promise(vm);
@@ -118,15 +127,16 @@ fn start_import(
     vm.temp_roots.push(specifier);
     let checked = check_options(vm, options);
     vm.temp_roots.truncate(specifier_root);
-    if let Err(e) = checked {
-        return reject_with(vm, promise, e);
-    }
+    let module_type = match checked {
+        Ok(t) => t,
+        Err(e) => return reject_with(vm, promise, e),
+    };
     let referrer = match referrer {
         Some(ScriptOrModule::Module(id)) => Value::number(f64::from(id)),
         Some(ScriptOrModule::Script(name)) => vm.string(&name),
         None => Value::UNDEFINED,
     };
-    let job = Job::new(DYNAMIC_IMPORT, [Value::object(promise), specifier, referrer, Value::UNDEFINED]);
+    let job = Job::new(DYNAMIC_IMPORT, [Value::object(promise), specifier, referrer, module_type]);
     vm.microtasks.enqueue(job);
     Ok(())
 }
@@ -144,7 +154,9 @@ pub(crate) fn continue_dynamic_import(vm: &mut Vm, job: &Job<Value>) -> JsResult
     } else {
         None
     };
-    let module = match vm.load_module_graph(&specifier, referrer.as_ref()) {
+    let module_type = if job.arg(3).is_string() { Some(vm.to_rust_string(job.arg(3))?) } else { None };
+    let request = crate::compiler::ModuleRequest { specifier, module_type };
+    let module = match vm.load_module_graph(&request, referrer.as_ref()) {
         Ok(m) => m,
         Err((_, e)) => return reject_with(vm, promise, e),
     };

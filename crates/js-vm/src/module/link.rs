@@ -134,7 +134,7 @@ fn inner_module_linking(vm: &mut Vm, module: ModuleId, stack: &mut Vec<ModuleId>
     stack.push(module);
     for i in 0..vm.module(module).loaded.len() {
         let Some(required) = loaded(vm, module, i) else {
-            let request = vm.module(module).requests[i].clone();
+            let request = vm.module(module).requests[i].specifier.clone();
             return Err(vm.type_error(&format!("module '{request}' was not loaded")));
         };
         index = inner_module_linking(vm, required, stack, index)?;
@@ -160,7 +160,7 @@ fn inner_module_linking(vm: &mut Vm, module: ModuleId, stack: &mut Vec<ModuleId>
 
 /// The SyntaxError of an import or re-export that resolves to nothing.
 fn resolution_error(vm: &mut Vm, module: ModuleId, request: usize, name: &str, result: ResolveResult) -> Exception {
-    let specifier = vm.module(module).requests.get(request).cloned().unwrap_or_default();
+    let specifier = vm.module(module).requests.get(request).map(|r| r.specifier.clone()).unwrap_or_default();
     if result == ResolveResult::Ambiguous {
         vm.syntax_error(&format!(
             "The requested module '{specifier}' contains conflicting star exports for name '{name}'"

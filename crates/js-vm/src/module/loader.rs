@@ -3,6 +3,7 @@
 //! and the default loader, which follows Node's ES module resolution for
 //! files.
 
+use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 /// Why a module could not be resolved or read.
@@ -89,7 +90,7 @@ pub fn file_url(path: &str) -> String {
         if keep {
             url.push(char::from(b));
         } else {
-            url.push_str(&format!("%{b:02X}"));
+            let _ = write!(url, "%{b:02X}");
         }
     }
     url

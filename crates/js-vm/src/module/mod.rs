@@ -28,7 +28,7 @@ use js_gc::{Gc, Trace, Tracer};
 pub use loader::{FsLoader, ModuleLoadError, ModuleLoader, file_url};
 
 use crate::bytecode::{Code, ScriptOrModule, Source};
-use crate::compiler::{ImportEntry, IndirectExport};
+use crate::compiler::{ImportEntry, IndirectExport, ModuleRequest};
 use crate::environment::DeclarativeEnvironment;
 use crate::object::JsObject;
 use crate::value::Value;
@@ -72,7 +72,7 @@ pub struct ModuleRecord {
     /// The code; `None` for a built-in module.
     pub code: Option<ModuleCode>,
     /// `[[RequestedModules]]`.
-    pub requests: Vec<String>,
+    pub requests: Vec<ModuleRequest>,
     /// The module each request was loaded as (`[[LoadedModules]]`).
     pub loaded: Vec<Option<ModuleId>>,
     /// `[[ImportEntries]]`.
@@ -184,7 +184,8 @@ impl Vm {
     /// errors are returned with [`Phase::Resolution`], or
     /// [`Phase::Parse`] for a syntax error in the module itself.
     pub fn import_module(&mut self, specifier: &str) -> Result<Value, (Phase, Exception)> {
-        let id = self.load_module_graph(specifier, None).map_err(|(entry, e)| (load_phase(entry), e))?;
+        let request = ModuleRequest { specifier: specifier.to_owned(), module_type: None };
+        let id = self.load_module_graph(&request, None).map_err(|(entry, e)| (load_phase(entry), e))?;
         self.link_and_evaluate(id)
     }
 
@@ -223,14 +224,14 @@ impl Vm {
     /// error says whether it concerns the requested module itself.
     pub(crate) fn load_module_graph(
         &mut self,
-        specifier: &str,
+        request: &ModuleRequest,
         referrer: Option<&ScriptOrModule>,
     ) -> Result<ModuleId, (bool, Exception)> {
         let referrer_key = referrer.map(|r| match r {
             ScriptOrModule::Script(name) => name.clone(),
             ScriptOrModule::Module(id) => self.module(*id).key.clone(),
         });
-        let id = self.load_one(specifier, referrer_key.as_deref())?;
+        let id = self.load_one_tracking(request, referrer_key.as_deref()).map(|(_, id)| id)?;
         self.load_dependencies(id)?;
         Ok(id)
     }
@@ -258,18 +259,23 @@ impl Vm {
         Ok(())
     }
 
-    fn load_one(&mut self, specifier: &str, referrer: Option<&str>) -> Result<ModuleId, (bool, Exception)> {
-        self.load_one_tracking(specifier, referrer).map(|(_, id)| id)
-    }
-
     /// Resolves and, if it is not in the map yet, reads and compiles one
     /// module. Returns whether it was new.
     fn load_one_tracking(
         &mut self,
-        specifier: &str,
+        request: &ModuleRequest,
         referrer: Option<&str>,
     ) -> Result<(bool, ModuleId), (bool, Exception)> {
-        if let Some(name) = builtin::builtin_name(specifier) {
+        let specifier = request.specifier.as_str();
+        let json = match request.module_type.as_deref() {
+            None => false,
+            Some("json") => true,
+            Some(other) => {
+                let message = format!("Import attribute type \"{other}\" is not supported");
+                return Err((false, self.type_error(&message)));
+            }
+        };
+        if let Some(name) = builtin::builtin_name(specifier).filter(|_| !json) {
             let key = format!("node:{name}");
             if let Some(&id) = self.modules.by_key.get(&key) {
                 return Ok((false, id));
@@ -281,13 +287,23 @@ impl Vm {
             Ok(key) => key,
             Err(e) => return Err((false, self.module_load_error(&e))),
         };
-        if let Some(&id) = self.modules.by_key.get(&key) {
+        // A JSON module is a different module from the same file loaded as
+        // JavaScript.
+        let map_key = if json { format!("json:{key}") } else { key.clone() };
+        if let Some(&id) = self.modules.by_key.get(&map_key) {
             return Ok((false, id));
         }
         let text = match self.modules.loader.load(&key) {
             Ok(text) => text,
             Err(e) => return Err((false, self.module_load_error(&e))),
         };
+        if json {
+            // ParseJSONModule: a synthetic module whose default export is
+            // the parsed value.
+            let value = crate::builtins::json::parse_text(self, &text).map_err(|e| (false, e))?;
+            let id = self.add_synthetic_module(&map_key, &[("default", value)]);
+            return Ok((false, id));
+        }
         let id = self.create_source_module(&key, &text).map_err(|e| (true, e))?;
         Ok((true, id))
     }

@@ -623,7 +623,14 @@ pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> Vec<PropertyKey> {
     if crate::module::namespace::is_namespace(vm, obj) {
         return crate::module::namespace::namespace_own_keys(vm, obj);
     }
-    obj.borrow(&vm.heap).own_keys(&vm.heap)
+    let mut keys = obj.borrow(&vm.heap).own_keys(&vm.heap);
+    if matches!(obj.borrow(&vm.heap).kind, ObjectKind::Array { .. } | ObjectKind::String(_)) {
+        // `length` lives in the kind, not among the properties; it is the
+        // first string key (made when the object was).
+        let at = keys.iter().take_while(|k| matches!(k, PropertyKey::Index(_))).count();
+        keys.insert(at, PropertyKey::String(vm.names.length));
+    }
+    keys
 }
 
 /// `[[PreventExtensions]]`.
