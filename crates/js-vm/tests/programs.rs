@@ -111,6 +111,35 @@ fn unhandled_rejections_are_reported_as_node_reports_them_and_exit_1() {
 }
 
 #[test]
+fn module_errors_are_reported_and_exit_1() {
+    let dir = std::env::temp_dir().join(format!("jsvm-module-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cases = [
+        ("throws.mjs", "throw new TypeError('top');\n", "TypeError: top"),
+        ("missing.mjs", "import './not-there.mjs';\n", "Cannot find module"),
+        ("unexported.mjs", "import { nope } from './throws.mjs';\n", "does not provide an export named 'nope'"),
+        ("syntax.mjs", "let x = ;\n", "SyntaxError"),
+        ("tla.mjs", "await Promise.reject(new RangeError('later'));\n", "RangeError: later"),
+    ];
+    for (name, text, _) in cases {
+        std::fs::write(dir.join(name), text).expect("write module");
+    }
+    for (name, _, expected) in cases {
+        let output = Command::new(env!("CARGO_BIN_EXE_jsvm")).arg(dir.join(name)).output().expect("jsvm runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{name}: {stderr}");
+        assert!(stderr.contains(expected), "{name}: {stderr}");
+    }
+    // A `.js` file runs as a module with `--module`, and its stack names
+    // the module by its file URL, as Node's does.
+    let file = dir.join("flagged.js");
+    std::fs::write(&file, "export const x = 1;\nthrow new Error(`x is ${x}`);\n").expect("write module");
+    let output = Command::new(env!("CARGO_BIN_EXE_jsvm")).arg("--module").arg(&file).output().expect("jsvm runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("Error: x is 1\n    at file:///"), "{stderr}");
+}
+
+#[test]
 fn syntax_errors_and_runaway_recursion_are_errors_not_crashes() {
     let mut vm = Vm::new();
     let err = vm.eval_script("bad.js", "let x = ;").expect_err("syntax error");

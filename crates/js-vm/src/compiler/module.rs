@@ -323,9 +323,8 @@ impl Entries {
             let Some(symbol) = symbol else {
                 return Err(CompileError::Syntax(format!("Export '{local}' is not defined in module")));
             };
-            let slot = analysis
-                .slot(symbol)
-                .ok_or_else(|| CompileError::Syntax("unresolved module binding".to_owned()))?;
+            let slot =
+                analysis.slot(symbol).ok_or_else(|| CompileError::Syntax("unresolved module binding".to_owned()))?;
             if analysis.scoping.symbol_flags(symbol).contains(SymbolFlags::Import)
                 && let Some(import) = self.imports.iter().find(|i| i.slot == slot)
             {

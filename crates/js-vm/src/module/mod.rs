@@ -322,7 +322,9 @@ impl Vm {
 
     /// Compiles module text and adds its record to the map under `key`.
     fn create_source_module(&mut self, key: &str, text: &str) -> JsResult<ModuleId> {
-        let source = Rc::new(Source::new(key, text));
+        // Stack traces name the module by its URL, as Node's do.
+        let url = self.modules.loader.url(key);
+        let source = Rc::new(Source::new(url, text));
         let id = self.modules.records.len() as ModuleId;
         source.referrer.replace(Some(ScriptOrModule::Module(id)));
         let compiled = match crate::compiler::compile_module(self, &source) {
