@@ -16,6 +16,10 @@
 //! * [`compiler`] and [`bytecode`]: source to code cells.
 //! * [`interpreter`]: frames, calls, exceptions, inline caches.
 //! * [`builtins`] (ECMA-262) and [`host`] (Node conventions).
+//! * [`module`]: ES modules — the module map, loading through a
+//!   [`ModuleLoader`] (files by default, `node:` built-ins), linking,
+//!   evaluation with top-level await, namespaces, `import()` and
+//!   `import.meta` ([`Vm::import_module`], [`Vm::eval_module`]).
 //! * [`vm`]: the embedder's entry point.
 //!
 //! # Garbage collection

@@ -109,6 +109,7 @@ pub fn compile_eval(
     let strict_source;
     let source = if strict {
         strict_source = Rc::new(Source::new(&source.name, format!("\"use strict\";{}", source.text)));
+        strict_source.referrer.replace(source.referrer.borrow().clone());
         &strict_source
     } else {
         source
