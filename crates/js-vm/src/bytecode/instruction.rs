@@ -116,6 +116,9 @@ pub enum Instruction {
     SetIndexed { obj: Reg, key: Reg, src: Reg, strict: bool },
     /// `dst = super.name` / `super[key]` with the home object's prototype.
     GetSuper { dst: Reg, key: Reg },
+    /// `super[key] = src`: [[Set]] on the home object's prototype with
+    /// `this` as the receiver; a failed write throws in strict code.
+    SetSuper { key: Reg, src: Reg, strict: bool },
     /// `dst = delete obj[key]`
     Delete { dst: Reg, obj: Reg, key: Reg, strict: bool },
     /// CreateDataPropertyOrThrow(obj, key, src)

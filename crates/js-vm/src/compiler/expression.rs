@@ -24,6 +24,9 @@ pub(crate) enum PropertyRef {
     Keyed { obj: Reg, key: Reg },
     /// `obj.#name` (`key` holds the Private Name).
     Private { obj: Reg, key: Reg },
+    /// `super.name` / `super[key]`: the home object's prototype with
+    /// `this` as the receiver (`key` holds the key).
+    Super { key: Reg },
 }
 
 impl<'a> FunctionCompiler<'_, 'a> {
@@ -933,6 +936,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// Evaluates the base (and key) of a member expression used as a
     /// reference.
     fn property_ref(&mut self, m: &'a MemberExpression<'a>) -> CResult<PropertyRef> {
+        if matches!(m.object(), Expression::Super(_)) {
+            return self.super_ref(m);
+        }
         match m {
             MemberExpression::StaticMemberExpression(s) => {
                 let obj = self.temp()?;
@@ -986,6 +992,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
             PropertyRef::Private { obj, key } => {
                 self.emit(Instruction::GetPrivate { dst, obj, key });
             }
+            PropertyRef::Super { key } => {
+                self.emit(Instruction::GetSuper { dst, key });
+            }
         }
     }
 
@@ -995,6 +1004,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
         match r {
             PropertyRef::Keyed { obj, key } => {
                 self.emit(Instruction::GetIndexedConvertKey { dst, obj, key });
+            }
+            PropertyRef::Super { key } => {
+                self.emit(Instruction::ToPropertyKey { dst: key, src: key });
+                self.emit(Instruction::GetSuper { dst, key });
             }
             other => self.get_ref(other, dst),
         }
@@ -1013,12 +1026,23 @@ impl<'a> FunctionCompiler<'_, 'a> {
             PropertyRef::Private { obj, key } => {
                 self.emit(Instruction::SetPrivate { obj, key, src });
             }
+            PropertyRef::Super { key } => {
+                self.emit(Instruction::SetSuper { key, src, strict: self.strict });
+            }
         }
     }
 
     /// `super.x` / `super[x]` read.
     fn super_member(&mut self, m: &'a MemberExpression<'a>, dst: Reg) -> CResult<()> {
         let mark = self.mark();
+        let reference = self.super_ref(m)?;
+        self.get_ref(reference, dst);
+        self.release(mark);
+        Ok(())
+    }
+
+    /// The key of a `super.x` / `super[x]` reference, in a new register.
+    pub(super) fn super_ref(&mut self, m: &'a MemberExpression<'a>) -> CResult<PropertyRef> {
         let key = self.temp()?;
         match m {
             MemberExpression::StaticMemberExpression(s) => {
@@ -1030,9 +1054,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 return Err(CompileError::Syntax("Unexpected private field".to_owned()));
             }
         }
-        self.emit(Instruction::GetSuper { dst, key });
-        self.release(mark);
-        Ok(())
+        Ok(PropertyRef::Super { key })
     }
 
     /// A member read; `exits` collects optional-chain short-circuits.

@@ -218,6 +218,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Err(CompileError::Syntax("Invalid assignment target".to_owned()));
         };
         let mark = self.mark();
+        if matches!(m.object(), oxc_ast::ast::Expression::Super(_)) {
+            let reference = self.super_ref(m)?;
+            self.set_ref(reference, value);
+            self.release(mark);
+            return Ok(());
+        }
         let obj = self.temp()?;
         self.expression(m.object(), obj)?;
         match m {

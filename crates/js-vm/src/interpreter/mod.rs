@@ -313,6 +313,19 @@ pub(crate) fn run(vm: &mut Vm) -> JsResult<Value> {
     }
 }
 
+/// `GetSuperBase`: the running method's home object's [[GetPrototypeOf]]
+/// (`None` for a null prototype, and for code without a home object).
+fn super_base(vm: &mut Vm) -> JsResult<Option<Gc<JsObject>>> {
+    let home = vm.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
+        Some(Function::Closure(cl)) => cl.home_object,
+        _ => None,
+    });
+    match home {
+        Some(home) => Ok(im::get_prototype_of(vm, home)),
+        None => Ok(None),
+    }
+}
+
 /// Finds a handler for `exception`, popping frames without one. Returns
 /// `Ok(None)` to resume the loop, `Err` when it left the entry frame.
 fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
@@ -727,16 +740,21 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Instruction::GetSuper { dst, key } => {
                     let k = to_property_key(vm, r!(key))?;
                     let this = vm.stack[base];
-                    let home =
-                        vm.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
-                            Some(Function::Closure(cl)) => cl.home_object,
-                            _ => None,
-                        });
-                    let proto = home.and_then(|h| h.borrow(&vm.heap).proto);
-                    r!(dst) = match proto {
+                    r!(dst) = match super_base(vm)? {
                         Some(p) => get(vm, p, k, this)?,
-                        None => Value::UNDEFINED,
+                        None => return Err(vm.type_error("Cannot read properties of null (super)")),
                     };
+                }
+                Instruction::SetSuper { key, src, strict } => {
+                    let k = to_property_key(vm, r!(key))?;
+                    let (this, value) = (vm.stack[base], r!(src));
+                    let Some(p) = super_base(vm)? else {
+                        return Err(vm.type_error("Cannot set properties of null (super)"));
+                    };
+                    if !im::set(vm, p, k, value, this)? && strict {
+                        let text = key_to_display(vm, k);
+                        return Err(vm.type_error(&format!("Cannot assign to read only property '{text}'")));
+                    }
                 }
                 Instruction::Delete { dst, obj, key, strict } => {
                     let (target, key_value) = (r!(obj), r!(key));
