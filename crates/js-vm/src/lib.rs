@@ -11,7 +11,7 @@
 //!
 //! # Layout
 //!
-//! * [`value`], [`string`], [`symbol`], [`object`]: the value
+//! * [`value`], [`string`], [`symbol`], [`bigint`], [`object`]: the value
 //!   representation and the object model.
 //! * [`compiler`] and [`bytecode`]: source to code cells.
 //! * [`interpreter`]: frames, calls, exceptions, inline caches.
@@ -48,6 +48,7 @@
 )]
 
 pub mod abstract_ops;
+pub mod bigint;
 pub mod builtins;
 pub mod bytecode;
 pub mod compiler;

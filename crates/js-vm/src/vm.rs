@@ -305,6 +305,11 @@ impl Vm {
         Value::string(self.heap.alloc(JsString::from_rust_str(s)))
     }
 
+    /// Allocates a BigInt value.
+    pub fn bigint(&mut self, n: num_bigint::BigInt) -> Value {
+        Value::bigint(self.heap.alloc(crate::bigint::JsBigInt::new(n)))
+    }
+
     /// The atom property key for Rust text (array indices become index keys).
     pub fn key(&mut self, s: &str) -> PropertyKey {
         if let Some(i) = crate::abstract_ops::array_index_of_str(s) {

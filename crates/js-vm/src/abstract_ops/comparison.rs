@@ -1,7 +1,10 @@
 //! Testing and comparison operations (§7.2) and the relational
 //! comparison of §7.2.13.
 
-use super::type_conversion::{PreferredType, to_number, to_primitive};
+use std::cmp::Ordering;
+
+use super::type_conversion::{Numeric, PreferredType, to_number, to_numeric, to_primitive};
+use crate::bigint::ops;
 use crate::string::JsString;
 use crate::value::{Value, ValueType};
 use crate::vm::{JsResult, Vm};
@@ -24,6 +27,14 @@ fn strings_equal(vm: &mut Vm, a: Value, b: Value) -> bool {
     }
 }
 
+/// `BigInt::equal`: BigInts compare by value, not by cell.
+fn bigints_equal(vm: &Vm, a: Value, b: Value) -> bool {
+    match (a.as_bigint(), b.as_bigint()) {
+        (Some(x), Some(y)) => x == y || x.borrow(&vm.heap).value() == y.borrow(&vm.heap).value(),
+        _ => false,
+    }
+}
+
 /// `IsStrictlyEqual` (`===`).
 pub fn is_strictly_equal(vm: &mut Vm, a: Value, b: Value) -> bool {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
@@ -32,7 +43,27 @@ pub fn is_strictly_equal(vm: &mut Vm, a: Value, b: Value) -> bool {
     if a.is_string() && b.is_string() {
         return strings_equal(vm, a, b);
     }
+    if a.is_bigint() && b.is_bigint() {
+        return bigints_equal(vm, a, b);
+    }
     a == b
+}
+
+/// Whether the string `s` denotes the same integer as the BigInt `b`
+/// (`StringToBigInt`, false when it is not an integer literal).
+fn string_equals_bigint(vm: &mut Vm, s: Value, b: Value) -> bool {
+    let (Some(s), Some(b)) = (s.as_string(), b.as_bigint()) else { return false };
+    let s = JsString::flatten(&mut vm.heap, s);
+    ops::string_to_big_int(s.borrow(&vm.heap).flat()).is_some_and(|n| &n == b.borrow(&vm.heap).value())
+}
+
+/// Whether the Number `n` and the BigInt `b` are the same mathematical
+/// value.
+fn number_equals_bigint(vm: &Vm, n: Value, b: Value) -> bool {
+    match (n.as_number(), b.as_bigint()) {
+        (Some(n), Some(b)) => ops::equals_number(b.borrow(&vm.heap).value(), n),
+        _ => false,
+    }
 }
 
 /// `SameValue` (`Object.is`).
@@ -62,6 +93,10 @@ pub fn is_loosely_equal(vm: &mut Vm, a: Value, b: Value) -> JsResult<bool> {
         (ValueType::Number, ValueType::String) | (ValueType::String, ValueType::Number) => {
             to_number(vm, a)? == to_number(vm, b)?
         }
+        (ValueType::BigInt, ValueType::String) => string_equals_bigint(vm, b, a),
+        (ValueType::String, ValueType::BigInt) => string_equals_bigint(vm, a, b),
+        (ValueType::BigInt, ValueType::Number) => number_equals_bigint(vm, b, a),
+        (ValueType::Number, ValueType::BigInt) => number_equals_bigint(vm, a, b),
         (ValueType::Boolean, _) => {
             let n = Value::number(to_number(vm, a)?);
             return is_loosely_equal(vm, n, b);
@@ -70,11 +105,11 @@ pub fn is_loosely_equal(vm: &mut Vm, a: Value, b: Value) -> JsResult<bool> {
             let n = Value::number(to_number(vm, b)?);
             return is_loosely_equal(vm, a, n);
         }
-        (ValueType::Number | ValueType::String | ValueType::Symbol, ValueType::Object) => {
+        (ValueType::Number | ValueType::String | ValueType::Symbol | ValueType::BigInt, ValueType::Object) => {
             let p = to_primitive(vm, b, PreferredType::Default)?;
             return is_loosely_equal(vm, a, p);
         }
-        (ValueType::Object, ValueType::Number | ValueType::String | ValueType::Symbol) => {
+        (ValueType::Object, ValueType::Number | ValueType::String | ValueType::Symbol | ValueType::BigInt) => {
             let p = to_primitive(vm, a, PreferredType::Default)?;
             return is_loosely_equal(vm, p, b);
         }
@@ -110,7 +145,29 @@ pub fn is_less_than(vm: &mut Vm, x: Value, y: Value, left_first: bool) -> JsResu
         let ord = JsString::cmp_units(a.borrow(&vm.heap).flat(), b.borrow(&vm.heap).flat());
         return Ok(Some(ord == std::cmp::Ordering::Less));
     }
-    let a = to_number(vm, px)?;
-    let b = to_number(vm, py)?;
-    Ok(if a.is_nan() || b.is_nan() { None } else { Some(a < b) })
+    // A string against a BigInt is read as an integer literal.
+    if let (Some(s), Some(b)) = (px.as_string(), py.as_bigint()) {
+        let s = JsString::flatten(&mut vm.heap, s);
+        let n = ops::string_to_big_int(s.borrow(&vm.heap).flat());
+        return Ok(n.map(|n| &n < b.borrow(&vm.heap).value()));
+    }
+    if let (Some(b), Some(s)) = (px.as_bigint(), py.as_string()) {
+        let s = JsString::flatten(&mut vm.heap, s);
+        let n = ops::string_to_big_int(s.borrow(&vm.heap).flat());
+        return Ok(n.map(|n| b.borrow(&vm.heap).value() < &n));
+    }
+    // Both primitives now: `ToNumeric` runs no user code, so the first
+    // result needs no rooting.
+    let a = to_numeric(vm, px)?;
+    let b = to_numeric(vm, py)?;
+    Ok(match (a, b) {
+        (Numeric::Number(a), Numeric::Number(b)) => (!a.is_nan() && !b.is_nan()).then_some(a < b),
+        (Numeric::BigInt(a), Numeric::BigInt(b)) => Some(a.borrow(&vm.heap).value() < b.borrow(&vm.heap).value()),
+        (Numeric::BigInt(a), Numeric::Number(b)) => {
+            ops::compare_with_number(a.borrow(&vm.heap).value(), b).map(|o| o == Ordering::Less)
+        }
+        (Numeric::Number(a), Numeric::BigInt(b)) => {
+            ops::compare_with_number(b.borrow(&vm.heap).value(), a).map(|o| o == Ordering::Greater)
+        }
+    })
 }

@@ -1,17 +1,21 @@
 //! Abstract operations of ECMA-262 §7: type conversion, testing and
 //! comparison.
 
+mod bigint_conversion;
 mod comparison;
 mod number_conversion;
 mod species_constructor;
 mod type_conversion;
 
+pub use bigint_conversion::{
+    big_int_from_i64, big_int_from_u64, number_to_big_int, to_big_int, to_big_int64, to_big_uint64,
+};
 pub use comparison::{is_less_than, is_loosely_equal, is_strictly_equal, same_value, same_value_zero};
 pub use number_conversion::{number_to_string, string_to_number, to_int32, to_integer_or_infinity, to_uint32};
 pub use species_constructor::species_constructor;
 pub use type_conversion::{
-    PreferredType, is_callable, string_key, to_boolean, to_length, to_number, to_numeric, to_object, to_primitive,
-    to_property_key, to_string, type_of,
+    Numeric, PreferredType, is_callable, string_key, to_boolean, to_length, to_number, to_numeric, to_object,
+    to_primitive, to_property_key, to_string, type_of,
 };
 
 /// The array index a canonical numeric string denotes, if any (§6.1.7:

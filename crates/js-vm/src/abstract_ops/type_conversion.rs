@@ -3,6 +3,7 @@
 use js_gc::Gc;
 
 use super::number_conversion::{number_to_string, string_to_number};
+use crate::bigint::JsBigInt;
 use crate::object::internal_methods::{call, get};
 use crate::object::{JsObject, ObjectKind, PropertyKey};
 use crate::string::{JsStr, JsString};
@@ -27,6 +28,7 @@ pub fn to_boolean(vm: &Vm, v: Value) -> bool {
         ValueType::Boolean => v == Value::TRUE,
         ValueType::Number => v.as_number().is_some_and(|n| n != 0.0 && !n.is_nan()),
         ValueType::String => v.as_string().is_some_and(|s| !s.borrow(&vm.heap).is_empty()),
+        ValueType::BigInt => v.as_bigint().is_some_and(|b| !num_traits::Zero::is_zero(b.borrow(&vm.heap).value())),
         ValueType::Symbol | ValueType::Object => true,
     }
 }
@@ -40,6 +42,7 @@ pub fn type_of(vm: &Vm, v: Value) -> &'static str {
         ValueType::Number => "number",
         ValueType::String => "string",
         ValueType::Symbol => "symbol",
+        ValueType::BigInt => "bigint",
         ValueType::Object => match v.as_object() {
             Some(o) if o.borrow(&vm.heap).is_callable() => "function",
             _ => "object",
@@ -104,6 +107,7 @@ pub fn to_number(vm: &mut Vm, v: Value) -> JsResult<f64> {
             Ok(s.map_or(f64::NAN, |s| string_to_number(s.borrow(&vm.heap).flat())))
         }
         ValueType::Symbol => Err(vm.type_error("Cannot convert a Symbol value to a number")),
+        ValueType::BigInt => Err(vm.type_error("Cannot convert a BigInt value to a number")),
         ValueType::Number | ValueType::Object => {
             let prim = to_primitive(vm, v, PreferredType::Number)?;
             to_number(vm, prim)
@@ -111,9 +115,35 @@ pub fn to_number(vm: &mut Vm, v: Value) -> JsResult<f64> {
     }
 }
 
-/// `ToNumeric` (§7.1.3); there are no `BigInts` yet, so the result is a number.
-pub fn to_numeric(vm: &mut Vm, v: Value) -> JsResult<f64> {
-    to_number(vm, v)
+/// A numeric value: what `ToNumeric` returns.
+#[derive(Clone, Copy)]
+pub enum Numeric {
+    /// A Number.
+    Number(f64),
+    /// A BigInt.
+    BigInt(Gc<JsBigInt>),
+}
+
+impl Numeric {
+    /// The value itself.
+    pub fn into_value(self) -> Value {
+        match self {
+            Numeric::Number(n) => Value::number(n),
+            Numeric::BigInt(b) => Value::bigint(b),
+        }
+    }
+}
+
+/// `ToNumeric` (§7.1.3): a Number, or the BigInt a value converts to.
+pub fn to_numeric(vm: &mut Vm, v: Value) -> JsResult<Numeric> {
+    if let Some(n) = v.as_number() {
+        return Ok(Numeric::Number(n));
+    }
+    let prim = to_primitive(vm, v, PreferredType::Number)?;
+    if let Some(b) = prim.as_bigint() {
+        return Ok(Numeric::BigInt(b));
+    }
+    Ok(Numeric::Number(to_number(vm, prim)?))
 }
 
 /// `ToString` (§7.1.17).
@@ -137,6 +167,10 @@ pub fn to_string(vm: &mut Vm, v: Value) -> JsResult<Gc<JsString>> {
             return Ok(vm.heap.alloc(JsString::from_rust_str(&s)));
         }
         ValueType::Symbol => return Err(vm.type_error("Cannot convert a Symbol value to a string")),
+        ValueType::BigInt => {
+            let text = v.as_bigint().map(|b| b.borrow(&vm.heap).value().to_string()).unwrap_or_default();
+            return Ok(vm.heap.alloc(JsString::from_rust_str(&text)));
+        }
         ValueType::String | ValueType::Object => {
             let prim = to_primitive(vm, v, PreferredType::String)?;
             return to_string(vm, prim);
@@ -164,6 +198,10 @@ pub fn to_object(vm: &mut Vm, v: Value) -> JsResult<Gc<JsObject>> {
         ValueType::Symbol => match v.as_symbol() {
             Some(s) => (intrinsics.symbol_prototype, ObjectKind::Symbol(s)),
             None => return Err(vm.type_error("invalid symbol")),
+        },
+        ValueType::BigInt => match v.as_bigint() {
+            Some(b) => (intrinsics.bigint_prototype, ObjectKind::BigInt(b)),
+            None => return Err(vm.type_error("invalid bigint")),
         },
         ValueType::Object => return Err(vm.type_error("invalid object value")),
     };

@@ -21,11 +21,13 @@ use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-/// A key as hashed: SameValueZero classes (strings by content, -0 as +0).
+/// A key as hashed: SameValueZero classes (strings and BigInts by
+/// content, -0 as +0).
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum HashKey {
     Bits(u64),
     Text(Box<[u16]>),
+    BigInt(num_bigint::BigInt),
 }
 
 /// The entries of a Map or Set (a Set's values are `undefined`).
@@ -114,6 +116,9 @@ fn hash_key(vm: &mut Vm, v: Value) -> HashKey {
     if let Some(s) = v.as_string() {
         let s = JsString::flatten(&mut vm.heap, s);
         return HashKey::Text(s.borrow(&vm.heap).flat().units().collect());
+    }
+    if let Some(b) = v.as_bigint() {
+        return HashKey::BigInt(b.borrow(&vm.heap).value().clone());
     }
     HashKey::Bits(v.to_bits())
 }

@@ -90,6 +90,7 @@ impl JsonHost for Host<'_> {
             ValueType::Number => Kind::Number(value.as_number().unwrap_or(f64::NAN)),
             ValueType::String => Kind::String,
             ValueType::Symbol => Kind::Symbol,
+            ValueType::BigInt => Kind::BigInt,
             ValueType::Object => {
                 if value.as_object().is_some_and(|o| o.borrow(&self.vm.heap).is_callable()) {
                     Kind::Callable
@@ -113,6 +114,7 @@ impl JsonHost for Host<'_> {
             ObjectKind::String(_) => ObjectClass::String,
             ObjectKind::Boolean(b) => ObjectClass::Boolean(b),
             ObjectKind::RawJson(_) => ObjectClass::RawJson,
+            ObjectKind::BigInt(_) => ObjectClass::BigInt,
             _ => ObjectClass::Ordinary,
         }
     }

@@ -4,6 +4,7 @@
 pub mod array;
 pub mod async_generator;
 pub mod async_iteration;
+pub mod bigint;
 pub mod boolean;
 pub mod collections;
 pub mod date;
@@ -45,6 +46,7 @@ pub(crate) fn install(vm: &mut Vm) {
     number::install(vm);
     boolean::install(vm);
     symbol::install(vm);
+    bigint::install(vm);
     math::install(vm);
     json::install(vm);
     reflect::install(vm);

@@ -1,7 +1,7 @@
 //! Number and Number.prototype (§21.1).
 
 use super::{constructor, method, value_property};
-use crate::abstract_ops::{number_to_string, to_integer_or_infinity, to_number, to_numeric};
+use crate::abstract_ops::{Numeric, number_to_string, to_integer_or_infinity, to_number, to_numeric};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::{Attributes, ObjectKind};
 use crate::value::Value;
@@ -12,7 +12,10 @@ fn number_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         0.0
     } else {
         let v = info.arg(vm, 0);
-        to_numeric(vm, v)?
+        match to_numeric(vm, v)? {
+            Numeric::Number(n) => n,
+            Numeric::BigInt(b) => crate::bigint::ops::to_number(b.borrow(&vm.heap).value()),
+        }
     };
     let Some(nt) = info.new_target else { return Ok(Value::number(n)) };
     let proto = prototype_from_constructor(vm, nt)?;

@@ -79,6 +79,18 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
     }
 
+    /// Loads a BigInt literal (oxc gives its value in decimal, without
+    /// separators) from the constant pool.
+    fn load_bigint(&mut self, decimal: &str, dst: Reg) -> CResult<()> {
+        let Ok(n) = decimal.parse::<num_bigint::BigInt>() else {
+            return Err(CompileError::Syntax(format!("Invalid BigInt literal {decimal}")));
+        };
+        let v = self.vm.bigint(n);
+        let c = self.constant(v);
+        self.emit(Instruction::LoadConst { dst, index: c });
+        Ok(())
+    }
+
     pub(super) fn load_string_units(&mut self, units: &[u16], dst: Reg) {
         let v = atom_value(self.vm, units);
         let c = self.constant(v);
@@ -100,9 +112,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 let units = decode_lone_surrogates(s.value.as_str(), s.lone_surrogates);
                 self.load_string_units(&units, dst);
             }
-            Expression::BigIntLiteral(_) => {
-                return Err(CompileError::Syntax("BigInt literals are not supported by this engine yet".to_owned()));
-            }
+            Expression::BigIntLiteral(b) => self.load_bigint(b.value.as_str(), dst)?,
             Expression::RegExpLiteral(re) => {
                 let pattern: Vec<u16> = re.regex.pattern.text.as_str().encode_utf16().collect();
                 let pattern = atom_value(self.vm, &pattern);
@@ -711,7 +721,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.expression(e, dst)?;
                 if computed {
                     self.emit(Instruction::ToPropertyKey { dst, src: dst });
-                } else if let Expression::NumericLiteral(_) = e {
+                } else if let Expression::NumericLiteral(_) | Expression::BigIntLiteral(_) = e {
                     self.emit(Instruction::ToPropertyKey { dst, src: dst });
                 }
             }
@@ -725,6 +735,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             PropertyKey::StaticIdentifier(id) => Some(id.name.as_str().to_owned()),
             PropertyKey::StringLiteral(s) => Some(s.value.as_str().to_owned()),
             PropertyKey::NumericLiteral(n) => Some(crate::abstract_ops::number_to_string(n.value)),
+            PropertyKey::BigIntLiteral(b) => Some(b.value.as_str().to_owned()),
             _ => None,
         }
     }
@@ -1401,6 +1412,7 @@ fn is_side_effect_free(e: &Expression<'_>) -> bool {
     match e {
         Expression::Identifier(_)
         | Expression::NumericLiteral(_)
+        | Expression::BigIntLiteral(_)
         | Expression::StringLiteral(_)
         | Expression::BooleanLiteral(_)
         | Expression::NullLiteral(_)

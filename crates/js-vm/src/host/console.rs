@@ -135,6 +135,7 @@ fn format_value(vm: &mut Vm, ctx: &mut Inspector, v: Value, depth: usize) -> JsR
         ValueType::Symbol => {
             Ok(v.as_symbol().map(|s| crate::builtins::symbol::descriptive_string(vm, s)).unwrap_or_default())
         }
+        ValueType::BigInt => Ok(v.as_bigint().map(|b| format!("{}n", b.borrow(&vm.heap).value())).unwrap_or_default()),
         ValueType::Object => match v.as_object() {
             Some(o) => format_object(vm, ctx, o, depth),
             None => Ok(String::new()),
@@ -243,6 +244,7 @@ fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
             let s = *s;
             Kind::Boxed(format!("[Symbol: {}]", crate::builtins::symbol::descriptive_string(vm, s)))
         }
+        ObjectKind::BigInt(b) => Kind::Boxed(format!("[BigInt: {}n]", b.borrow(&vm.heap).value())),
         ObjectKind::Date(t) => Kind::Boxed(crate::builtins::date::console_text(*t)),
         ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => Kind::Arguments,
         ObjectKind::Map(t) => Kind::Collection(true, t.live_entries().collect()),

@@ -102,6 +102,11 @@ impl EventLoop {
         self.start.elapsed().as_secs_f64() * 1000.0
     }
 
+    /// Nanoseconds since the loop started (`process.hrtime.bigint`).
+    pub(crate) fn elapsed_ns(&self) -> u128 {
+        self.start.elapsed().as_nanos()
+    }
+
     fn refresh_now(&mut self) {
         self.now_ms = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
     }

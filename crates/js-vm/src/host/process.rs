@@ -1,4 +1,5 @@
-//! `process` (argv, env, exit, exitCode, nextTick, hrtime, platform, pid)
+//! `process` (argv, env, exit, exitCode, nextTick, hrtime, hrtime.bigint,
+//! platform, pid)
 //! and `performance.now()`, in Node's shapes.
 
 use crate::abstract_ops::{is_callable, to_number};
@@ -51,6 +52,13 @@ fn hrtime(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(array))
 }
 
+/// `process.hrtime.bigint()`: nanoseconds from an arbitrary origin (the
+/// event loop's start), as a BigInt.
+fn hrtime_bigint(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+    let nanos = vm.event_loop.elapsed_ns();
+    Ok(vm.bigint(num_bigint::BigInt::from(nanos)))
+}
+
 fn performance_now(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     Ok(Value::number(vm.event_loop.elapsed_ms()))
 }
@@ -71,7 +79,8 @@ pub(crate) fn install(vm: &mut Vm) {
     value_property(vm, global, "process", Value::object(process), Attributes::METHOD);
     method(vm, process, "nextTick", 1, next_tick);
     method(vm, process, "exit", 1, exit);
-    method(vm, process, "hrtime", 1, hrtime);
+    let hrtime = method(vm, process, "hrtime", 1, hrtime);
+    method(vm, hrtime, "bigint", 0, hrtime_bigint);
     let args = vm.options.argv.clone();
     let argv: Vec<Value> = args.iter().map(|a| vm.string(a)).collect();
     let argv = crate::builtins::array::array_create(vm, &argv);

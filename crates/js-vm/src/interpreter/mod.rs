@@ -18,6 +18,7 @@ pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
 pub use generator::{ExecutableKey, GeneratorState, GeneratorStatus, ResumeEntry, ResumeMode, generator_resume};
 pub use inline_cache::{InlineCache, InlineCacheTables};
 pub(crate) use operators::js_pow;
+use operators::NumericOp;
 
 use crate::abstract_ops::{
     is_callable, is_loosely_equal, is_strictly_equal, string_key, to_boolean, to_numeric, to_object, to_property_key,
@@ -980,48 +981,48 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let (a, b) = (r!(lhs), r!(rhs));
                     r!(dst) = match (a.as_number(), b.as_number()) {
                         (Some(x), Some(y)) => Value::number(x - y),
-                        _ => operators::numeric(vm, a, b, |x, y| x - y)?,
+                        _ => operators::numeric(vm, a, b, NumericOp::Sub)?,
                     };
                 }
                 Instruction::Mul { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::numeric(vm, a, b, |x, y| x * y)?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::Mul)?;
                 }
                 Instruction::Div { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::numeric(vm, a, b, |x, y| x / y)?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::Div)?;
                 }
                 Instruction::Rem { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::numeric(vm, a, b, operators::js_remainder)?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::Rem)?;
                 }
                 Instruction::Exp { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::numeric(vm, a, b, operators::js_pow)?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::Exp)?;
                 }
                 Instruction::BitAnd { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::int32(vm, a, b, |x, y| x & y)?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::BitAnd)?;
                 }
                 Instruction::BitOr { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::int32(vm, a, b, |x, y| x | y)?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::BitOr)?;
                 }
                 Instruction::BitXor { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::int32(vm, a, b, |x, y| x ^ y)?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::BitXor)?;
                 }
                 Instruction::Shl { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::int32(vm, a, b, |x, y| x.wrapping_shl(y as u32 & 31))?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::Shl)?;
                 }
                 Instruction::Sar { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::int32(vm, a, b, |x, y| x >> (y as u32 & 31))?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::Sar)?;
                 }
                 Instruction::Shr { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
-                    r!(dst) = operators::unsigned_shift(vm, a, b)?;
+                    r!(dst) = operators::numeric(vm, a, b, NumericOp::Shr)?;
                 }
                 Instruction::Eq { dst, lhs, rhs } => {
                     let (a, b) = (r!(lhs), r!(rhs));
@@ -1069,11 +1070,18 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::Neg { dst, src } => {
                     let v = r!(src);
-                    r!(dst) = Value::number(-to_numeric(vm, v)?);
+                    r!(dst) = match v.as_number() {
+                        Some(n) => Value::number(-n),
+                        None => operators::negate(vm, v)?,
+                    };
                 }
-                Instruction::ToNumber { dst, src } | Instruction::ToNumeric { dst, src } => {
+                Instruction::ToNumber { dst, src } => {
                     let v = r!(src);
-                    r!(dst) = Value::number(to_numeric(vm, v)?);
+                    r!(dst) = if v.as_number().is_some() { v } else { operators::unary_plus(vm, v)? };
+                }
+                Instruction::ToNumeric { dst, src } => {
+                    let v = r!(src);
+                    r!(dst) = if v.as_number().is_some() { v } else { to_numeric(vm, v)?.into_value() };
                 }
                 Instruction::Not { dst, src } => {
                     let v = r!(src);
@@ -1081,8 +1089,10 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::BitNot { dst, src } => {
                     let v = r!(src);
-                    let n = crate::abstract_ops::to_int32(to_numeric(vm, v)?);
-                    r!(dst) = Value::number(f64::from(!n));
+                    r!(dst) = match v.as_number() {
+                        Some(n) => Value::number(f64::from(!crate::abstract_ops::to_int32(n))),
+                        None => operators::bitwise_not(vm, v)?,
+                    };
                 }
                 Instruction::TypeOf { dst, src } => {
                     let v = r!(src);
@@ -1091,19 +1101,17 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::Inc { dst, src } => {
                     let v = r!(src);
-                    let n = match v.as_number() {
-                        Some(n) => n,
-                        None => to_numeric(vm, v)?,
+                    r!(dst) = match v.as_number() {
+                        Some(n) => Value::number(n + 1.0),
+                        None => operators::increment(vm, v, 1)?,
                     };
-                    r!(dst) = Value::number(n + 1.0);
                 }
                 Instruction::Dec { dst, src } => {
                     let v = r!(src);
-                    let n = match v.as_number() {
-                        Some(n) => n,
-                        None => to_numeric(vm, v)?,
+                    r!(dst) = match v.as_number() {
+                        Some(n) => Value::number(n - 1.0),
+                        None => operators::increment(vm, v, -1)?,
                     };
-                    r!(dst) = Value::number(n - 1.0);
                 }
                 Instruction::ToString { dst, src } => {
                     let v = r!(src);

@@ -1,10 +1,116 @@
 //! The slow paths of the arithmetic, bitwise and relational operators
-//! (§13.15.3 `ApplyStringOrNumericBinaryOperator`, §13.10 relational).
+//! (§13.15.3 `ApplyStringOrNumericBinaryOperator`, §13.10 relational), and
+//! the numeric unary operators, for Numbers and BigInts alike.
+//!
+//! The interpreter tests for two Numbers inline before it calls in here, so
+//! BigInt support costs the Number paths nothing.
 
-use crate::abstract_ops::{PreferredType, is_less_than, to_int32, to_numeric, to_primitive, to_string, to_uint32};
+use num_bigint::BigInt;
+
+use crate::abstract_ops::{
+    Numeric, PreferredType, is_less_than, to_int32, to_number, to_numeric, to_primitive, to_string, to_uint32,
+};
+use crate::bigint::ops::{self as bigint_ops, BigIntError};
 use crate::string::JsString;
 use crate::value::Value;
-use crate::vm::{JsResult, Vm};
+use crate::vm::{Exception, JsResult, Vm};
+
+/// A numeric binary operator: what it does to two Numbers and to two
+/// BigInts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumericOp {
+    /// `+` once neither operand is a string.
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `**`
+    Exp,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Sar,
+    /// `>>>`
+    Shr,
+}
+
+impl NumericOp {
+    /// The operator on two Numbers (§6.1.6.1).
+    #[inline(always)]
+    pub fn on_numbers(self, x: f64, y: f64) -> f64 {
+        match self {
+            NumericOp::Add => x + y,
+            NumericOp::Sub => x - y,
+            NumericOp::Mul => x * y,
+            NumericOp::Div => x / y,
+            NumericOp::Rem => js_remainder(x, y),
+            NumericOp::Exp => js_pow(x, y),
+            NumericOp::BitAnd => f64::from(to_int32(x) & to_int32(y)),
+            NumericOp::BitOr => f64::from(to_int32(x) | to_int32(y)),
+            NumericOp::BitXor => f64::from(to_int32(x) ^ to_int32(y)),
+            NumericOp::Shl => f64::from(to_int32(x).wrapping_shl(to_uint32(y) & 31)),
+            NumericOp::Sar => f64::from(to_int32(x) >> (to_uint32(y) & 31)),
+            NumericOp::Shr => f64::from(to_uint32(x) >> (to_uint32(y) & 31)),
+        }
+    }
+
+    /// The operator on two BigInts (§6.1.6.2); `None` for `>>>`, which
+    /// BigInts do not have (a TypeError).
+    fn on_bigints(self, x: &BigInt, y: &BigInt) -> Option<Result<BigInt, BigIntError>> {
+        Some(match self {
+            NumericOp::Add => Ok(x + y),
+            NumericOp::Sub => Ok(x - y),
+            NumericOp::Mul => bigint_ops::multiply(x, y),
+            NumericOp::Div => bigint_ops::divide(x, y),
+            NumericOp::Rem => bigint_ops::remainder(x, y),
+            NumericOp::Exp => bigint_ops::exponentiate(x, y),
+            NumericOp::BitAnd => Ok(x & y),
+            NumericOp::BitOr => Ok(x | y),
+            NumericOp::BitXor => Ok(x ^ y),
+            NumericOp::Shl => bigint_ops::left_shift(x, y),
+            NumericOp::Sar => bigint_ops::signed_right_shift(x, y),
+            NumericOp::Shr => return None,
+        })
+    }
+}
+
+/// The TypeError of an operator given a BigInt and a Number.
+fn mixed_types_error(vm: &mut Vm) -> Exception {
+    vm.type_error("Cannot mix BigInt and other types, use explicit conversions")
+}
+
+/// The RangeError of a failed BigInt operation.
+fn bigint_error(vm: &mut Vm, e: BigIntError) -> Exception {
+    vm.range_error(e.message())
+}
+
+/// Steps 5–9 of `ApplyStringOrNumericBinaryOperator`: `op` on two numeric
+/// values of the same type, a TypeError if their types differ.
+pub fn apply_numeric(vm: &mut Vm, op: NumericOp, x: Numeric, y: Numeric) -> JsResult<Value> {
+    match (x, y) {
+        (Numeric::Number(x), Numeric::Number(y)) => Ok(Value::number(op.on_numbers(x, y))),
+        (Numeric::BigInt(x), Numeric::BigInt(y)) => {
+            let result = op.on_bigints(x.borrow(&vm.heap).value(), y.borrow(&vm.heap).value());
+            match result {
+                Some(Ok(n)) => Ok(vm.bigint(n)),
+                Some(Err(e)) => Err(bigint_error(vm, e)),
+                None => Err(vm.type_error("BigInts have no unsigned right shift, use >> instead")),
+            }
+        }
+        _ => Err(mixed_types_error(vm)),
+    }
+}
 
 /// `a + b`: string concatenation if either primitive is a string.
 pub fn add(vm: &mut Vm, a: Value, b: Value) -> JsResult<Value> {
@@ -29,33 +135,71 @@ fn add_rooted(vm: &mut Vm, a: Value, b: Value) -> JsResult<Value> {
     }
     let x = to_numeric(vm, pa)?;
     let y = to_numeric(vm, pb)?;
-    Ok(Value::number(x + y))
+    apply_numeric(vm, NumericOp::Add, x, y)
 }
 
 /// A numeric binary operator after `ToNumeric` on both sides.
 #[inline]
-pub fn numeric(vm: &mut Vm, a: Value, b: Value, op: fn(f64, f64) -> f64) -> JsResult<Value> {
+pub fn numeric(vm: &mut Vm, a: Value, b: Value, op: NumericOp) -> JsResult<Value> {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
-        return Ok(Value::number(op(x, y)));
+        return Ok(Value::number(op.on_numbers(x, y)));
     }
-    let x = to_numeric(vm, a)?;
-    let y = to_numeric(vm, b)?;
-    Ok(Value::number(op(x, y)))
+    numeric_slow(vm, a, b, op)
 }
 
-/// A bitwise operator on `ToInt32` of both sides.
-#[inline]
-pub fn int32(vm: &mut Vm, a: Value, b: Value, op: fn(i32, i32) -> i32) -> JsResult<Value> {
-    let x = to_int32(to_numeric(vm, a)?);
-    let y = to_int32(to_numeric(vm, b)?);
-    Ok(Value::number(f64::from(op(x, y))))
+#[inline(never)]
+fn numeric_slow(vm: &mut Vm, a: Value, b: Value, op: NumericOp) -> JsResult<Value> {
+    let mark = vm.temp_roots.len();
+    let result = to_numeric(vm, a).and_then(|x| {
+        // `ToNumeric(b)` can run user code: a BigInt made by `a`'s
+        // `valueOf` stays rooted meanwhile.
+        if let Numeric::BigInt(big) = x {
+            vm.keep_alive(Value::bigint(big));
+        }
+        let y = to_numeric(vm, b)?;
+        apply_numeric(vm, op, x, y)
+    });
+    vm.temp_roots.truncate(mark);
+    result
 }
 
-/// `a >>> b`.
-pub fn unsigned_shift(vm: &mut Vm, a: Value, b: Value) -> JsResult<Value> {
-    let x = to_uint32(to_numeric(vm, a)?);
-    let y = to_uint32(to_numeric(vm, b)?);
-    Ok(Value::number(f64::from(x >> (y & 31))))
+/// Unary `-` (`Number::unaryMinus`, `BigInt::unaryMinus`).
+pub fn negate(vm: &mut Vm, v: Value) -> JsResult<Value> {
+    match to_numeric(vm, v)? {
+        Numeric::Number(n) => Ok(Value::number(-n)),
+        Numeric::BigInt(b) => {
+            let n = -b.borrow(&vm.heap).value();
+            Ok(vm.bigint(n))
+        }
+    }
+}
+
+/// Unary `~` (`Number::bitwiseNOT`, `BigInt::bitwiseNOT`).
+pub fn bitwise_not(vm: &mut Vm, v: Value) -> JsResult<Value> {
+    match to_numeric(vm, v)? {
+        Numeric::Number(n) => Ok(Value::number(f64::from(!to_int32(n)))),
+        Numeric::BigInt(b) => {
+            let n = bigint_ops::bitwise_not(b.borrow(&vm.heap).value());
+            Ok(vm.bigint(n))
+        }
+    }
+}
+
+/// `++`/`--` on a value that is not a Number: adds `delta` (±1) to its
+/// numeric value.
+pub fn increment(vm: &mut Vm, v: Value, delta: i8) -> JsResult<Value> {
+    match to_numeric(vm, v)? {
+        Numeric::Number(n) => Ok(Value::number(n + f64::from(delta))),
+        Numeric::BigInt(b) => {
+            let n = b.borrow(&vm.heap).value() + delta;
+            Ok(vm.bigint(n))
+        }
+    }
+}
+
+/// Unary `+`: `ToNumber`, so a BigInt operand is a TypeError.
+pub fn unary_plus(vm: &mut Vm, v: Value) -> JsResult<Value> {
+    Ok(Value::number(to_number(vm, v)?))
 }
 
 /// `Number::remainder`: the sign of the dividend, exact (`fmod`).

@@ -181,6 +181,7 @@ pub fn get_value(vm: &mut Vm, base: Value, key: PropertyKey) -> JsResult<Value> 
         crate::value::ValueType::Number => vm.realm.intrinsics.number_prototype,
         crate::value::ValueType::Boolean => vm.realm.intrinsics.boolean_prototype,
         crate::value::ValueType::Symbol => vm.realm.intrinsics.symbol_prototype,
+        crate::value::ValueType::BigInt => vm.realm.intrinsics.bigint_prototype,
         _ => {
             let what = if base.is_null() { "null" } else { "undefined" };
             let key_text = key_to_display(vm, key);

@@ -79,6 +79,8 @@ pub enum ObjectKind {
     String(Gc<JsString>),
     /// A Symbol wrapper.
     Symbol(Gc<Symbol>),
+    /// A BigInt wrapper (`[[BigIntData]]`).
+    BigInt(Gc<crate::bigint::JsBigInt>),
     /// An unmapped arguments object.
     Arguments,
     /// A RegExp instance (`[[RegExpMatcher]]`, `[[OriginalSource]]`,
@@ -361,6 +363,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::Function(f) => f.trace(tracer),
             ObjectKind::String(s) => s.trace(tracer),
             ObjectKind::Symbol(s) => s.trace(tracer),
+            ObjectKind::BigInt(b) => b.trace(tracer),
             ObjectKind::ArrayIterator { target, .. } => target.trace(tracer),
             ObjectKind::Generator(state) => state.trace(tracer),
             ObjectKind::StringIterator { string, .. } => string.trace(tracer),

@@ -44,6 +44,8 @@ intrinsics! {
     boolean_prototype,
     /// `%Symbol.prototype%`
     symbol_prototype,
+    /// `%BigInt.prototype%`
+    bigint_prototype,
     /// `%Error.prototype%`
     error_prototype,
     /// `%EvalError.prototype%`
@@ -169,6 +171,7 @@ impl Realm {
         let number_prototype = obj(heap, p, ObjectKind::Number(0.0));
         let boolean_prototype = obj(heap, p, ObjectKind::Boolean(false));
         let symbol_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let bigint_prototype = obj(heap, p, ObjectKind::Ordinary);
         let error_prototype = obj(heap, p, ObjectKind::Ordinary);
         let e = Some(error_prototype);
         let eval_error_prototype = obj(heap, e, ObjectKind::Ordinary);
@@ -216,6 +219,7 @@ impl Realm {
                 number_prototype,
                 boolean_prototype,
                 symbol_prototype,
+                bigint_prototype,
                 error_prototype,
                 eval_error_prototype,
                 range_error_prototype,

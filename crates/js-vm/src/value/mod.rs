@@ -13,6 +13,7 @@ use std::ptr::NonNull;
 use js_gc::{Gc, GcAny, Trace, Tracer};
 use static_assertions::assert_eq_size;
 
+use crate::bigint::JsBigInt;
 use crate::object::JsObject;
 use crate::string::JsString;
 use crate::symbol::Symbol;
@@ -34,6 +35,7 @@ const TAG_STRING: u64 = 0xFFFA;
 const TAG_SYMBOL: u64 = 0xFFFB;
 const TAG_OBJECT: u64 = 0xFFFC;
 const TAG_INTERNAL: u64 = 0xFFFD;
+const TAG_BIGINT: u64 = 0xFFFE;
 
 const FIRST_TAGGED: u64 = TAG_CONSTANT << TAG_SHIFT;
 
@@ -58,6 +60,8 @@ pub enum ValueType {
     String,
     /// A symbol.
     Symbol,
+    /// A BigInt.
+    BigInt,
     /// An object (functions included).
     Object,
 }
@@ -106,6 +110,12 @@ impl Value {
         Self::pointer(TAG_SYMBOL, s.into_raw())
     }
 
+    /// A BigInt value.
+    #[inline]
+    pub fn bigint(b: Gc<JsBigInt>) -> Self {
+        Self::pointer(TAG_BIGINT, b.into_raw())
+    }
+
     /// An object value.
     #[inline]
     pub fn object(o: Gc<JsObject>) -> Self {
@@ -149,6 +159,7 @@ impl Value {
         match self.tag() {
             TAG_STRING => ValueType::String,
             TAG_SYMBOL => ValueType::Symbol,
+            TAG_BIGINT => ValueType::BigInt,
             TAG_OBJECT | TAG_INTERNAL => ValueType::Object,
             _ => match self.0 {
                 NULL => ValueType::Null,
@@ -214,6 +225,19 @@ impl Value {
         (self.0 >= FIRST_TAGGED && self.tag() == TAG_SYMBOL).then(|| unsafe { Gc::from_raw(self.raw()) })
     }
 
+    /// The BigInt, if this is one.
+    #[inline]
+    pub fn as_bigint(self) -> Option<Gc<JsBigInt>> {
+        // SAFETY: as for `as_string`, with `Value::bigint`.
+        (self.0 >= FIRST_TAGGED && self.tag() == TAG_BIGINT).then(|| unsafe { Gc::from_raw(self.raw()) })
+    }
+
+    /// Whether this is a BigInt.
+    #[inline]
+    pub fn is_bigint(self) -> bool {
+        self.0 >= FIRST_TAGGED && self.tag() == TAG_BIGINT
+    }
+
     /// The object, if this is one.
     #[inline]
     pub fn as_object(self) -> Option<Gc<JsObject>> {
@@ -274,6 +298,12 @@ impl From<Gc<JsObject>> for Value {
     }
 }
 
+impl From<Gc<JsBigInt>> for Value {
+    fn from(b: Gc<JsBigInt>) -> Self {
+        Self::bigint(b)
+    }
+}
+
 impl From<Gc<JsString>> for Value {
     fn from(s: Gc<JsString>) -> Self {
         Self::string(s)
@@ -290,6 +320,7 @@ impl fmt::Debug for Value {
             ValueType::Boolean => write!(f, "{}", self.0 == TRUE),
             ValueType::String => write!(f, "string@{:#x}", self.0 & PAYLOAD_MASK),
             ValueType::Symbol => write!(f, "symbol@{:#x}", self.0 & PAYLOAD_MASK),
+            ValueType::BigInt => write!(f, "bigint@{:#x}", self.0 & PAYLOAD_MASK),
             ValueType::Object => write!(f, "object@{:#x}", self.0 & PAYLOAD_MASK),
         }
     }

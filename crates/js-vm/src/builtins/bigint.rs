@@ -1,0 +1,109 @@
+//! BigInt and BigInt.prototype (§21.2).
+
+use js_gc::Gc;
+
+use super::{constructor, method};
+use crate::abstract_ops::{
+    PreferredType, number_to_big_int, to_big_int, to_integer_or_infinity, to_number, to_primitive,
+};
+use crate::bigint::JsBigInt;
+use crate::bigint::ops::{self, BigIntError};
+use crate::interpreter::CallInfo;
+use crate::object::{Attributes, ObjectKind, PropertyKey};
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+/// `BigInt(value)` (§21.2.1.1): a conversion function; `new BigInt` is a
+/// TypeError.
+fn bigint_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    if info.new_target.is_some() {
+        return Err(vm.type_error("BigInt is not a constructor"));
+    }
+    let v = info.arg(vm, 0);
+    let prim = to_primitive(vm, v, PreferredType::Number)?;
+    if let Some(n) = prim.as_number() {
+        return Ok(Value::bigint(number_to_big_int(vm, n)?));
+    }
+    Ok(Value::bigint(to_big_int(vm, prim)?))
+}
+
+/// `ToIndex` (§7.1.22): an integer in 0..=2⁵³ − 1, a RangeError otherwise.
+fn to_index(vm: &mut Vm, v: Value) -> JsResult<u64> {
+    let n = to_integer_or_infinity(to_number(vm, v)?);
+    if !(0.0..=9_007_199_254_740_991.0).contains(&n) {
+        return Err(vm.range_error("Invalid value: not (convertible to) a safe integer"));
+    }
+    Ok(n as u64)
+}
+
+/// `BigInt.asIntN(bits, bigint)` (§21.2.2.1).
+fn as_int_n(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let (bits_arg, big_arg) = (info.arg(vm, 0), info.arg(vm, 1));
+    let bits = to_index(vm, bits_arg)?;
+    let x = to_big_int(vm, big_arg)?;
+    let n = ops::as_int_n(bits, x.borrow(&vm.heap).value());
+    Ok(vm.bigint(n))
+}
+
+/// `BigInt.asUintN(bits, bigint)` (§21.2.2.2).
+fn as_uint_n(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let (bits_arg, big_arg) = (info.arg(vm, 0), info.arg(vm, 1));
+    let bits = to_index(vm, bits_arg)?;
+    let x = to_big_int(vm, big_arg)?;
+    match ops::as_uint_n(bits, x.borrow(&vm.heap).value()) {
+        Ok(n) => Ok(vm.bigint(n)),
+        Err(e) => Err(vm.range_error(BigIntError::message(e))),
+    }
+}
+
+/// `ThisBigIntValue` (§21.2.3.4.1).
+fn this_bigint_value(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Gc<JsBigInt>> {
+    if let Some(b) = info.this.as_bigint() {
+        return Ok(b);
+    }
+    if let Some(o) = info.this.as_object()
+        && let ObjectKind::BigInt(b) = o.borrow(&vm.heap).kind
+    {
+        return Ok(b);
+    }
+    Err(vm.type_error(&format!("BigInt.prototype.{name} requires that 'this' be a BigInt")))
+}
+
+/// `BigInt.prototype.toString([radix])` (§21.2.3.3).
+fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = this_bigint_value(vm, info, "toString")?;
+    let radix_arg = info.arg(vm, 0);
+    let radix = if radix_arg.is_undefined() { 10.0 } else { to_integer_or_infinity(to_number(vm, radix_arg)?) };
+    if !(2.0..=36.0).contains(&radix) {
+        return Err(vm.range_error("toString() radix must be between 2 and 36"));
+    }
+    let text = ops::to_radix_string(x.borrow(&vm.heap).value(), radix as u32);
+    Ok(vm.string(&text))
+}
+
+/// `BigInt.prototype.toLocaleString()` (§21.2.3.2): without ECMA-402 the
+/// decimal form, as `Number.prototype.toLocaleString` is here.
+fn to_locale_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = this_bigint_value(vm, info, "toLocaleString")?;
+    let text = x.borrow(&vm.heap).value().to_string();
+    Ok(vm.string(&text))
+}
+
+/// `BigInt.prototype.valueOf()` (§21.2.3.4).
+fn value_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    Ok(Value::bigint(this_bigint_value(vm, info, "valueOf")?))
+}
+
+/// Installs BigInt and BigInt.prototype.
+pub(crate) fn install(vm: &mut Vm) {
+    let proto = vm.realm.intrinsics.bigint_prototype;
+    let ctor = constructor(vm, "BigInt", 1, bigint_ctor, proto);
+    method(vm, ctor, "asIntN", 2, as_int_n);
+    method(vm, ctor, "asUintN", 2, as_uint_n);
+    method(vm, proto, "toString", 0, to_string_method);
+    method(vm, proto, "toLocaleString", 0, to_locale_string);
+    method(vm, proto, "valueOf", 0, value_of);
+    let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
+    let tag_value = vm.string("BigInt");
+    crate::object::internal_methods::define_builtin(vm, proto, tag, tag_value, Attributes::CONFIGURABLE_ONLY);
+}
