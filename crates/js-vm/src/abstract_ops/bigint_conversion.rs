@@ -26,13 +26,11 @@ pub fn to_big_int(vm: &mut Vm, v: Value) -> JsResult<Gc<JsBigInt>> {
         ValueType::String => {
             let s = prim.as_string().map(|s| crate::string::JsString::flatten(&mut vm.heap, s));
             let parsed = s.and_then(|s| ops::string_to_big_int(s.borrow(&vm.heap).flat()));
-            match parsed {
-                Some(n) => Ok(vm.heap.alloc(JsBigInt::new(n))),
-                None => {
-                    let text = s.map(|s| s.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default();
-                    Err(vm.syntax_error(&format!("Cannot convert {text} to a BigInt")))
-                }
+            if let Some(n) = parsed {
+                return Ok(vm.heap.alloc(JsBigInt::new(n)));
             }
+            let text = s.map(|s| s.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default();
+            Err(vm.syntax_error(&format!("Cannot convert {text} to a BigInt")))
         }
         ValueType::Number => {
             let text = super::number_to_string(prim.as_number().unwrap_or(f64::NAN));
@@ -48,13 +46,11 @@ pub fn to_big_int(vm: &mut Vm, v: Value) -> JsResult<Gc<JsBigInt>> {
 
 /// `NumberToBigInt` (§21.2.1.1.1): a RangeError unless n is an integer.
 pub fn number_to_big_int(vm: &mut Vm, n: f64) -> JsResult<Gc<JsBigInt>> {
-    match ops::from_number(n) {
-        Some(b) => Ok(vm.heap.alloc(JsBigInt::new(b))),
-        None => {
-            let text = super::number_to_string(n);
-            Err(vm.range_error(&format!("The number {text} cannot be converted to a BigInt because it is not an integer")))
-        }
+    if let Some(b) = ops::from_number(n) {
+        return Ok(vm.heap.alloc(JsBigInt::new(b)));
     }
+    let text = super::number_to_string(n);
+    Err(vm.range_error(&format!("The number {text} cannot be converted to a BigInt because it is not an integer")))
 }
 
 /// The low 64 bits of x in two's complement.

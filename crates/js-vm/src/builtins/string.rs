@@ -471,7 +471,7 @@ fn split(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let separator = info.arg(vm, 0);
     let limit = info.arg(vm, 1);
-    if !separator.is_nullish() {
+    if separator.is_object() {
         let key = PropertyKey::Symbol(vm.symbols.split);
         if let Some(splitter) = get_method(vm, separator, key)? {
             return call(vm, splitter, separator, &[info.this, limit]);
@@ -557,7 +557,7 @@ fn replace_impl(vm: &mut Vm, info: &CallInfo, all: bool) -> JsResult<Value> {
     }
     let search_value = info.arg(vm, 0);
     let replace_value = info.arg(vm, 1);
-    if !search_value.is_nullish() {
+    if search_value.is_object() {
         let key = PropertyKey::Symbol(vm.symbols.replace);
         if let Some(replacer) = get_method(vm, search_value, key)? {
             return call(vm, replacer, search_value, &[info.this, replace_value]);

@@ -17,8 +17,8 @@ use js_gc::Gc;
 pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
 pub use generator::{ExecutableKey, GeneratorState, GeneratorStatus, ResumeEntry, ResumeMode, generator_resume};
 pub use inline_cache::{InlineCache, InlineCacheTables};
-pub(crate) use operators::js_pow;
 use operators::NumericOp;
+pub(crate) use operators::js_pow;
 
 use crate::abstract_ops::{
     is_callable, is_loosely_equal, is_strictly_equal, string_key, to_boolean, to_numeric, to_object, to_property_key,

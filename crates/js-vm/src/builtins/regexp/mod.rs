@@ -882,7 +882,9 @@ fn string_protocol(
         return Err(vm.type_error(&format!("String.prototype.{name} called on null or undefined")));
     }
     let regexp = info.arg(vm, 0);
-    if !regexp.is_nullish() {
+    // Only objects are asked for a custom matcher: primitives (a BigInt
+    // included) never have their prototype's Symbol.match consulted.
+    if regexp.is_object() {
         if name == "matchAll" && is_regexp(vm, regexp)? {
             let flags_key = vm.key("flags");
             let f = get_value(vm, regexp, flags_key)?;
