@@ -30,23 +30,29 @@ fn strings_equal(vm: &mut Vm, a: Value, b: Value) -> bool {
 /// `BigInt::equal`: BigInts compare by value, not by cell.
 fn bigints_equal(vm: &Vm, a: Value, b: Value) -> bool {
     match (a.as_bigint(), b.as_bigint()) {
-        (Some(x), Some(y)) => x == y || x.borrow(&vm.heap).value() == y.borrow(&vm.heap).value(),
+        (Some(x), Some(y)) => x.borrow(&vm.heap).value() == y.borrow(&vm.heap).value(),
         _ => false,
     }
 }
 
 /// `IsStrictlyEqual` (`===`).
+#[inline]
 pub fn is_strictly_equal(vm: &mut Vm, a: Value, b: Value) -> bool {
     if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
         return x == y;
     }
-    if a.is_string() && b.is_string() {
-        return strings_equal(vm, a, b);
+    // Identical bits are the same constant, object, symbol, string cell
+    // or BigInt cell; only strings and BigInts can be equal apart.
+    a == b || contents_equal(vm, a, b)
+}
+
+/// Whether two distinct strings or two distinct BigInt cells hold the same
+/// contents.
+fn contents_equal(vm: &mut Vm, a: Value, b: Value) -> bool {
+    if a.is_string() {
+        return b.is_string() && strings_equal(vm, a, b);
     }
-    if a.is_bigint() && b.is_bigint() {
-        return bigints_equal(vm, a, b);
-    }
-    a == b
+    a.is_bigint() && b.is_bigint() && bigints_equal(vm, a, b)
 }
 
 /// Whether the string `s` denotes the same integer as the BigInt `b`
