@@ -107,3 +107,63 @@ pub(crate) fn install(vm: &mut Vm) {
     let tag_value = vm.string("BigInt");
     crate::object::internal_methods::define_builtin(vm, proto, tag, tag_value, Attributes::CONFIGURABLE_ONLY);
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::vm::{Vm, VmOptions};
+
+    /// Evaluates `source` and returns the completion value as `console.log`
+    /// prints it (strings bare) (or the thrown value's description).
+    fn eval_with(options: VmOptions, source: &str) -> String {
+        let mut vm = Vm::with_options(options);
+        match vm.eval_script("test.js", source) {
+            Ok(v) => vm.display(v),
+            Err(crate::vm::Exception::Throw(v)) => format!("threw {}", vm.describe_uncaught(v)),
+            Err(_) => "abrupt".to_owned(),
+        }
+    }
+
+    fn eval(source: &str) -> String {
+        eval_with(VmOptions::default(), source)
+    }
+
+    #[test]
+    fn raw_json_from_to_json_prints_digits_exactly() {
+        // Node 20 has no JSON.rawJSON, so this case lives here rather than
+        // in the differential tests.
+        let out = eval(
+            "BigInt.prototype.toJSON = function () { return JSON.rawJSON(this.toString()); };
+             JSON.stringify({ a: 12345678901234567890123n, b: [-1n] })",
+        );
+        assert_eq!(out, "{\"a\":12345678901234567890123,\"b\":[-1]}");
+    }
+
+    #[test]
+    fn raw_json_does_not_accept_a_bigint_without_to_json() {
+        let out = eval("try { JSON.stringify([JSON.rawJSON('1'), 2n]) } catch (e) { e.name }");
+        assert_eq!(out, "TypeError");
+    }
+
+    #[test]
+    fn values_made_by_value_of_survive_collections_at_every_safepoint() {
+        let mut options = VmOptions::default();
+        options.heap.stress = true;
+        let out = eval_with(
+            options,
+            "let total = 0n;
+             const big = { valueOf() { return 10n ** 30n; } };
+             const other = { valueOf() { const junk = []; for (let i = 0; i < 50; i++) junk.push({ i }); return 3n; } };
+             for (let i = 0; i < 20; i++) total += big * other - big / other;
+             const m = new Map([[2n ** 80n, 'x']]);
+             [total, m.get(2n ** 80n), big < other, `${big % other}`]",
+        );
+        assert_eq!(out, "[ 53333333333333333333333333333340n, 'x', false, '1' ]");
+    }
+
+    #[test]
+    fn bigint_is_not_a_constructor_but_has_a_prototype() {
+        assert_eq!(eval("try { new BigInt(1) } catch (e) { e.constructor === TypeError }"), "true");
+        assert_eq!(eval("Object.getPrototypeOf(Object(1n)) === BigInt.prototype"), "true");
+        assert_eq!(eval("class B extends BigInt {}; try { new B() } catch (e) { e.name }"), "TypeError");
+    }
+}
