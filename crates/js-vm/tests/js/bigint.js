@@ -126,3 +126,20 @@ console.log([1n], new Map([[1n, 2n]]), new Set([3n]));
 const t0 = process.hrtime.bigint();
 const t1 = process.hrtime.bigint();
 console.log(typeof t0, t1 >= t0);
+
+// Edge cases: string forms, asIntN/asUintN widths, rounding, compound assignment.
+function caught(f){try{return f()}catch(e){return e.constructor.name}}
+console.log('' < 1n, '' == 0n, ' ' == 0n, '1e3' == 1000n, -1n < '-0', '0b11' == 3n, '-0x1' == -1n);
+console.log(BigInt(" 0x10 "), 1n == "0x1", 1n == ({valueOf(){return 1n}}), ({toString(){return '5'}}) == 5n);
+console.log(caught(()=>BigInt.asIntN(2**53, 1n)), caught(()=>BigInt.asUintN(2**53-1, -1n)), caught(()=>BigInt.asIntN(2**53-1, -(2n**64n))));
+console.log(Number(-0n), Number(2n**1023n*3n), Number(2n**1023n*2n - 1n), (-(36n**3n)).toString(36));
+console.log(caught(()=>1n < Symbol()), caught(()=> Symbol() < 1n), 1n < {valueOf(){return 2n}}, [3n,1n,2n].sort(), [10n, 9n, 1n].sort((a,b)=> a < b ? -1 : 1));
+console.log(5n > '4.5', 5n > '4', caught(()=>BigInt('  ')), caught(()=>BigInt('0x')), BigInt('-0'), Object.is(BigInt('-0'), 0n));
+console.log(typeof (1n ** 1n), 1n + 2n * 3n ** 2n, (2n ** 64n).toString(2).length, 0n === -0n, -0n);
+let x = 10n; x **= 2n; x %= 7n; x <<= 3n; x >>= 1n; x &= 0xfn; x |= 16n; x ^= 1n; console.log(x);
+console.log([0n, 1n].map(Boolean), !0n, !1n, 0n ?? 'n', null ?? 0n);
+console.log(caught(()=>BigInt.prototype.toString.call(Object(5n), 36)), caught(()=>BigInt.prototype.toString.call('5')));
+console.log(String(Object(7n)), Object(7n) + '', `${Object(8n)}`, JSON.stringify({}.x), 1n.constructor === BigInt);
+console.log(Object.getOwnPropertyDescriptor(BigInt.prototype, Symbol.toStringTag), Object.getOwnPropertyDescriptor(globalThis, 'BigInt'));
+console.log(new Set([0n, -0n]).size, [NaN, 0n].includes(0n), [1n].indexOf(1), 2n**64n == 18446744073709551616, 2n**64n == '18446744073709551616');
+console.log(1n < 1.0000001, 1n > 0.9999, -1n > -1.5, 1n >= 1, 0n <= -0, 1n == 1.0, 9007199254740993n == 9007199254740993);
