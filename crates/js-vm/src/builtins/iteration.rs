@@ -14,7 +14,7 @@ use crate::object::internal_methods::{call, get, get_value, length_of_array_like
 use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, PropertyKey};
 use crate::string::JsString;
 use crate::value::Value;
-use crate::vm::{JsResult, Vm};
+use crate::vm::{Exception, JsResult, Vm};
 
 /// GetIterator(obj, sync) (§7.4.3).
 pub fn get_iterator(vm: &mut Vm, v: Value) -> JsResult<Gc<IteratorRecord>> {
@@ -92,6 +92,31 @@ pub fn iterator_close(vm: &mut Vm, record: Gc<IteratorRecord>) -> JsResult<()> {
         return Err(vm.type_error("Iterator result is not an object"));
     }
     Ok(())
+}
+
+/// `IteratorClose` (§7.4.11) for a throw completion: calls `return` (even
+/// on a finished record) and returns `error`; a failure while closing is
+/// ignored, except an interrupt, which wins.
+pub fn iterator_close_with_error(vm: &mut Vm, record: Gc<IteratorRecord>, error: Exception) -> Exception {
+    record.borrow_mut(&mut vm.heap).done = false;
+    match iterator_close(vm, record) {
+        Err(Exception::Terminated) => Exception::Terminated,
+        _ => error,
+    }
+}
+
+/// `IteratorCloseAll(iters, completion)`: closes `records` in reverse
+/// order, each with the completion left by the ones after it (so the first
+/// failure wins and later closes see a throw completion).
+pub fn iterator_close_all(vm: &mut Vm, records: &[Gc<IteratorRecord>], completion: JsResult<()>) -> JsResult<()> {
+    let mut completion = completion;
+    for &record in records.iter().rev() {
+        completion = match completion {
+            Ok(()) => iterator_close(vm, record),
+            Err(error) => Err(iterator_close_with_error(vm, record, error)),
+        };
+    }
+    completion
 }
 
 /// Every value `v` iterates to (spread, `Array.from`, destructuring rest).

@@ -2,6 +2,11 @@
 //! `Iterator.from`, the lazy `map`/`filter`/`take`/`drop`/`flatMap` (each
 //! an Iterator Helper object stepping its underlying iterator on demand) and
 //! the eager `reduce`/`toArray`/`forEach`/`some`/`every`/`find`.
+//!
+//! The helper objects of the later proposals (`Iterator.concat`,
+//! `Iterator.zip`, `chunks`, `windows`) share `%IteratorHelperPrototype%`
+//! and the run-state machine here; their stepping lives in their own
+//! modules.
 
 use js_gc::{Gc, Trace, Tracer};
 
@@ -30,6 +35,14 @@ pub enum HelperKind {
     Drop(f64),
     /// `flatMap(mapper)`, with the inner iterator being flattened.
     FlatMap(Value, Option<Gc<IteratorRecord>>),
+    /// `Iterator.concat(...items)`.
+    Concat(Gc<super::iterator_sequencing::ConcatState>),
+    /// `Iterator.zip` / `Iterator.zipKeyed`.
+    Zip(Gc<super::iterator_zip::ZipState>),
+    /// `chunks(chunkSize)`.
+    Chunks(u32),
+    /// `windows(windowSize, undersized)`.
+    Windows(Gc<super::iterator_chunking::WindowsState>),
 }
 
 /// Where an Iterator Helper is in its run.
@@ -47,8 +60,9 @@ pub enum HelperStatus {
 
 /// An Iterator Helper object's slots.
 pub struct HelperState {
-    /// `[[UnderlyingIterator]]`.
-    pub underlying: Gc<IteratorRecord>,
+    /// `[[UnderlyingIterator]]`; `None` for the helpers over several
+    /// iterators (`concat`, `zip`), whose state keeps them.
+    pub underlying: Option<Gc<IteratorRecord>>,
     /// The operation.
     pub kind: HelperKind,
     /// The counter passed to callbacks.
@@ -67,13 +81,16 @@ unsafe impl Trace for HelperState {
                 f.trace(tracer);
                 inner.trace(tracer);
             }
-            HelperKind::Take(_) | HelperKind::Drop(_) => {}
+            HelperKind::Concat(state) => state.trace(tracer),
+            HelperKind::Zip(state) => state.trace(tracer),
+            HelperKind::Windows(state) => state.trace(tracer),
+            HelperKind::Take(_) | HelperKind::Drop(_) | HelperKind::Chunks(_) => {}
         }
     }
 }
 
 /// GetIteratorDirect(obj).
-fn get_iterator_direct(vm: &mut Vm, obj: Value) -> JsResult<Gc<IteratorRecord>> {
+pub(crate) fn get_iterator_direct(vm: &mut Vm, obj: Value) -> JsResult<Gc<IteratorRecord>> {
     let key = PropertyKey::String(vm.names.next);
     let next = get_value(vm, obj, key)?;
     let record = vm.heap.alloc(IteratorRecord { iterator: obj, next, done: false });
@@ -83,7 +100,7 @@ fn get_iterator_direct(vm: &mut Vm, obj: Value) -> JsResult<Gc<IteratorRecord>> 
 
 /// IteratorClose(iterated, throw completion `error`): returns `error`
 /// (unless closing was terminated).
-fn close_with_error(vm: &mut Vm, iterator: Value, error: Exception) -> Exception {
+pub(crate) fn close_with_error(vm: &mut Vm, iterator: Value, error: Exception) -> Exception {
     let record = vm.heap.alloc(IteratorRecord { iterator, next: Value::UNDEFINED, done: false });
     match iterator_close(vm, record) {
         Err(Exception::Terminated) => Exception::Terminated,
@@ -91,12 +108,22 @@ fn close_with_error(vm: &mut Vm, iterator: Value, error: Exception) -> Exception
     }
 }
 
-fn this_object(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Value> {
+/// The `this` of an `Iterator.prototype` method: an object, else a
+/// TypeError.
+pub(crate) fn this_object(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Value> {
     if info.this.is_object() {
         Ok(info.this)
     } else {
         Err(vm.type_error(&format!("Iterator.prototype.{name} called on non-object")))
     }
+}
+
+/// Whether `value` is a String equal to `text` (option values are compared
+/// without coercion).
+pub(crate) fn is_string_value(vm: &mut Vm, value: Value, text: &str) -> bool {
+    let Some(s) = value.as_string() else { return false };
+    let flat = crate::string::JsString::flatten(&mut vm.heap, s);
+    flat.borrow(&vm.heap).flat().eq_str(text)
 }
 
 /// The callable argument of a helper; a non-callable one closes the
@@ -132,9 +159,15 @@ fn limit_arg(vm: &mut Vm, info: &CallInfo, this: Value, name: &str) -> JsResult<
 
 fn make_helper(vm: &mut Vm, this: Value, kind: HelperKind) -> JsResult<Value> {
     let underlying = get_iterator_direct(vm, this)?;
+    Ok(create_iterator_helper(vm, Some(underlying), kind))
+}
+
+/// A new Iterator Helper object (suspended at its start) over
+/// `underlying`.
+pub(crate) fn create_iterator_helper(vm: &mut Vm, underlying: Option<Gc<IteratorRecord>>, kind: HelperKind) -> Value {
     let proto = vm.realm.intrinsics.iterator_helper_prototype;
     let state = HelperState { underlying, kind, counter: 0.0, status: HelperStatus::SuspendedStart };
-    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::IteratorHelper(Box::new(state)))))
+    Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::IteratorHelper(Box::new(state))))
 }
 
 fn map(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -188,7 +221,7 @@ fn call_closing(vm: &mut Vm, underlying: Gc<IteratorRecord>, f: Value, args: &[V
 }
 
 /// GetIteratorFlattenable(value, reject-primitives or iterate-strings).
-fn get_iterator_flattenable(vm: &mut Vm, value: Value, allow_strings: bool) -> JsResult<Gc<IteratorRecord>> {
+pub(crate) fn get_iterator_flattenable(vm: &mut Vm, value: Value, allow_strings: bool) -> JsResult<Gc<IteratorRecord>> {
     if !(value.is_object() || allow_strings && value.is_string()) {
         return Err(vm.type_error("value is not an object"));
     }
@@ -209,7 +242,17 @@ fn helper_step(vm: &mut Vm, o: Gc<JsObject>) -> JsResult<Option<Value>> {
     let Some((underlying, kind, counter)) = with_state(vm, o, |s| (s.underlying, s.kind, s.counter)) else {
         return Ok(None);
     };
+    // Only the multi-iterator helpers have no single underlying iterator.
+    let underlying = match (kind, underlying) {
+        (HelperKind::Concat(state), _) => return super::iterator_sequencing::concat_step(vm, state),
+        (HelperKind::Zip(state), _) => return super::iterator_zip::zip_step(vm, state),
+        (_, None) => return Ok(None),
+        (_, Some(underlying)) => underlying,
+    };
     match kind {
+        HelperKind::Concat(_) | HelperKind::Zip(_) => Ok(None),
+        HelperKind::Chunks(size) => super::iterator_chunking::chunks_step(vm, underlying, size),
+        HelperKind::Windows(state) => super::iterator_chunking::windows_step(vm, underlying, state),
         HelperKind::Map(f) => {
             let Some(value) = iterator_step_value(vm, underlying)? else { return Ok(None) };
             let mapped = call_closing(vm, underlying, f, &[value, Value::number(counter)])?;
@@ -307,15 +350,36 @@ fn helper_return(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         HelperStatus::Completed => return Ok(iter_result(vm, Value::UNDEFINED, true)),
         HelperStatus::SuspendedStart | HelperStatus::SuspendedYield => {}
     }
+    // From suspended-start the helper completes before closing; resuming a
+    // suspended-yield closure with a return completion runs it, so it is
+    // executing (a re-entrant `return` throws) until the closing is over.
+    let running =
+        if status == HelperStatus::SuspendedStart { HelperStatus::Completed } else { HelperStatus::Executing };
+    with_state(vm, o, |s| s.status = running);
+    let closed = close_on_return(vm, underlying, kind);
     with_state(vm, o, |s| s.status = HelperStatus::Completed);
-    if let HelperKind::FlatMap(_, Some(inner)) = kind
-        && let Err(e) = iterator_close(vm, inner)
-    {
-        let iterator = underlying.borrow(&vm.heap).iterator;
-        return Err(close_with_error(vm, iterator, e));
-    }
-    iterator_close(vm, underlying)?;
+    closed?;
     Ok(iter_result(vm, Value::UNDEFINED, true))
+}
+
+/// The closing done by `return`: the underlying iterators (with the inner
+/// one of `flatMap` first).
+fn close_on_return(vm: &mut Vm, underlying: Option<Gc<IteratorRecord>>, kind: HelperKind) -> JsResult<()> {
+    match kind {
+        HelperKind::Concat(state) => super::iterator_sequencing::concat_return(vm, state)?,
+        HelperKind::Zip(state) => super::iterator_zip::zip_return(vm, state)?,
+        _ => {
+            let Some(underlying) = underlying else { return Ok(()) };
+            if let HelperKind::FlatMap(_, Some(inner)) = kind
+                && let Err(e) = iterator_close(vm, inner)
+            {
+                let iterator = underlying.borrow(&vm.heap).iterator;
+                return Err(close_with_error(vm, iterator, e));
+            }
+            iterator_close(vm, underlying)?;
+        }
+    }
+    Ok(())
 }
 
 /// Steps a receiver directly (the eager methods).
@@ -504,6 +568,8 @@ pub(crate) fn install(vm: &mut Vm) {
     let global = vm.realm.global;
     super::value_property(vm, global, "Iterator", Value::object(ctor), Attributes::METHOD);
     method(vm, ctor, "from", 1, from);
+    super::iterator_sequencing::install(vm, ctor);
+    super::iterator_zip::install(vm, ctor);
     for (name, length, f) in [
         ("map", 1, map as crate::function::NativeFn),
         ("filter", 1, filter),
@@ -519,6 +585,9 @@ pub(crate) fn install(vm: &mut Vm) {
     ] {
         method(vm, proto, name, length, f);
     }
+    super::iterator_chunking::install(vm, proto);
+    super::iterator_includes::install(vm, proto);
+    super::iterator_join::install(vm, proto);
     let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
     accessor_property(vm, proto, tag, "[Symbol.toStringTag]", Some(to_string_tag_get), Some(to_string_tag_set));
     let ctor_key = PropertyKey::String(vm.names.constructor);
