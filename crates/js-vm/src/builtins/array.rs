@@ -142,7 +142,8 @@ fn array_species_create(vm: &mut Vm, original: Gc<JsObject>, length: f64) -> JsR
     result.as_object().ok_or_else(|| vm.type_error("species constructor did not return an object"))
 }
 
-fn array_with_length(vm: &mut Vm, length: f64) -> JsResult<Gc<JsObject>> {
+/// `ArrayCreate(length)`: a RangeError beyond 2³² − 1.
+pub(crate) fn array_with_length(vm: &mut Vm, length: f64) -> JsResult<Gc<JsObject>> {
     if length > f64::from(u32::MAX - 1) + 1.0 {
         return Err(vm.range_error("Invalid array length"));
     }
@@ -993,6 +994,7 @@ pub(crate) fn install(vm: &mut Vm) {
     method(vm, ctor, "isArray", 1, is_array);
     method(vm, ctor, "of", 0, of);
     method(vm, ctor, "from", 1, from);
+    super::array_from_async::install(vm, ctor);
     let species = PropertyKey::Symbol(vm.symbols.species);
     super::accessor_property(vm, ctor, species, "[Symbol.species]", Some(species_getter), None);
     let methods: [(&str, u32, crate::function::NativeFn); 37] = [

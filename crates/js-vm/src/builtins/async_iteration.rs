@@ -26,13 +26,7 @@ pub fn get_async_iterator(vm: &mut Vm, obj: Value) -> JsResult<Gc<IteratorRecord
     let method = get_method(vm, obj, key)?;
     let Some(method) = method else {
         let sync = super::iteration::get_iterator(vm, obj)?;
-        vm.keep_alive(Value::internal(sync.into()));
-        let proto = vm.realm.intrinsics.async_from_sync_iterator_prototype;
-        let wrapper = vm.new_object_of_kind(Some(proto), ObjectKind::AsyncFromSyncIterator(sync));
-        vm.keep_alive(Value::object(wrapper));
-        let next_key = PropertyKey::String(vm.names.next);
-        let next = get(vm, wrapper, next_key, Value::object(wrapper))?;
-        return Ok(vm.heap.alloc(IteratorRecord { iterator: Value::object(wrapper), next, done: false }));
+        return create_async_from_sync_iterator(vm, sync);
     };
     let iterator = call(vm, method, obj, &[])?;
     if !iterator.is_object() {
@@ -42,6 +36,18 @@ pub fn get_async_iterator(vm: &mut Vm, obj: Value) -> JsResult<Gc<IteratorRecord
     let next_key = PropertyKey::String(vm.names.next);
     let next = get_value(vm, iterator, next_key)?;
     Ok(vm.heap.alloc(IteratorRecord { iterator, next, done: false }))
+}
+
+/// `CreateAsyncFromSyncIterator(syncIteratorRecord)` (§27.1.6.1): the
+/// record of an Async-from-Sync Iterator over `sync`.
+pub fn create_async_from_sync_iterator(vm: &mut Vm, sync: Gc<IteratorRecord>) -> JsResult<Gc<IteratorRecord>> {
+    vm.keep_alive(Value::internal(sync.into()));
+    let proto = vm.realm.intrinsics.async_from_sync_iterator_prototype;
+    let wrapper = vm.new_object_of_kind(Some(proto), ObjectKind::AsyncFromSyncIterator(sync));
+    vm.keep_alive(Value::object(wrapper));
+    let next_key = PropertyKey::String(vm.names.next);
+    let next = get(vm, wrapper, next_key, Value::object(wrapper))?;
+    Ok(vm.heap.alloc(IteratorRecord { iterator: Value::object(wrapper), next, done: false }))
 }
 
 fn async_iterator_self(_vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

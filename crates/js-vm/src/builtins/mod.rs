@@ -2,6 +2,7 @@
 //! constructor or namespace, installed into a realm by [`install`].
 
 pub mod array;
+pub mod array_from_async;
 pub mod async_generator;
 pub mod async_iteration;
 pub mod bigint;
