@@ -151,7 +151,9 @@ fn with_table<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut OrderedTable)
     }
 }
 
-pub(super) fn table_set(vm: &mut Vm, o: Gc<JsObject>, key: Value, value: Value) {
+/// Sets `key` to `value` in a Map's or Set's table (`CanonicalizeKeyedCollectionKey`
+/// applied); used by `set`/`add` and by the structured clone.
+pub(crate) fn table_set(vm: &mut Vm, o: Gc<JsObject>, key: Value, value: Value) {
     let h = hash_key(vm, key);
     let key = normalize(key);
     with_table(vm, o, |t| {

@@ -134,7 +134,9 @@ impl Vm {
 }
 
 /// Defines `stack` on a new error: the header line and the trace.
-fn install_stack(vm: &mut Vm, obj: Gc<JsObject>, name: &str, message: &str) {
+/// Captures the `stack` string (`name: message` and the running frames)
+/// into an error object's slot.
+pub(crate) fn install_stack(vm: &mut Vm, obj: Gc<JsObject>, name: &str, message: &str) {
     let mut text = if message.is_empty() { name.to_owned() } else { format!("{name}: {message}") };
     for line in vm.stack_trace() {
         text.push('\n');

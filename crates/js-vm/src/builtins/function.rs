@@ -293,6 +293,12 @@ fn bind(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `function name() { [native code] }` otherwise.
 fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let f = this_function(vm, info, "toString")?;
+    let text = function_source_text(vm, f)?;
+    Ok(vm.string(&text))
+}
+
+/// The text `Function.prototype.toString` gives for function `f`.
+pub(crate) fn function_source_text(vm: &mut Vm, f: Gc<JsObject>) -> JsResult<String> {
     let text = if let Some(Function::Closure(c)) = f.borrow(&vm.heap).as_function() {
         let code = c.code.borrow(&vm.heap);
         let (start, end) = code.span;
@@ -306,7 +312,7 @@ fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         };
         format!("function {name}() {{ [native code] }}")
     };
-    Ok(vm.string(&text))
+    Ok(text)
 }
 
 /// `Function.prototype[Symbol.hasInstance]`.

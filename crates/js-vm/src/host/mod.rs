@@ -1,13 +1,16 @@
 //! Host-defined globals in Node's conventions: `console`, the event loop
 //! (timers, `setImmediate`, `process.nextTick`), `process`, `performance`,
 //! `AsyncLocalStorage` (through `require('node:async_hooks')`),
-//! `AsyncContext`, and the `$vm` internals object of `--expose-internals`.
+//! `AsyncContext`, `DOMException`, `structuredClone`, and the `$vm`
+//! internals object of `--expose-internals`.
 
 pub mod async_local_storage;
 pub mod console;
+pub mod dom_exception;
 pub mod event_loop;
 mod internals;
 pub mod process;
+pub mod structured_clone;
 pub mod uncaught;
 
 use js_gc::{Gc, Trace, Tracer};
@@ -22,6 +25,8 @@ pub(crate) fn install(vm: &mut Vm) {
     event_loop::install(vm);
     process::install(vm);
     async_local_storage::install(vm);
+    dom_exception::install(vm);
+    structured_clone::install(vm);
     if vm.options.expose_internals {
         internals::install(vm);
     }
@@ -37,6 +42,7 @@ pub(crate) struct HostObjects {
     pub(crate) snapshot_prototype: Option<Gc<JsObject>>,
     pub(crate) timeout_prototype: Option<Gc<JsObject>>,
     pub(crate) immediate_prototype: Option<Gc<JsObject>>,
+    pub(crate) dom_exception_prototype: Option<Gc<JsObject>>,
 }
 
 // SAFETY: every object is reported.
@@ -50,6 +56,7 @@ unsafe impl Trace for HostObjects {
             self.snapshot_prototype,
             self.timeout_prototype,
             self.immediate_prototype,
+            self.dom_exception_prototype,
         ]
         .into_iter()
         .flatten()

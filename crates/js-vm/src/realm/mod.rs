@@ -122,6 +122,8 @@ intrinsics! {
     async_generator_prototype,
     /// `%WeakRef.prototype%`
     weak_ref_prototype,
+    /// `%Date.prototype%` (an ordinary object, not a Date)
+    date_prototype,
     /// `%FinalizationRegistry.prototype%`
     finalization_registry_prototype,
     /// `%Iterator%`
@@ -202,6 +204,7 @@ impl Realm {
         let async_generator_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
         let async_generator_prototype = obj(heap, Some(async_iterator_prototype), ObjectKind::Ordinary);
         let weak_ref_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let date_prototype = obj(heap, p, ObjectKind::Ordinary);
         let finalization_registry_prototype = obj(heap, p, ObjectKind::Ordinary);
         let iterator_helper_prototype = obj(heap, i, ObjectKind::Ordinary);
         let wrap_for_valid_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
@@ -258,6 +261,7 @@ impl Realm {
                 async_generator_function_prototype,
                 async_generator_prototype,
                 weak_ref_prototype,
+                date_prototype,
                 finalization_registry_prototype,
                 iterator_constructor: placeholder,
                 iterator_helper_prototype,

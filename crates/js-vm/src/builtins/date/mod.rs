@@ -371,8 +371,7 @@ fn to_primitive_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// Installs Date and Date.prototype.
 pub(crate) fn install(vm: &mut Vm) {
     // Date.prototype is an ordinary object, not a Date (§21.4.4).
-    let object_prototype = vm.realm.intrinsics.object_prototype;
-    let proto = vm.new_object(Some(object_prototype));
+    let proto = vm.realm.intrinsics.date_prototype;
     let ctor = constructor(vm, "Date", 7, date_ctor, proto);
     method(vm, ctor, "now", 0, date_now);
     method(vm, ctor, "parse", 1, date_parse);

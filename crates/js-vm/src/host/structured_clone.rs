@@ -1,0 +1,340 @@
+//! `structuredClone(value, { transfer })` (HTML §2.7.10): a deep copy made
+//! by the structured serialize / deserialize algorithms in one pass, with
+//! Node's argument errors.
+//!
+//! What is cloned: primitives (not symbols), Boolean/Number/String
+//! wrappers, Date, RegExp (source and flags; `lastIndex` starts at 0), Map,
+//! Set, Error objects (`name` among the native error names, own `message`,
+//! `cause`, `stack`), Arrays (holes and extra string-keyed properties kept)
+//! and ordinary objects (own enumerable string-keyed properties, read
+//! through getters, copied as data properties onto a plain object). The
+//! memory map makes shared references and cycles come out the same shape.
+//! Anything else (functions, symbols, WeakMap, Promise, …) throws a
+//! `DataCloneError` DOMException.
+//!
+//! Binary data slots in at two places: [`clone_object`] dispatches on the
+//! object kind (ArrayBuffer, TypedArray, DataView get their arms there), and
+//! [`TransferList`] is where transferred buffers are detached after the
+//! clone.
+
+use std::collections::HashMap;
+
+use js_gc::Gc;
+
+use super::dom_exception::throw_dom_exception;
+use crate::abstract_ops::{to_object, to_string};
+use crate::builtins::collections::table_set;
+use crate::builtins::error::ErrorKind;
+use crate::interpreter::CallInfo;
+use crate::object::internal_methods::{
+    create_data_property_or_throw, define_builtin, get, get_value, own_property_keys,
+};
+use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::value::Value;
+use crate::vm::{Exception, JsResult, Vm};
+
+/// How deep nesting may go before the clone gives up with a RangeError
+/// (the clone recurses on the native stack).
+const MAX_DEPTH: usize = 4096;
+
+/// The objects named in `options.transfer`. No kind of object is
+/// transferable yet; ArrayBuffer (detached after the clone) joins here.
+struct TransferList {
+    /// The transferred objects, in list order.
+    objects: Vec<Gc<JsObject>>,
+}
+
+/// The state of one clone: the memory map from each source object to its
+/// copy, and the nesting depth.
+struct Cloner {
+    memory: HashMap<Gc<JsObject>, Gc<JsObject>>,
+    depth: usize,
+}
+
+/// A TypeError carrying Node's `code` property.
+fn node_type_error(vm: &mut Vm, message: &str, code: &str) -> Exception {
+    let error = vm.make_error(ErrorKind::Type, message);
+    let key = vm.key("code");
+    let code = vm.string(code);
+    define_builtin(vm, error, key, code, Attributes::METHOD);
+    Exception::Throw(Value::object(error))
+}
+
+/// A `DataCloneError` for `what`.
+fn data_clone_error(vm: &mut Vm, what: &str) -> Exception {
+    throw_dom_exception(vm, "DataCloneError", &format!("{what} could not be cloned."))
+}
+
+/// `structuredClone(value [, options])`.
+fn structured_clone(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    if info.argc == 0 {
+        return Err(node_type_error(vm, "The value argument must be specified", "ERR_MISSING_ARGS"));
+    }
+    let value = info.arg(vm, 0);
+    let options = info.arg(vm, 1);
+    let transfer = read_transfer_list(vm, options)?;
+    let mut cloner = Cloner { memory: HashMap::new(), depth: 0 };
+    let clone = clone_value(vm, &mut cloner, value)?;
+    // Nothing can be in the list yet (see `read_transfer_list`); detaching
+    // transferred buffers goes here.
+    debug_assert!(transfer.objects.is_empty());
+    Ok(clone)
+}
+
+/// The `transfer` option: an iterable of transferable objects.
+fn read_transfer_list(vm: &mut Vm, options: Value) -> JsResult<TransferList> {
+    let mut list = TransferList { objects: Vec::new() };
+    if options.is_nullish() {
+        return Ok(list);
+    }
+    if !options.is_object() {
+        return Err(node_type_error(
+            vm,
+            "The options argument must be either an object or undefined",
+            "ERR_INVALID_ARG_TYPE",
+        ));
+    }
+    let key = vm.key("transfer");
+    let transfer = get_value(vm, options, key)?;
+    if transfer.is_undefined() {
+        return Ok(list);
+    }
+    let iterator_key = PropertyKey::Symbol(vm.symbols.iterator);
+    let iterable = transfer.is_object() && !get_value(vm, transfer, iterator_key)?.is_nullish();
+    if !iterable {
+        return Err(node_type_error(vm, "Optional transferList argument must be an iterable", "ERR_INVALID_ARG_TYPE"));
+    }
+    for entry in crate::builtins::iteration::iterate_to_vec(vm, transfer)? {
+        match entry.as_object().filter(|&o| is_transferable(vm, o)) {
+            Some(o) => list.objects.push(o),
+            None => {
+                return Err(node_type_error(vm, "Found invalid object in transferList", "ERR_INVALID_TRANSFER_OBJECT"));
+            }
+        }
+    }
+    Ok(list)
+}
+
+/// Whether `o` can be transferred: no object kind the engine has yet is.
+fn is_transferable(_vm: &Vm, _o: Gc<JsObject>) -> bool {
+    false
+}
+
+/// StructuredSerializeInternal + deserialize for one value.
+fn clone_value(vm: &mut Vm, cloner: &mut Cloner, value: Value) -> JsResult<Value> {
+    if let Some(symbol) = value.as_symbol() {
+        let text = crate::builtins::symbol::descriptive_string(vm, symbol);
+        return Err(data_clone_error(vm, &text));
+    }
+    let Some(object) = value.as_object() else { return Ok(value) };
+    if let Some(&copy) = cloner.memory.get(&object) {
+        return Ok(Value::object(copy));
+    }
+    if cloner.depth >= MAX_DEPTH {
+        return Err(vm.range_error("Maximum call stack size exceeded"));
+    }
+    cloner.depth += 1;
+    let copy = clone_object(vm, cloner, object);
+    cloner.depth -= 1;
+    copy.map(Value::object)
+}
+
+/// Records `copy` as the clone of `source` (so later references and
+/// cycles reuse it); both stay rooted for the rest of the clone.
+fn remember(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>, copy: Gc<JsObject>) {
+    vm.keep_alive(Value::object(source));
+    vm.keep_alive(Value::object(copy));
+    cloner.memory.insert(source, copy);
+}
+
+/// Clones an object by its kind.
+fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
+    enum Plan {
+        Primitive(Value),
+        Date(f64),
+        RegExp(Gc<crate::string::JsString>, Gc<crate::string::JsString>),
+        Map,
+        Set,
+        Error,
+        Array(u32),
+        Ordinary,
+        Function,
+        Unclonable(&'static str),
+    }
+    let plan = match &source.borrow(&vm.heap).kind {
+        ObjectKind::Boolean(b) => Plan::Primitive(Value::boolean(*b)),
+        ObjectKind::Number(n) => Plan::Primitive(Value::number(*n)),
+        ObjectKind::String(s) => Plan::Primitive(Value::string(*s)),
+        ObjectKind::Date(t) => Plan::Date(*t),
+        ObjectKind::RegExp(data) => Plan::RegExp(data.source, data.flags),
+        ObjectKind::Map(_) => Plan::Map,
+        ObjectKind::Set(_) => Plan::Set,
+        ObjectKind::Error { .. } => Plan::Error,
+        ObjectKind::Array { length, .. } => Plan::Array(*length),
+        ObjectKind::Ordinary | ObjectKind::Arguments => Plan::Ordinary,
+        ObjectKind::Function(_) => Plan::Function,
+        ObjectKind::Symbol(_) => Plan::Unclonable("[object Symbol]"),
+        ObjectKind::WeakMap(_) => Plan::Unclonable("#<WeakMap>"),
+        ObjectKind::WeakSet(_) => Plan::Unclonable("#<WeakSet>"),
+        ObjectKind::Promise(_) => Plan::Unclonable("#<Promise>"),
+        ObjectKind::WeakRef(_) => Plan::Unclonable("#<WeakRef>"),
+        ObjectKind::FinalizationRegistry(_) => Plan::Unclonable("#<FinalizationRegistry>"),
+        ObjectKind::Generator(_) => Plan::Unclonable("#<Generator>"),
+        ObjectKind::AsyncGenerator(_) => Plan::Unclonable("#<AsyncGenerator>"),
+        _ => Plan::Unclonable("#<Object>"),
+    };
+    match plan {
+        Plan::Primitive(v) => {
+            let copy = to_object(vm, v)?;
+            remember(vm, cloner, source, copy);
+            Ok(copy)
+        }
+        Plan::Date(t) => {
+            let proto = vm.realm.intrinsics.date_prototype;
+            let copy = vm.new_object_of_kind(Some(proto), ObjectKind::Date(t));
+            remember(vm, cloner, source, copy);
+            Ok(copy)
+        }
+        Plan::RegExp(pattern, flags) => {
+            let copy = crate::builtins::regexp::regexp_create(vm, pattern, flags, None)?;
+            let copy = copy.as_object().ok_or_else(|| vm.type_error("RegExp clone failed"))?;
+            remember(vm, cloner, source, copy);
+            Ok(copy)
+        }
+        Plan::Map | Plan::Set => clone_collection(vm, cloner, source, matches!(plan, Plan::Map)),
+        Plan::Error => clone_error(vm, cloner, source),
+        Plan::Array(length) => {
+            let copy = crate::builtins::array::array_with_length(vm, f64::from(length))?;
+            remember(vm, cloner, source, copy);
+            copy_properties(vm, cloner, source, copy)?;
+            Ok(copy)
+        }
+        Plan::Ordinary => {
+            let copy = vm.new_plain_object();
+            remember(vm, cloner, source, copy);
+            copy_properties(vm, cloner, source, copy)?;
+            Ok(copy)
+        }
+        Plan::Function => {
+            let text = crate::builtins::function::function_source_text(vm, source)?;
+            Err(data_clone_error(vm, &text))
+        }
+        Plan::Unclonable(what) => Err(data_clone_error(vm, what)),
+    }
+}
+
+/// The own enumerable string-keyed properties of `source` (still present
+/// when reached, read with `Get`), cloned onto `copy` as data properties.
+fn copy_properties(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>, copy: Gc<JsObject>) -> JsResult<()> {
+    let keys: Vec<PropertyKey> = own_property_keys(vm, source)
+        .into_iter()
+        .filter(|&key| {
+            !key.is_symbol()
+                && crate::object::internal_methods::get_own_property(vm, source, key)
+                    .is_some_and(|d| d.enumerable == Some(true))
+        })
+        .collect();
+    for &key in &keys {
+        // A getter may delete a later key: keep its atom alive.
+        let key_value = crate::builtins::object::key_to_value(vm, key);
+        vm.keep_alive(key_value);
+    }
+    for key in keys {
+        if crate::object::internal_methods::get_own_property(vm, source, key).is_none() {
+            continue;
+        }
+        let value = get(vm, source, key, Value::object(source))?;
+        let cloned = clone_value(vm, cloner, value)?;
+        create_data_property_or_throw(vm, copy, key, cloned)?;
+    }
+    Ok(())
+}
+
+/// A Map or Set: its entries as they are now, each key and value cloned in
+/// order.
+fn clone_collection(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>, is_map: bool) -> JsResult<Gc<JsObject>> {
+    let entries: Vec<(Value, Value)> = match &source.borrow(&vm.heap).kind {
+        ObjectKind::Map(table) | ObjectKind::Set(table) => table.live_entries().collect(),
+        _ => Vec::new(),
+    };
+    for &(k, v) in &entries {
+        vm.keep_alive(k);
+        vm.keep_alive(v);
+    }
+    let copy = if is_map {
+        let proto = vm.realm.intrinsics.map_prototype;
+        vm.new_object_of_kind(Some(proto), ObjectKind::Map(Box::default()))
+    } else {
+        let proto = vm.realm.intrinsics.set_prototype;
+        vm.new_object_of_kind(Some(proto), ObjectKind::Set(Box::default()))
+    };
+    remember(vm, cloner, source, copy);
+    for (k, v) in entries {
+        let key = clone_value(vm, cloner, k)?;
+        vm.keep_alive(key);
+        let value = if is_map { clone_value(vm, cloner, v)? } else { Value::UNDEFINED };
+        table_set(vm, copy, key, value);
+    }
+    Ok(copy)
+}
+
+/// The native error prototype for a `name`, `%Error.prototype%` for names
+/// that are not a native error's.
+fn error_prototype_named(vm: &Vm, name: &str) -> Gc<JsObject> {
+    let i = &vm.realm.intrinsics;
+    match name {
+        "EvalError" => i.eval_error_prototype,
+        "RangeError" => i.range_error_prototype,
+        "ReferenceError" => i.reference_error_prototype,
+        "SyntaxError" => i.syntax_error_prototype,
+        "TypeError" => i.type_error_prototype,
+        "URIError" => i.uri_error_prototype,
+        _ => i.error_prototype,
+    }
+}
+
+/// An Error: the prototype chosen by `name`, the own data `message` (as a
+/// string), `stack` (if a string) and the own data `cause` (cloned).
+fn clone_error(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
+    let name_key = PropertyKey::String(vm.names.name);
+    let name = get(vm, source, name_key, Value::object(source))?;
+    let name = match name.as_string() {
+        Some(s) => crate::interpreter::string_text(vm, s),
+        None => String::new(),
+    };
+    let message_key = PropertyKey::String(vm.names.message);
+    let message = match crate::object::internal_methods::get_own_property(vm, source, message_key) {
+        Some(desc) if desc.get.is_none() && desc.set.is_none() => {
+            Some(Value::string(to_string(vm, desc.value.unwrap_or_default())?))
+        }
+        _ => None,
+    };
+    if let Some(message) = message {
+        vm.keep_alive(message);
+    }
+    let stack_key = vm.key("stack");
+    let stack = get(vm, source, stack_key, Value::object(source))?;
+    let stack = if stack.is_string() { stack } else { Value::UNDEFINED };
+    vm.keep_alive(stack);
+    let proto = error_prototype_named(vm, &name);
+    let copy = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack });
+    remember(vm, cloner, source, copy);
+    if let Some(message) = message {
+        define_builtin(vm, copy, message_key, message, Attributes::METHOD);
+    }
+    let cause_key = vm.key("cause");
+    if let Some(desc) = crate::object::internal_methods::get_own_property(vm, source, cause_key)
+        && desc.get.is_none()
+        && desc.set.is_none()
+    {
+        let cause = clone_value(vm, cloner, desc.value.unwrap_or_default())?;
+        define_builtin(vm, copy, cause_key, cause, Attributes::METHOD);
+    }
+    Ok(copy)
+}
+
+/// Installs the `structuredClone` global.
+pub(crate) fn install(vm: &mut Vm) {
+    let global = vm.realm.global;
+    crate::builtins::method(vm, global, "structuredClone", 1, structured_clone);
+}
