@@ -88,6 +88,7 @@ unsafe impl Trace for FromAsyncState {
 }
 
 /// What one run of the machine ended with.
+#[derive(Clone, Copy)]
 enum Step {
     /// It awaits a promise; a reaction resumes it.
     Suspended,
