@@ -45,7 +45,8 @@ const LEGACY_CODES: &[(&str, u16)] = &[
 /// A new DOMException with `message` and `name`, its prototype
 /// `proto`, and a stack captured now.
 fn create_dom_exception(vm: &mut Vm, proto: Gc<JsObject>, message: Value, name: Value) -> Gc<JsObject> {
-    let object = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED });
+    let site = vm.current_site();
+    let object = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED, site });
     let name_key = PropertyKey::String(vm.names.name);
     define_builtin(vm, object, name_key, name, Attributes::METHOD);
     let message_key = PropertyKey::String(vm.names.message);

@@ -317,7 +317,13 @@ fn clone_error(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsResu
     let stack = if stack.is_string() { stack } else { Value::UNDEFINED };
     vm.keep_alive(stack);
     let proto = error_prototype_named(vm, &name);
-    let copy = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack });
+    // The copy reports the original's creation site (its stack says the
+    // same).
+    let site = match &source.borrow(&vm.heap).kind {
+        ObjectKind::Error { site, .. } => site.clone(),
+        _ => None,
+    };
+    let copy = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack, site });
     remember(vm, cloner, source, copy);
     if let Some(message) = message {
         define_builtin(vm, copy, message_key, message, Attributes::METHOD);
