@@ -146,7 +146,8 @@ pub enum ObjectKind {
     ContextVariable(Box<crate::host::async_local_storage::ContextVariable>),
     /// An `AsyncContext.Snapshot`: the frame it captured.
     ContextSnapshot(Option<js_async_context::Frame<Value>>),
-    /// An Iterator Helper (`map`, `filter`, `take`, `drop`, `flatMap`).
+    /// An Iterator Helper (`map`, `filter`, `take`, `drop`, `flatMap`,
+    /// `chunks`, `windows`, `Iterator.concat`, `Iterator.zip`/`zipKeyed`).
     IteratorHelper(Box<crate::builtins::iterator_helpers::HelperState>),
     /// A `%WrapForValidIteratorPrototype%` object (`Iterator.from`).
     WrapForValidIterator(Gc<crate::interpreter::IteratorRecord>),
