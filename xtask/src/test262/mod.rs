@@ -36,12 +36,7 @@ const WORKER_STACK: usize = 256 * 1024 * 1024;
 const UNSUPPORTED_FEATURES: &[&str] = &[
     "Proxy",
     "decorators",
-    "TypedArray",
-    "ArrayBuffer",
-    "SharedArrayBuffer",
-    "DataView",
     "Atomics",
-    "resizable-arraybuffer",
     "Temporal",
     "ShadowRealm",
     "tail-call-optimization",
@@ -153,6 +148,14 @@ fn eval_script_in_realm(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     vm.eval_script_in_realm(realm, "evalScript", &text)
 }
 
+/// `$262.detachArrayBuffer(buffer)`: `DetachArrayBuffer`.
+fn detach_array_buffer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    match info.arg(vm, 0).as_object() {
+        Some(buffer) => js_vm::builtins::array_buffer::detach(vm, buffer).map(|()| Value::NULL),
+        None => Err(vm.type_error("detachArrayBuffer: not an ArrayBuffer")),
+    }
+}
+
 /// `$262.createRealm()`: a new realm and its own `$262`.
 #[allow(clippy::unnecessary_wraps, reason = "the NativeFn signature")]
 fn create_realm(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
@@ -164,6 +167,7 @@ fn create_realm(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     value_property(vm, host, "evalScript", Value::object(eval), Attributes::METHOD);
     method(vm, host, "gc", 0, gc);
     method(vm, host, "createRealm", 0, create_realm);
+    method(vm, host, "detachArrayBuffer", 1, detach_array_buffer);
     value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
     Ok(Value::object(host))
 }
@@ -177,6 +181,7 @@ fn install_host(vm: &mut Vm) {
     method(vm, host, "evalScript", 1, eval_script);
     method(vm, host, "gc", 0, gc);
     method(vm, host, "createRealm", 0, create_realm);
+    method(vm, host, "detachArrayBuffer", 1, detach_array_buffer);
     value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
 }
 

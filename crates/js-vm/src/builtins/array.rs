@@ -596,7 +596,7 @@ fn sort_compare(vm: &mut Vm, comparator: Value, x: Value, y: Value) -> JsResult<
 }
 
 /// A stable merge sort whose comparator may throw.
-fn merge_sort(vm: &mut Vm, items: &mut Vec<Value>, comparator: Value) -> JsResult<()> {
+pub(crate) fn merge_sort(vm: &mut Vm, items: &mut Vec<Value>, comparator: Value) -> JsResult<()> {
     let n = items.len();
     let mut buffer = items.clone();
     let mut width = 1;

@@ -10,7 +10,7 @@ use js_gc::Gc;
 use super::{method, symbol_method};
 use crate::abstract_ops::{is_callable, to_boolean, to_object};
 use crate::interpreter::{CallInfo, ForInIterator, IteratorRecord};
-use crate::object::internal_methods::{call, get, get_value, length_of_array_like};
+use crate::object::internal_methods::{call, get, get_value};
 use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, PropertyKey};
 use crate::string::JsString;
 use crate::value::Value;
@@ -146,7 +146,7 @@ fn array_iterator_advance(
     kind: IterationKind,
 ) -> JsResult<Option<Value>> {
     let Some(obj) = target.as_object() else { return Ok(None) };
-    let len = length_of_array_like(vm, obj)?;
+    let len = super::typed_array::iteration_length(vm, obj)?;
     if f64::from(index) >= len {
         if let ObjectKind::ArrayIterator { target, .. } = &mut it.borrow_mut(&mut vm.heap).kind {
             *target = Value::UNDEFINED;

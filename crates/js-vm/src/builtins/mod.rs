@@ -3,11 +3,13 @@
 
 pub mod array;
 pub mod array_from_async;
+pub mod array_buffer;
 pub mod async_generator;
 pub mod async_iteration;
 pub mod bigint;
 pub mod boolean;
 pub mod collections;
+pub mod data_view;
 pub mod date;
 pub mod error;
 pub mod function;
@@ -30,6 +32,7 @@ pub mod regexp;
 pub mod set_methods;
 pub mod string;
 pub mod symbol;
+pub mod typed_array;
 pub mod weak_ref;
 
 use js_gc::Gc;
@@ -59,6 +62,9 @@ pub(crate) fn install(vm: &mut Vm) {
     regexp::install(vm);
     collections::install(vm);
     date::install(vm);
+    array_buffer::install(vm);
+    typed_array::install(vm);
+    data_view::install(vm);
     set_methods::install(vm);
     promise::install(vm);
     async_iteration::install(vm);

@@ -214,7 +214,7 @@ fn constructor_name(vm: &mut Vm, o: Gc<JsObject>) -> JsResult<Option<String>> {
 
 fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
     match &o.borrow(&vm.heap).kind {
-        ObjectKind::Array { .. } => Kind::Array,
+        ObjectKind::Array { .. } | ObjectKind::TypedArray(_) => Kind::Array,
         ObjectKind::Function(f) => {
             let is_class = match f {
                 Function::Closure(c) => {
@@ -437,7 +437,8 @@ fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, de
                 None => "[Object: null prototype] {".clone_into(&mut open),
                 _ => {}
             }
-            if keys.is_empty() {
+            output = binary_entries(vm, ctx, o, depth)?;
+            if keys.is_empty() && output.is_empty() {
                 return Ok(format!("{open}}}"));
             }
         }
@@ -596,4 +597,40 @@ pub(crate) fn install(vm: &mut Vm) {
     }
     let global = vm.realm.global;
     value_property(vm, global, "console", Value::object(console), Attributes::METHOD);
+}
+
+/// Node's extra entries for buffers (`[Uint8Contents]: <..>`, `byteLength`)
+/// and data views (`byteLength`, `byteOffset`, `buffer`), shown before the
+/// own properties; empty for other objects.
+fn binary_entries(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, depth: usize) -> JsResult<Vec<String>> {
+    let mut out = Vec::new();
+    let names: &[&str] = match &o.borrow(&vm.heap).kind {
+        ObjectKind::ArrayBuffer(data) => {
+            out.push(match data.bytes() {
+                Some(bytes) => {
+                    let shown: Vec<String> = bytes.iter().take(MAX_ARRAY_ITEMS).map(|b| format!("{b:02x}")).collect();
+                    let mut text = format!("[Uint8Contents]: <{}", shown.join(" "));
+                    let more = bytes.len().saturating_sub(MAX_ARRAY_ITEMS);
+                    if more > 0 {
+                        text.push_str(&format!(" ... {more} more byte{}", if more == 1 { "" } else { "s" }));
+                    }
+                    text.push('>');
+                    text
+                }
+                None => "(detached)".to_owned(),
+            });
+            &["byteLength"]
+        }
+        ObjectKind::DataView(_) => &["byteLength", "byteOffset", "buffer"],
+        _ => return Ok(out),
+    };
+    for name in names {
+        let key = vm.key(name);
+        let v = get(vm, o, key, Value::object(o))?;
+        ctx.indentation += 2;
+        let text = format_value(vm, ctx, v, depth + 1);
+        ctx.indentation -= 2;
+        out.push(format!("{name}: {}", text?));
+    }
+    Ok(out)
 }

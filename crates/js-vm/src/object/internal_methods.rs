@@ -1,5 +1,5 @@
 //! The essential internal methods (§10.1 ordinary objects, with the Array
-//! §10.4.2 and String §10.4.3 exotic behaviour) and the object operations
+//! §10.4.2, String §10.4.3 and TypedArray §10.4.5 exotic behaviour) and the object operations
 //! of §7.3 built on them.
 
 use js_gc::Gc;
@@ -7,6 +7,7 @@ use js_gc::Gc;
 use super::{Accessor, Attributes, Elements, JsObject, ObjectKind, Properties, PropertyDescriptor, PropertyKey};
 use super::{MAX_SHAPED_PROPERTIES, Shape};
 use crate::abstract_ops::{is_callable, same_value, to_number, to_uint32};
+use crate::builtins::typed_array as ta;
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -52,6 +53,9 @@ fn string_own_index(vm: &mut Vm, obj: Gc<JsObject>, index: u32) -> Option<Value>
 pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
     if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
         return crate::module::namespace::namespace_get_own(vm, obj, key);
+    }
+    if let Some(index) = ta::numeric_key(vm, obj, key) {
+        return ta::element_descriptor(vm, obj, index);
     }
     if let PropertyKey::Index(i) = key
         && let Some(v) = string_own_index(vm, obj, i)
@@ -110,6 +114,9 @@ pub fn try_get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) ->
 pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) -> JsResult<Value> {
     let mut current = obj;
     loop {
+        if let Some(index) = ta::numeric_key(vm, current, key) {
+            return Ok(ta::element_get(vm, current, index));
+        }
         let o = current.borrow(&vm.heap);
         if !key.is_symbol() && matches!(o.kind, ObjectKind::ModuleNamespace(_)) {
             return crate::module::namespace::namespace_get(vm, current, key);
@@ -227,6 +234,9 @@ pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, recei
     let mut current = Some(obj);
     let own_desc = loop {
         let Some(o) = current else { break None };
+        if let Some(index) = ta::numeric_key(vm, o, key) {
+            return ta::element_set(vm, o, index, value, receiver);
+        }
         if let Some(d) = get_own_property(vm, o, key) {
             break Some(d);
         }
@@ -369,6 +379,9 @@ pub fn define_own_property(
 ) -> JsResult<bool> {
     if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
         return crate::module::namespace::namespace_define_own(vm, obj, key, &desc);
+    }
+    if let Some(index) = ta::numeric_key(vm, obj, key) {
+        return ta::element_define(vm, obj, index, &desc);
     }
     let length_key = PropertyKey::String(vm.names.length);
     if let ObjectKind::Array { length, length_writable } = obj.borrow(&vm.heap).kind {
@@ -578,6 +591,9 @@ fn truncate_elements(vm: &mut Vm, obj: Gc<JsObject>, new_len: u32) -> u32 {
 pub fn has_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool> {
     let mut current = Some(obj);
     while let Some(o) = current {
+        if let Some(index) = ta::numeric_key(vm, o, key) {
+            return Ok(ta::element_has(vm, o, index));
+        }
         if get_own_property(vm, o, key).is_some() {
             return Ok(true);
         }
@@ -588,6 +604,9 @@ pub fn has_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResul
 
 /// `[[Delete]]`.
 pub fn delete(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool> {
+    if let Some(index) = ta::numeric_key(vm, obj, key) {
+        return Ok(ta::element_delete(vm, obj, index));
+    }
     let Some(desc) = get_own_property(vm, obj, key) else { return Ok(true) };
     if desc.configurable != Some(true) {
         return Ok(false);
@@ -631,7 +650,7 @@ pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> Vec<PropertyKey> {
         let at = keys.iter().take_while(|k| matches!(k, PropertyKey::Index(_))).count();
         keys.insert(at, PropertyKey::String(vm.names.length));
     }
-    keys
+    ta::with_element_keys(vm, obj, keys)
 }
 
 /// `[[PreventExtensions]]`.

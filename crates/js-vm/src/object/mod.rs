@@ -168,6 +168,12 @@ pub enum ObjectKind {
         /// What each step yields.
         kind: IterationKind,
     },
+    /// An ArrayBuffer or SharedArrayBuffer (`[[ArrayBufferData]]`).
+    ArrayBuffer(Box<crate::builtins::array_buffer::BufferData>),
+    /// A TypedArray (`[[ViewedArrayBuffer]]`, `[[TypedArrayName]]`, ...).
+    TypedArray(Box<crate::builtins::typed_array::TypedArrayData>),
+    /// A DataView (`[[ViewedArrayBuffer]]`, `[[ByteOffset]]`, ...).
+    DataView(Box<crate::builtins::data_view::DataViewData>),
 }
 
 /// What an array-like iterator yields.
@@ -398,12 +404,15 @@ unsafe impl Trace for JsObject {
             }
             ObjectKind::AsyncFunction(state) => state.trace(tracer),
             ObjectKind::ModuleNamespace(data) => data.trace(tracer),
+            ObjectKind::TypedArray(view) => view.buffer.trace(tracer),
+            ObjectKind::DataView(view) => view.buffer.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)
             | ObjectKind::Number(_)
             | ObjectKind::Date(_)
-            | ObjectKind::Arguments => {}
+            | ObjectKind::Arguments
+            | ObjectKind::ArrayBuffer(_) => {}
         }
     }
 

@@ -132,6 +132,38 @@ intrinsics! {
     iterator_helper_prototype,
     /// `%WrapForValidIteratorPrototype%`
     wrap_for_valid_iterator_prototype,
+    /// `%ArrayBuffer.prototype%`
+    array_buffer_prototype,
+    /// `%ArrayBuffer%`
+    array_buffer_constructor,
+    /// `%SharedArrayBuffer.prototype%`
+    shared_array_buffer_prototype,
+    /// `%SharedArrayBuffer%`
+    shared_array_buffer_constructor,
+    /// `%TypedArray.prototype%`
+    typed_array_prototype,
+    /// `%TypedArray%`
+    typed_array_constructor,
+    /// `%Int8Array%`
+    int8_array,
+    /// `%Uint8Array%`
+    uint8_array,
+    /// `%Uint8ClampedArray%`
+    uint8_clamped_array,
+    /// `%Int16Array%`
+    int16_array,
+    /// `%Uint16Array%`
+    uint16_array,
+    /// `%Int32Array%`
+    int32_array,
+    /// `%Uint32Array%`
+    uint32_array,
+    /// `%Float32Array%`
+    float32_array,
+    /// `%Float64Array%`
+    float64_array,
+    /// `%DataView.prototype%`
+    data_view_prototype,
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -266,6 +298,23 @@ impl Realm {
                 iterator_constructor: placeholder,
                 iterator_helper_prototype,
                 wrap_for_valid_iterator_prototype,
+                // Binary data intrinsics are made by their builtins.
+                array_buffer_prototype: placeholder,
+                array_buffer_constructor: placeholder,
+                shared_array_buffer_prototype: placeholder,
+                shared_array_buffer_constructor: placeholder,
+                typed_array_prototype: placeholder,
+                typed_array_constructor: placeholder,
+                int8_array: placeholder,
+                uint8_array: placeholder,
+                uint8_clamped_array: placeholder,
+                int16_array: placeholder,
+                uint16_array: placeholder,
+                int32_array: placeholder,
+                uint32_array: placeholder,
+                float32_array: placeholder,
+                float64_array: placeholder,
+                data_view_prototype: placeholder,
             },
         }
     }

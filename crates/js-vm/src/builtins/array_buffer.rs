@@ -1,0 +1,470 @@
+//! ArrayBuffer (§25.1) and SharedArrayBuffer (§25.2).
+//!
+//! Both are one object kind holding a [`BufferData`]: the bytes live in a
+//! `Vec<u8>` owned by the buffer object, and views (typed arrays, data
+//! views) reach them through their `Gc` pointer to the buffer, so resizing
+//! or detaching the buffer is seen by every view at its next access.
+//! The engine is single-threaded, so a SharedArrayBuffer differs only in
+//! the checks its methods make and in never shrinking or detaching.
+
+use js_gc::Gc;
+
+use super::{accessor_property, constructor, method};
+use crate::abstract_ops::{to_integer_or_infinity, to_number};
+use crate::interpreter::{CallInfo, is_constructor};
+use crate::object::internal_methods::{construct, define_builtin, get};
+use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+/// The largest buffer the engine makes. Typed array indices are `u32`
+/// property keys, and refusing absurd sizes up front turns them into the
+/// `RangeError` the spec allows instead of an allocation failure.
+pub const MAX_BYTE_LENGTH: usize = (1 << 32) - 2;
+
+/// The internal slots of an ArrayBuffer or SharedArrayBuffer.
+pub struct BufferData {
+    /// `[[ArrayBufferData]]`; `None` once detached.
+    bytes: Option<Vec<u8>>,
+    /// `[[ArrayBufferMaxByteLength]]`: `Some` for resizable (growable)
+    /// buffers.
+    max_byte_length: Option<usize>,
+    /// Whether this is a SharedArrayBuffer.
+    shared: bool,
+}
+
+impl BufferData {
+    /// The bytes, or `None` if detached.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.bytes.as_deref()
+    }
+
+    /// The bytes for writing, or `None` if detached.
+    pub fn bytes_mut(&mut self) -> Option<&mut [u8]> {
+        self.bytes.as_deref_mut()
+    }
+
+    /// `ArrayBufferByteLength` (0 once detached).
+    pub fn byte_length(&self) -> usize {
+        self.bytes.as_ref().map_or(0, Vec::len)
+    }
+
+    /// `IsDetachedBuffer`.
+    pub fn is_detached(&self) -> bool {
+        self.bytes.is_none()
+    }
+
+    /// `IsFixedLengthArrayBuffer`.
+    pub fn is_fixed_length(&self) -> bool {
+        self.max_byte_length.is_none()
+    }
+
+    /// `IsSharedArrayBuffer`.
+    pub fn is_shared(&self) -> bool {
+        self.shared
+    }
+}
+
+/// A zeroed byte block, or a `RangeError` when it cannot be had
+/// (`CreateByteDataBlock`).
+fn create_byte_block(vm: &mut Vm, len: usize) -> JsResult<Vec<u8>> {
+    if len > MAX_BYTE_LENGTH {
+        return Err(vm.range_error("Array buffer allocation failed"));
+    }
+    let mut bytes = Vec::new();
+    if bytes.try_reserve_exact(len).is_err() {
+        return Err(vm.range_error("Array buffer allocation failed"));
+    }
+    bytes.resize(len, 0);
+    Ok(bytes)
+}
+
+/// `ToIndex` (§7.1.22): a `RangeError` outside `0..=2^53 - 1`.
+pub fn to_index(vm: &mut Vm, v: Value) -> JsResult<usize> {
+    if v.is_undefined() {
+        return Ok(0);
+    }
+    let n = to_integer_or_infinity(to_number(vm, v)?);
+    if !(0.0..=9_007_199_254_740_991.0).contains(&n) {
+        return Err(vm.range_error("Invalid index: out of range"));
+    }
+    // Values past usize on 32-bit hosts saturate, which every caller then
+    // rejects as too large.
+    Ok(n as usize)
+}
+
+/// The buffer data of `o`, if it is an ArrayBuffer or SharedArrayBuffer.
+pub fn buffer_data(vm: &Vm, o: Gc<JsObject>) -> Option<&BufferData> {
+    match &o.borrow(&vm.heap).kind {
+        ObjectKind::ArrayBuffer(data) => Some(data),
+        _ => None,
+    }
+}
+
+/// Runs `f` on the mutable buffer data of `o`.
+pub fn with_buffer_mut<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut BufferData) -> R) -> Option<R> {
+    match &mut o.borrow_mut(&mut vm.heap).kind {
+        ObjectKind::ArrayBuffer(data) => Some(f(data)),
+        _ => None,
+    }
+}
+
+/// `AllocateArrayBuffer` / `AllocateSharedArrayBuffer` with a prototype
+/// already chosen.
+pub fn allocate_buffer(
+    vm: &mut Vm,
+    proto: Gc<JsObject>,
+    byte_length: usize,
+    max_byte_length: Option<usize>,
+    shared: bool,
+) -> JsResult<Gc<JsObject>> {
+    if max_byte_length.is_some_and(|max| max > MAX_BYTE_LENGTH) {
+        return Err(vm.range_error("Invalid array buffer max length"));
+    }
+    let bytes = create_byte_block(vm, byte_length)?;
+    let data = BufferData { bytes: Some(bytes), max_byte_length, shared };
+    Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
+}
+
+/// A fixed-length `%ArrayBuffer%` of `byte_length` zero bytes.
+pub fn new_array_buffer(vm: &mut Vm, byte_length: usize) -> JsResult<Gc<JsObject>> {
+    let proto = vm.realm.intrinsics.array_buffer_prototype;
+    allocate_buffer(vm, proto, byte_length, None, false)
+}
+
+/// `DetachArrayBuffer` (§25.1.3.5). Shared buffers cannot be detached.
+pub fn detach(vm: &mut Vm, buffer: Gc<JsObject>) -> JsResult<()> {
+    let ok = with_buffer_mut(vm, buffer, |d| {
+        if d.shared {
+            return false;
+        }
+        d.bytes = None;
+        true
+    });
+    if ok == Some(true) { Ok(()) } else { Err(vm.type_error("Cannot detach this buffer")) }
+}
+
+/// `GetArrayBufferMaxByteLengthOption` (§25.1.3.7).
+fn max_byte_length_option(vm: &mut Vm, options: Value) -> JsResult<Option<usize>> {
+    let Some(o) = options.as_object() else { return Ok(None) };
+    let key = vm.key("maxByteLength");
+    let max = get(vm, o, key, options)?;
+    if max.is_undefined() {
+        return Ok(None);
+    }
+    to_index(vm, max).map(Some)
+}
+
+/// The shared ArrayBuffer / SharedArrayBuffer constructor body.
+fn construct_buffer(vm: &mut Vm, info: &CallInfo, shared: bool) -> JsResult<Value> {
+    let name = if shared { "SharedArrayBuffer" } else { "ArrayBuffer" };
+    let Some(nt) = info.new_target else {
+        return Err(vm.type_error(&format!("Constructor {name} requires 'new'")));
+    };
+    let byte_length = to_index(vm, info.arg(vm, 0))?;
+    let max = max_byte_length_option(vm, info.arg(vm, 1))?;
+    if max.is_some_and(|max| byte_length > max) {
+        return Err(vm.range_error("Invalid array buffer length: larger than maxByteLength"));
+    }
+    let default = if shared {
+        vm.realm.intrinsics.shared_array_buffer_prototype
+    } else {
+        vm.realm.intrinsics.array_buffer_prototype
+    };
+    let proto = prototype_or(vm, nt, default)?;
+    allocate_buffer(vm, proto, byte_length, max, shared).map(Value::object)
+}
+
+/// `GetPrototypeFromConstructor` with the intrinsic default `fallback`.
+pub(crate) fn prototype_or(vm: &mut Vm, ctor: Gc<JsObject>, fallback: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
+    let key = PropertyKey::String(vm.names.prototype);
+    let p = get(vm, ctor, key, Value::object(ctor))?;
+    Ok(p.as_object().unwrap_or(fallback))
+}
+
+fn array_buffer_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    construct_buffer(vm, info, false)
+}
+
+fn shared_array_buffer_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    construct_buffer(vm, info, true)
+}
+
+/// The receiver as a buffer of the wanted sharedness, or a `TypeError`.
+fn this_buffer(vm: &mut Vm, this: Value, shared: bool, name: &str) -> JsResult<Gc<JsObject>> {
+    let ok = this.as_object().filter(|o| buffer_data(vm, *o).is_some_and(|d| d.shared == shared));
+    ok.ok_or_else(|| vm.type_error(&format!("Method {name} called on incompatible receiver")))
+}
+
+fn is_view(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let arg = info.arg(vm, 0);
+    let view = arg
+        .as_object()
+        .is_some_and(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::TypedArray(_) | ObjectKind::DataView(_)));
+    Ok(Value::boolean(view))
+}
+
+fn species_getter(_vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    Ok(info.this)
+}
+
+fn byte_length(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = this_buffer(vm, info.this, false, "ArrayBuffer.prototype.byteLength")?;
+    Ok(Value::number(buffer_data(vm, o).map_or(0, BufferData::byte_length) as f64))
+}
+
+fn shared_byte_length(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = this_buffer(vm, info.this, true, "SharedArrayBuffer.prototype.byteLength")?;
+    Ok(Value::number(buffer_data(vm, o).map_or(0, BufferData::byte_length) as f64))
+}
+
+fn max_byte_length_of(vm: &Vm, o: Gc<JsObject>) -> Value {
+    let n = buffer_data(vm, o).map_or(0, |d| match (d.is_detached(), d.max_byte_length) {
+        (true, _) => 0,
+        (false, Some(max)) => max,
+        (false, None) => d.byte_length(),
+    });
+    Value::number(n as f64)
+}
+
+fn max_byte_length(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = this_buffer(vm, info.this, false, "ArrayBuffer.prototype.maxByteLength")?;
+    Ok(max_byte_length_of(vm, o))
+}
+
+fn shared_max_byte_length(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = this_buffer(vm, info.this, true, "SharedArrayBuffer.prototype.maxByteLength")?;
+    Ok(max_byte_length_of(vm, o))
+}
+
+fn resizable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = this_buffer(vm, info.this, false, "ArrayBuffer.prototype.resizable")?;
+    Ok(Value::boolean(buffer_data(vm, o).is_some_and(|d| !d.is_fixed_length())))
+}
+
+fn growable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = this_buffer(vm, info.this, true, "SharedArrayBuffer.prototype.growable")?;
+    Ok(Value::boolean(buffer_data(vm, o).is_some_and(|d| !d.is_fixed_length())))
+}
+
+fn detached(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = this_buffer(vm, info.this, false, "ArrayBuffer.prototype.detached")?;
+    Ok(Value::boolean(buffer_data(vm, o).is_some_and(BufferData::is_detached)))
+}
+
+/// `ArrayBuffer.prototype.resize` (§25.1.6.6).
+fn resize(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let name = "ArrayBuffer.prototype.resize";
+    let o = this_buffer(vm, info.this, false, name)?;
+    if buffer_data(vm, o).is_some_and(BufferData::is_fixed_length) {
+        return Err(vm.type_error(&format!("Method {name} called on a fixed-length buffer")));
+    }
+    let new_length = to_index(vm, info.arg(vm, 0))?;
+    let data = buffer_data(vm, o);
+    if data.is_some_and(BufferData::is_detached) {
+        return Err(vm.type_error("Cannot resize a detached ArrayBuffer"));
+    }
+    if data.and_then(|d| d.max_byte_length).is_some_and(|max| new_length > max) {
+        return Err(vm.range_error("ArrayBuffer.prototype.resize: Invalid length parameter"));
+    }
+    with_buffer_mut(vm, o, |d| {
+        if let Some(bytes) = &mut d.bytes {
+            bytes.resize(new_length, 0);
+        }
+    });
+    Ok(Value::UNDEFINED)
+}
+
+/// `SharedArrayBuffer.prototype.grow` (§25.2.5.3).
+fn grow(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let name = "SharedArrayBuffer.prototype.grow";
+    let o = this_buffer(vm, info.this, true, name)?;
+    if buffer_data(vm, o).is_some_and(BufferData::is_fixed_length) {
+        return Err(vm.type_error(&format!("Method {name} called on a non-growable buffer")));
+    }
+    let new_length = to_index(vm, info.arg(vm, 0))?;
+    let (current, max) = buffer_data(vm, o).map_or((0, None), |d| (d.byte_length(), d.max_byte_length));
+    if max.is_some_and(|max| new_length > max) || new_length < current {
+        return Err(vm.range_error("SharedArrayBuffer.prototype.grow: Invalid length parameter"));
+    }
+    with_buffer_mut(vm, o, |d| {
+        if let Some(bytes) = &mut d.bytes {
+            bytes.resize(new_length, 0);
+        }
+    });
+    Ok(Value::UNDEFINED)
+}
+
+/// `SpeciesConstructor(o, default)` (§7.3.22).
+pub(crate) fn species_constructor(vm: &mut Vm, o: Gc<JsObject>, default: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
+    let key = PropertyKey::String(vm.names.constructor);
+    let c = get(vm, o, key, Value::object(o))?;
+    if c.is_undefined() {
+        return Ok(default);
+    }
+    let Some(c) = c.as_object() else {
+        return Err(vm.type_error("object.constructor is not an object"));
+    };
+    let species = PropertyKey::Symbol(vm.symbols.species);
+    let s = get(vm, c, species, Value::object(c))?;
+    if s.is_nullish() {
+        return Ok(default);
+    }
+    match s.as_object() {
+        Some(s) if is_constructor(vm, s) => Ok(s),
+        _ => Err(vm.type_error("object.constructor[Symbol.species] is not a constructor")),
+    }
+}
+
+/// `RelativeIndex` clamping of §23.1.3 / §25.1.6: `ToIntegerOrInfinity`,
+/// negative counts from `len`, clamped to `0..=len`.
+pub(crate) fn relative_index(vm: &mut Vm, v: Value, len: usize, default: usize) -> JsResult<usize> {
+    if v.is_undefined() {
+        return Ok(default);
+    }
+    let n = to_integer_or_infinity(to_number(vm, v)?);
+    let len_f = len as f64;
+    Ok(if n < 0.0 { (len_f + n).max(0.0) as usize } else { n.min(len_f) as usize })
+}
+
+/// `ArrayBuffer.prototype.slice` and `SharedArrayBuffer.prototype.slice`
+/// (§25.1.6.7, §25.2.5.6).
+fn slice_buffer(vm: &mut Vm, info: &CallInfo, shared: bool) -> JsResult<Value> {
+    let name = if shared { "SharedArrayBuffer.prototype.slice" } else { "ArrayBuffer.prototype.slice" };
+    let o = this_buffer(vm, info.this, shared, name)?;
+    if buffer_data(vm, o).is_some_and(BufferData::is_detached) {
+        return Err(vm.type_error(&format!("Cannot perform {name} on a detached ArrayBuffer")));
+    }
+    let len = buffer_data(vm, o).map_or(0, BufferData::byte_length);
+    let first = relative_index(vm, info.arg(vm, 0), len, 0)?;
+    let end = relative_index(vm, info.arg(vm, 1), len, len)?;
+    let new_len = end.saturating_sub(first);
+    let default = if shared {
+        vm.realm.intrinsics.shared_array_buffer_constructor
+    } else {
+        vm.realm.intrinsics.array_buffer_constructor
+    };
+    let ctor = species_constructor(vm, o, default)?;
+    let new = construct(vm, ctor, &[Value::number(new_len as f64)], None)?;
+    let Some(new_obj) = new.as_object().filter(|n| buffer_data(vm, *n).is_some_and(|d| d.shared == shared)) else {
+        return Err(vm.type_error(&format!("{name}: species constructor did not return a buffer")));
+    };
+    if buffer_data(vm, new_obj).is_some_and(BufferData::is_detached) {
+        return Err(vm.type_error(&format!("{name}: species constructor returned a detached buffer")));
+    }
+    if new_obj == o {
+        return Err(vm.type_error(&format!("{name}: species constructor returned the same buffer")));
+    }
+    if buffer_data(vm, new_obj).map_or(0, BufferData::byte_length) < new_len {
+        return Err(vm.type_error(&format!("{name}: species constructor returned a buffer too small")));
+    }
+    // The species constructor ran user code, which may have detached or
+    // shrunk the source.
+    let Some(source) = buffer_data(vm, o).and_then(BufferData::bytes) else {
+        return Err(vm.type_error(&format!("Cannot perform {name} on a detached ArrayBuffer")));
+    };
+    let count = if first < source.len() { new_len.min(source.len() - first) } else { 0 };
+    let chunk = source[first..first + count].to_vec();
+    with_buffer_mut(vm, new_obj, |d| {
+        if let Some(bytes) = d.bytes_mut() {
+            bytes[..count].copy_from_slice(&chunk);
+        }
+    });
+    Ok(new)
+}
+
+fn slice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    slice_buffer(vm, info, false)
+}
+
+fn shared_slice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    slice_buffer(vm, info, true)
+}
+
+/// `ArrayBufferCopyAndDetach` (§25.1.3.3): the bytes move to a new buffer
+/// rather than being copied.
+fn copy_and_detach(vm: &mut Vm, info: &CallInfo, preserve_resizability: bool, name: &str) -> JsResult<Value> {
+    let o = this_buffer(vm, info.this, false, name)?;
+    let new_length = info.arg(vm, 0);
+    let new_byte_length = if new_length.is_undefined() {
+        buffer_data(vm, o).map_or(0, BufferData::byte_length)
+    } else {
+        to_index(vm, new_length)?
+    };
+    let Some(data) = buffer_data(vm, o).filter(|d| !d.is_detached()) else {
+        return Err(vm.type_error(&format!("Cannot perform {name} on a detached ArrayBuffer")));
+    };
+    let max = if preserve_resizability { data.max_byte_length } else { None };
+    if max.is_some_and(|max| new_byte_length > max) {
+        return Err(vm.range_error(&format!("{name}: Invalid length parameter")));
+    }
+    if new_byte_length > MAX_BYTE_LENGTH {
+        return Err(vm.range_error("Array buffer allocation failed"));
+    }
+    let mut bytes = with_buffer_mut(vm, o, |d| d.bytes.take()).flatten().unwrap_or_default();
+    if new_byte_length > bytes.len() && bytes.try_reserve_exact(new_byte_length - bytes.len()).is_err() {
+        with_buffer_mut(vm, o, |d| d.bytes = Some(bytes));
+        return Err(vm.range_error("Array buffer allocation failed"));
+    }
+    bytes.resize(new_byte_length, 0);
+    if max.is_none() {
+        bytes.shrink_to_fit();
+    }
+    let proto = vm.realm.intrinsics.array_buffer_prototype;
+    let data = BufferData { bytes: Some(bytes), max_byte_length: max, shared: false };
+    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data)))))
+}
+
+fn transfer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    copy_and_detach(vm, info, true, "ArrayBuffer.prototype.transfer")
+}
+
+fn transfer_to_fixed_length(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    copy_and_detach(vm, info, false, "ArrayBuffer.prototype.transferToFixedLength")
+}
+
+/// Installs ArrayBuffer and SharedArrayBuffer.
+pub(crate) fn install(vm: &mut Vm) {
+    let object_prototype = vm.realm.intrinsics.object_prototype;
+    let species = PropertyKey::Symbol(vm.symbols.species);
+    let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
+
+    let proto = vm.new_object(Some(object_prototype));
+    vm.realm.intrinsics.array_buffer_prototype = proto;
+    let ctor = constructor(vm, "ArrayBuffer", 1, array_buffer_ctor, proto);
+    vm.realm.intrinsics.array_buffer_constructor = ctor;
+    method(vm, ctor, "isView", 1, is_view);
+    accessor_property(vm, ctor, species, "[Symbol.species]", Some(species_getter), None);
+    let getters: [(&str, crate::function::NativeFn); 4] = [
+        ("byteLength", byte_length),
+        ("maxByteLength", max_byte_length),
+        ("resizable", resizable),
+        ("detached", detached),
+    ];
+    for (name, f) in getters {
+        let key = vm.key(name);
+        accessor_property(vm, proto, key, name, Some(f), None);
+    }
+    method(vm, proto, "resize", 1, resize);
+    method(vm, proto, "slice", 2, slice);
+    method(vm, proto, "transfer", 0, transfer);
+    method(vm, proto, "transferToFixedLength", 0, transfer_to_fixed_length);
+    let name = vm.string("ArrayBuffer");
+    define_builtin(vm, proto, tag, name, Attributes::CONFIGURABLE_ONLY);
+
+    let proto = vm.new_object(Some(object_prototype));
+    vm.realm.intrinsics.shared_array_buffer_prototype = proto;
+    let ctor = constructor(vm, "SharedArrayBuffer", 1, shared_array_buffer_ctor, proto);
+    vm.realm.intrinsics.shared_array_buffer_constructor = ctor;
+    accessor_property(vm, ctor, species, "[Symbol.species]", Some(species_getter), None);
+    let getters: [(&str, crate::function::NativeFn); 3] =
+        [("byteLength", shared_byte_length), ("growable", growable), ("maxByteLength", shared_max_byte_length)];
+    for (name, f) in getters {
+        let key = vm.key(name);
+        accessor_property(vm, proto, key, name, Some(f), None);
+    }
+    method(vm, proto, "grow", 1, grow);
+    method(vm, proto, "slice", 2, shared_slice);
+    let name = vm.string("SharedArrayBuffer");
+    define_builtin(vm, proto, tag, name, Attributes::CONFIGURABLE_ONLY);
+}

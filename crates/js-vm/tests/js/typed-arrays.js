@@ -1,0 +1,98 @@
+// Binary data: ArrayBuffer, SharedArrayBuffer, typed arrays and DataView.
+'use strict';
+
+const u8 = new Uint8Array([1, 2, 3, 255, 256, -1]);
+console.log(u8, u8.length, u8.byteLength, u8.byteOffset);
+console.log(new Int8Array([127, 128, -129, 1.9, -1.9, NaN]));
+console.log(new Uint8ClampedArray([-5, 0.5, 1.5, 2.5, 254.5, 300, NaN]));
+console.log(new Int16Array([32767, 32768, -32769]), new Uint16Array([-1, 65536]));
+console.log(new Int32Array([2 ** 31, -(2 ** 31) - 1]), new Uint32Array([-1, 2 ** 32 + 5]));
+console.log(new Float32Array([1.1, 0.1, 1e40, -0]), new Float64Array([Math.PI, -0, NaN]));
+console.log(Object.prototype.toString.call(new Float64Array(1)), String(new Uint8Array([4, 5])));
+
+// Constructor forms.
+const buf = new ArrayBuffer(16);
+const whole = new Uint8Array(buf);
+const mid = new Uint16Array(buf, 4, 3);
+mid[0] = 0x0102;
+mid[2] = 0xffff;
+console.log(whole.join(' '), mid.byteOffset, mid.byteLength, mid.buffer === buf);
+console.log(new Int16Array(new Uint8Array([200, 100])), new Float32Array(new Set([1, 2, 3])));
+console.log(new Uint8Array({ length: 3, 0: 7, 2: 9 }), new Uint8Array(4).fill(3, 1, 3));
+for (const bad of [() => new Uint16Array(buf, 1), () => new Uint32Array(buf, 0, 5), () => new Uint8Array(-1), () => Uint8Array(1)]) {
+  try {
+    bad();
+  } catch (e) {
+    console.log(e.constructor.name);
+  }
+}
+
+// Exotic indexing.
+const ta = new Int8Array(4);
+ta[1] = 5;
+ta[10] = 1;
+ta['-0'] = 1;
+ta['1.5'] = 1;
+ta.foo = 'bar';
+console.log(ta[1], ta[10], ta['-0'], '1.5' in ta, 10 in ta, 3 in ta, Object.keys(ta), delete ta[10], Reflect.deleteProperty(ta, 0));
+console.log(Object.getOwnPropertyDescriptor(ta, 1), Reflect.defineProperty(ta, 0, { value: 9 }), ta[0]);
+console.log(Reflect.defineProperty(ta, 0, { value: 1, writable: false }), JSON.stringify(ta));
+
+// Prototype methods.
+const f = Float64Array.from([5, 1, NaN, -0, 0, -3, 10], (x) => x * 2);
+console.log(f.toSorted(), f.toReversed(), f.with(0, 42), f.at(-1));
+console.log(f.indexOf(0), f.lastIndexOf(0), f.includes(NaN), f.indexOf(NaN), f.join('|'));
+console.log(new Int32Array([5, 1, 4]).sort((a, b) => b - a), Int16Array.of(1, 2, 3).reverse());
+const nums = new Int16Array([1, 2, 3, 4, 5, 6]);
+console.log(nums.map((x) => x * x), nums.filter((x) => x % 2), nums.reduce((a, b) => a + b), nums.reduceRight((a, b) => a + '' + b));
+console.log(nums.slice(1, -1), nums.subarray(2, 4), nums.subarray(-2).byteOffset, nums.copyWithin(0, 3));
+console.log(nums.find((x) => x > 4), nums.findIndex((x) => x > 4), nums.findLast((x) => x < 3), nums.findLastIndex((x) => x > 100));
+console.log(nums.every((x) => x > 0), nums.some((x) => x > 5), [...nums.keys()], [...nums.entries()].slice(0, 2));
+const target = new Uint8Array(6);
+target.set([1, 2], 1);
+target.set(new Float32Array([3.7, 300]), 4);
+console.log(target, [...target.values()], Array.from(target.subarray(1, 3)));
+nums.forEach((x, i) => { if (i === 0) console.log('forEach', x); });
+console.log(Object.getPrototypeOf(Int8Array) === Object.getPrototypeOf(Uint8Array), Int8Array.BYTES_PER_ELEMENT, Float64Array.prototype.BYTES_PER_ELEMENT);
+console.log(Uint8Array.prototype.toString === Array.prototype.toString, new Uint8Array(200).length);
+
+// Species.
+class MyArray extends Uint8Array {}
+const mine = new MyArray([1, 2, 3]);
+console.log(mine.map((x) => x + 1) instanceof MyArray, mine.slice(1) instanceof MyArray, mine.subarray(1).constructor.name);
+
+// ArrayBuffer.
+const ab = new ArrayBuffer(4, { maxByteLength: 12 });
+const tracking = new Uint8Array(ab);
+const fixed = new Uint8Array(ab, 0, 4);
+console.log(ab.resizable, ab.maxByteLength, tracking.length);
+ab.resize(8);
+console.log(ab.byteLength, tracking.length, fixed.length);
+ab.resize(2);
+console.log(tracking.length, fixed.length, fixed.byteOffset, fixed[0]);
+console.log(ArrayBuffer.isView(tracking), ArrayBuffer.isView(new DataView(ab)), ArrayBuffer.isView(ab));
+const src = new Uint8Array([9, 8, 7, 6]).buffer;
+console.log(src.slice(1, 3), src.slice(-1).byteLength);
+// transfer() is not in Node 20, so detachment is left to test262.
+console.log(new ArrayBuffer(3), new ArrayBuffer(0));
+
+// SharedArrayBuffer.
+const sab = new SharedArrayBuffer(2, { maxByteLength: 4 });
+sab.grow(4);
+console.log(sab.byteLength, sab.growable, Object.prototype.toString.call(sab), new Int8Array(sab).length);
+
+// DataView.
+const dv = new DataView(new ArrayBuffer(18), 2);
+dv.setInt16(0, -2);
+dv.setUint16(2, 0x1234, true);
+dv.setFloat32(4, 1.5);
+dv.setFloat64(8, -Math.E, true);
+console.log(dv.getInt16(0), dv.getUint16(0), dv.getUint16(2), dv.getUint16(2, true), dv.getFloat32(4), dv.getFloat64(8, true));
+dv.setUint32(0, 0xdeadbeef);
+console.log(dv.getUint32(0).toString(16), dv.getInt32(0), dv.getInt8(0), dv.getUint8(1), dv.byteLength, dv.byteOffset);
+try {
+  dv.getFloat64(9);
+} catch (e) {
+  console.log(e.constructor.name);
+}
+console.log(new Uint8Array(dv.buffer, 2, 6));
