@@ -47,7 +47,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "import-defer",
     "import-text",
     "import-bytes",
-    "Float16Array",
     "uint8array-base64",
 ];
 

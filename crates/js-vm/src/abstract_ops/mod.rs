@@ -3,6 +3,7 @@
 
 mod bigint_conversion;
 mod comparison;
+mod float16;
 mod number_conversion;
 mod species_constructor;
 mod type_conversion;
@@ -11,6 +12,7 @@ pub use bigint_conversion::{
     big_int_from_i64, big_int_from_u64, number_to_big_int, to_big_int, to_big_int64, to_big_uint64,
 };
 pub use comparison::{is_less_than, is_loosely_equal, is_strictly_equal, same_value, same_value_zero};
+pub use float16::{f16_bits_to_f64, f16_round, f64_to_f16_bits};
 pub use number_conversion::{number_to_string, string_to_number, to_int32, to_integer_or_infinity, to_uint32};
 pub use species_constructor::species_constructor;
 pub use type_conversion::{

@@ -179,6 +179,7 @@ accessors! {
     get_uint16 / set_uint16 => Uint16, "getUint16", "setUint16";
     get_int32 / set_int32 => Int32, "getInt32", "setInt32";
     get_uint32 / set_uint32 => Uint32, "getUint32", "setUint32";
+    get_float16 / set_float16 => Float16, "getFloat16", "setFloat16";
     get_float32 / set_float32 => Float32, "getFloat32", "setFloat32";
     get_float64 / set_float64 => Float64, "getFloat64", "setFloat64";
 }

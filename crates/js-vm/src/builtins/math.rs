@@ -40,6 +40,7 @@ unary_math! {
     expm1 => f64::exp_m1,
     floor => f64::floor,
     fround => |x| f64::from(x as f32),
+    f16round => crate::abstract_ops::f16_round,
     log => f64::ln,
     log1p => f64::ln_1p,
     log10 => f64::log10,
@@ -172,7 +173,7 @@ pub(crate) fn install(vm: &mut Vm) {
     for (name, value) in constants {
         value_property(vm, math, name, Value::number(value), Attributes::NONE);
     }
-    let functions: [(&str, u32, crate::function::NativeFn); 35] = [
+    let functions: [(&str, u32, crate::function::NativeFn); 36] = [
         ("abs", 1, abs),
         ("acos", 1, acos),
         ("acosh", 1, acosh),
@@ -190,6 +191,7 @@ pub(crate) fn install(vm: &mut Vm) {
         ("expm1", 1, expm1),
         ("floor", 1, floor),
         ("fround", 1, fround),
+        ("f16round", 1, f16round),
         ("hypot", 2, hypot),
         ("imul", 2, imul),
         ("log", 1, log),

@@ -17,8 +17,8 @@ use super::array_buffer::{
 };
 use super::{accessor_property, method, native_function, value_property};
 use crate::abstract_ops::{
-    is_callable, is_strictly_equal, number_to_string, same_value_zero, string_to_number, to_boolean, to_int32,
-    to_integer_or_infinity, to_number, to_object, to_string,
+    f16_bits_to_f64, f64_to_f16_bits, is_callable, is_strictly_equal, number_to_string, same_value_zero,
+    string_to_number, to_boolean, to_int32, to_integer_or_infinity, to_number, to_object, to_string,
 };
 use crate::interpreter::{CallInfo, IteratorRecord, is_constructor};
 use crate::object::internal_methods::{
@@ -47,6 +47,8 @@ pub enum ElementType {
     Int32,
     /// `Uint32Array`.
     Uint32,
+    /// `Float16Array`.
+    Float16,
     /// `Float32Array`.
     Float32,
     /// `Float64Array`.
@@ -109,7 +111,7 @@ fn take<const N: usize>(bytes: &[u8], little: bool) -> [u8; N] {
 
 impl ElementType {
     /// Every element type, in the order of Table 71.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::Int8,
         Self::Uint8,
         Self::Uint8Clamped,
@@ -117,6 +119,7 @@ impl ElementType {
         Self::Uint16,
         Self::Int32,
         Self::Uint32,
+        Self::Float16,
         Self::Float32,
         Self::Float64,
     ];
@@ -125,7 +128,7 @@ impl ElementType {
     pub const fn size(self) -> usize {
         match self {
             Self::Int8 | Self::Uint8 | Self::Uint8Clamped => 1,
-            Self::Int16 | Self::Uint16 => 2,
+            Self::Int16 | Self::Uint16 | Self::Float16 => 2,
             Self::Int32 | Self::Uint32 | Self::Float32 => 4,
             Self::Float64 => 8,
         }
@@ -141,6 +144,7 @@ impl ElementType {
             Self::Uint16 => "Uint16Array",
             Self::Int32 => "Int32Array",
             Self::Uint32 => "Uint32Array",
+            Self::Float16 => "Float16Array",
             Self::Float32 => "Float32Array",
             Self::Float64 => "Float64Array",
         }
@@ -155,6 +159,7 @@ impl ElementType {
             Self::Uint16 => f64::from(u16::from_le_bytes(take(bytes, little))),
             Self::Int32 => f64::from(i32::from_le_bytes(take(bytes, little))),
             Self::Uint32 => f64::from(u32::from_le_bytes(take(bytes, little))),
+            Self::Float16 => f16_bits_to_f64(u16::from_le_bytes(take(bytes, little))),
             Self::Float32 => f64::from(f32::from_le_bytes(take(bytes, little))),
             Self::Float64 => f64::from_le_bytes(take(bytes, little)),
         }
@@ -171,6 +176,7 @@ impl ElementType {
             Self::Uint16 => put(&mut out, to_uint16(n).to_le_bytes(), little),
             Self::Int32 => put(&mut out, to_int32(n).to_le_bytes(), little),
             Self::Uint32 => put(&mut out, crate::abstract_ops::to_uint32(n).to_le_bytes(), little),
+            Self::Float16 => put(&mut out, f64_to_f16_bits(n).to_le_bytes(), little),
             // `as` rounds to nearest, ties to even, as §6.1.6.1 requires.
             Self::Float32 => put(&mut out, (n as f32).to_le_bytes(), little),
             Self::Float64 => put(&mut out, n.to_le_bytes(), little),
@@ -395,6 +401,7 @@ fn intrinsic_constructor(vm: &Vm, t: ElementType) -> Gc<JsObject> {
         ElementType::Uint16 => i.uint16_array,
         ElementType::Int32 => i.int32_array,
         ElementType::Uint32 => i.uint32_array,
+        ElementType::Float16 => i.float16_array,
         ElementType::Float32 => i.float32_array,
         ElementType::Float64 => i.float64_array,
     }
@@ -620,6 +627,7 @@ constructors! {
     uint16_ctor => Uint16,
     int32_ctor => Int32,
     uint32_ctor => Uint32,
+    float16_ctor => Float16,
     float32_ctor => Float32,
     float64_ctor => Float64,
 }
@@ -1372,6 +1380,7 @@ pub(crate) fn install(vm: &mut Vm) {
             ElementType::Uint16 => &mut i.uint16_array,
             ElementType::Int32 => &mut i.int32_array,
             ElementType::Uint32 => &mut i.uint32_array,
+            ElementType::Float16 => &mut i.float16_array,
             ElementType::Float32 => &mut i.float32_array,
             ElementType::Float64 => &mut i.float64_array,
         };

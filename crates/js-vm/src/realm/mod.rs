@@ -158,6 +158,8 @@ intrinsics! {
     int32_array,
     /// `%Uint32Array%`
     uint32_array,
+    /// `%Float16Array%`
+    float16_array,
     /// `%Float32Array%`
     float32_array,
     /// `%Float64Array%`
@@ -312,6 +314,7 @@ impl Realm {
                 uint16_array: placeholder,
                 int32_array: placeholder,
                 uint32_array: placeholder,
+                float16_array: placeholder,
                 float32_array: placeholder,
                 float64_array: placeholder,
                 data_view_prototype: placeholder,
