@@ -31,6 +31,9 @@ pub struct BufferData {
     max_byte_length: Option<usize>,
     /// Whether this is a SharedArrayBuffer.
     shared: bool,
+    /// `[[ArrayBufferIsImmutable]]` (the Immutable ArrayBuffer proposal):
+    /// the bytes can be read but never written, resized or detached.
+    immutable: bool,
 }
 
 impl BufferData {
@@ -62,6 +65,11 @@ impl BufferData {
     /// `IsSharedArrayBuffer`.
     pub fn is_shared(&self) -> bool {
         self.shared
+    }
+
+    /// `IsImmutableBuffer`.
+    pub fn is_immutable(&self) -> bool {
+        self.immutable
     }
 }
 
@@ -122,7 +130,7 @@ pub fn allocate_buffer(
         return Err(vm.range_error("Invalid array buffer max length"));
     }
     let bytes = create_byte_block(vm, byte_length)?;
-    let data = BufferData { bytes: Some(bytes), max_byte_length, shared };
+    let data = BufferData { bytes: Some(bytes), max_byte_length, shared, immutable: false };
     Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
 }
 
@@ -132,10 +140,16 @@ pub fn new_array_buffer(vm: &mut Vm, byte_length: usize) -> JsResult<Gc<JsObject
     allocate_buffer(vm, proto, byte_length, None, false)
 }
 
-/// `DetachArrayBuffer` (§25.1.3.5). Shared buffers cannot be detached.
+/// `IsImmutableBuffer` of any object (false for non-buffers).
+pub fn is_immutable_buffer(vm: &Vm, buffer: Gc<JsObject>) -> bool {
+    buffer_data(vm, buffer).is_some_and(BufferData::is_immutable)
+}
+
+/// `DetachArrayBuffer` (§25.1.3.5). Shared and immutable buffers cannot
+/// be detached.
 pub fn detach(vm: &mut Vm, buffer: Gc<JsObject>) -> JsResult<()> {
     let ok = with_buffer_mut(vm, buffer, |d| {
-        if d.shared {
+        if d.shared || d.immutable {
             return false;
         }
         d.bytes = None;
@@ -179,6 +193,9 @@ fn construct_buffer(vm: &mut Vm, info: &CallInfo, shared: bool) -> JsResult<Valu
 pub(crate) fn prototype_or(vm: &mut Vm, ctor: Gc<JsObject>, fallback: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
     let key = PropertyKey::String(vm.names.prototype);
     let p = get(vm, ctor, key, Value::object(ctor))?;
+    // A `prototype` getter may return a fresh object that nothing else
+    // holds while the caller goes on to run more user code.
+    vm.keep_alive(p);
     Ok(p.as_object().unwrap_or(fallback))
 }
 
@@ -352,6 +369,9 @@ fn slice_buffer(vm: &mut Vm, info: &CallInfo, shared: bool) -> JsResult<Value> {
     if buffer_data(vm, new_obj).is_some_and(BufferData::is_detached) {
         return Err(vm.type_error(&format!("{name}: species constructor returned a detached buffer")));
     }
+    if is_immutable_buffer(vm, new_obj) {
+        return Err(vm.type_error(&format!("{name}: species constructor returned an immutable buffer")));
+    }
     if new_obj == o {
         return Err(vm.type_error(&format!("{name}: species constructor returned the same buffer")));
     }
@@ -381,9 +401,20 @@ fn shared_slice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     slice_buffer(vm, info, true)
 }
 
+/// What `ArrayBufferCopyAndDetach` makes of the new buffer's resizability.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Preserve {
+    /// `preserve-resizability` (`transfer`).
+    Resizability,
+    /// `fixed-length` (`transferToFixedLength`).
+    FixedLength,
+    /// `immutable` (`transferToImmutable`).
+    Immutable,
+}
+
 /// `ArrayBufferCopyAndDetach` (§25.1.3.3): the bytes move to a new buffer
 /// rather than being copied.
-fn copy_and_detach(vm: &mut Vm, info: &CallInfo, preserve_resizability: bool, name: &str) -> JsResult<Value> {
+fn copy_and_detach(vm: &mut Vm, info: &CallInfo, preserve: Preserve, name: &str) -> JsResult<Value> {
     let o = this_buffer(vm, info.this, false, name)?;
     let new_length = info.arg(vm, 0);
     let new_byte_length = if new_length.is_undefined() {
@@ -394,7 +425,10 @@ fn copy_and_detach(vm: &mut Vm, info: &CallInfo, preserve_resizability: bool, na
     let Some(data) = buffer_data(vm, o).filter(|d| !d.is_detached()) else {
         return Err(vm.type_error(&format!("Cannot perform {name} on a detached ArrayBuffer")));
     };
-    let max = if preserve_resizability { data.max_byte_length } else { None };
+    if data.is_immutable() {
+        return Err(vm.type_error(&format!("Cannot perform {name} on an immutable ArrayBuffer")));
+    }
+    let max = if preserve == Preserve::Resizability { data.max_byte_length } else { None };
     if max.is_some_and(|max| new_byte_length > max) {
         return Err(vm.range_error(&format!("{name}: Invalid length parameter")));
     }
@@ -411,16 +445,52 @@ fn copy_and_detach(vm: &mut Vm, info: &CallInfo, preserve_resizability: bool, na
         bytes.shrink_to_fit();
     }
     let proto = vm.realm.intrinsics.array_buffer_prototype;
-    let data = BufferData { bytes: Some(bytes), max_byte_length: max, shared: false };
+    let immutable = preserve == Preserve::Immutable;
+    let data = BufferData { bytes: Some(bytes), max_byte_length: max, shared: false, immutable };
     Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data)))))
 }
 
 fn transfer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    copy_and_detach(vm, info, true, "ArrayBuffer.prototype.transfer")
+    copy_and_detach(vm, info, Preserve::Resizability, "ArrayBuffer.prototype.transfer")
 }
 
 fn transfer_to_fixed_length(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    copy_and_detach(vm, info, false, "ArrayBuffer.prototype.transferToFixedLength")
+    copy_and_detach(vm, info, Preserve::FixedLength, "ArrayBuffer.prototype.transferToFixedLength")
+}
+
+fn transfer_to_immutable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    copy_and_detach(vm, info, Preserve::Immutable, "ArrayBuffer.prototype.transferToImmutable")
+}
+
+/// `ArrayBuffer.prototype.sliceToImmutable` (Immutable ArrayBuffer
+/// proposal): a copy of a byte range as a new immutable buffer. The bounds
+/// resolve against the length before argument coercion, which may shrink
+/// the buffer; a range that no longer fits is a `RangeError`.
+fn slice_to_immutable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let name = "ArrayBuffer.prototype.sliceToImmutable";
+    let o = this_buffer(vm, info.this, false, name)?;
+    if buffer_data(vm, o).is_some_and(BufferData::is_detached) {
+        return Err(vm.type_error(&format!("Cannot perform {name} on a detached ArrayBuffer")));
+    }
+    let len = buffer_data(vm, o).map_or(0, BufferData::byte_length);
+    let first = relative_index(vm, info.arg(vm, 0), len, 0)?;
+    let end = relative_index(vm, info.arg(vm, 1), len, len)?;
+    let new_len = end.saturating_sub(first);
+    let Some(source) = buffer_data(vm, o).and_then(BufferData::bytes) else {
+        return Err(vm.type_error(&format!("Cannot perform {name} on a detached ArrayBuffer")));
+    };
+    if first + new_len > source.len() {
+        return Err(vm.range_error(&format!("{name}: the buffer shrank below the requested range")));
+    }
+    let bytes = source[first..first + new_len].to_vec();
+    let proto = vm.realm.intrinsics.array_buffer_prototype;
+    let data = BufferData { bytes: Some(bytes), max_byte_length: None, shared: false, immutable: true };
+    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data)))))
+}
+
+fn immutable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let o = this_buffer(vm, info.this, false, "ArrayBuffer.prototype.immutable")?;
+    Ok(Value::boolean(is_immutable_buffer(vm, o)))
 }
 
 /// Installs ArrayBuffer and SharedArrayBuffer.
@@ -435,11 +505,12 @@ pub(crate) fn install(vm: &mut Vm) {
     vm.realm.intrinsics.array_buffer_constructor = ctor;
     method(vm, ctor, "isView", 1, is_view);
     accessor_property(vm, ctor, species, "[Symbol.species]", Some(species_getter), None);
-    let getters: [(&str, crate::function::NativeFn); 4] = [
+    let getters: [(&str, crate::function::NativeFn); 5] = [
         ("byteLength", byte_length),
         ("maxByteLength", max_byte_length),
         ("resizable", resizable),
         ("detached", detached),
+        ("immutable", immutable),
     ];
     for (name, f) in getters {
         let key = vm.key(name);
@@ -449,6 +520,8 @@ pub(crate) fn install(vm: &mut Vm) {
     method(vm, proto, "slice", 2, slice);
     method(vm, proto, "transfer", 0, transfer);
     method(vm, proto, "transferToFixedLength", 0, transfer_to_fixed_length);
+    method(vm, proto, "transferToImmutable", 0, transfer_to_immutable);
+    method(vm, proto, "sliceToImmutable", 2, slice_to_immutable);
     let name = vm.string("ArrayBuffer");
     define_builtin(vm, proto, tag, name, Attributes::CONFIGURABLE_ONLY);
 

@@ -4,7 +4,7 @@
 
 use js_gc::Gc;
 
-use super::array_buffer::{buffer_data, prototype_or, to_index, with_buffer_mut};
+use super::array_buffer::{buffer_data, is_immutable_buffer, prototype_or, to_index, with_buffer_mut};
 use super::typed_array::ElementType;
 use super::{accessor_property, constructor, method};
 use crate::abstract_ops::{to_boolean, to_number};
@@ -135,6 +135,9 @@ fn get_view_value(vm: &mut Vm, info: &CallInfo, t: ElementType, name: &str) -> J
 /// `SetViewValue` (§25.3.1.6).
 fn set_view_value(vm: &mut Vm, info: &CallInfo, t: ElementType, name: &str) -> JsResult<Value> {
     let view = this_view(vm, info.this, name)?;
+    if is_immutable_buffer(vm, view.buffer) {
+        return Err(vm.type_error(&format!("Cannot perform {name} on a DataView of an immutable buffer")));
+    }
     let index = to_index(vm, info.arg(vm, 0))?;
     let n = to_number(vm, info.arg(vm, 1))?;
     let little = to_boolean(vm, info.arg(vm, 2));

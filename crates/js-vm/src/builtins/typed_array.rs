@@ -12,12 +12,12 @@ use std::cmp::Ordering;
 use js_gc::Gc;
 
 use super::array_buffer::{
-    MAX_BYTE_LENGTH, buffer_data, new_array_buffer, prototype_or, relative_index, species_constructor, to_index,
-    with_buffer_mut,
+    MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, prototype_or, relative_index,
+    species_constructor, to_index, with_buffer_mut,
 };
 use super::{accessor_property, method, native_function, value_property};
 use crate::abstract_ops::{
-    f16_bits_to_f64, f64_to_f16_bits, is_callable, is_strictly_equal, number_to_string, same_value_zero,
+    f16_bits_to_f64, f64_to_f16_bits, is_callable, is_strictly_equal, number_to_string, same_value, same_value_zero,
     string_to_number, to_boolean, to_int32, to_integer_or_infinity, to_number, to_object, to_string,
 };
 use crate::interpreter::{CallInfo, IteratorRecord, is_constructor};
@@ -296,11 +296,13 @@ fn is_valid_index(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> bool {
     typed_array_length(vm, &ta).is_some_and(|len| index < len)
 }
 
-/// `[[GetOwnProperty]]` for a numeric key (§10.4.5.1).
+/// `[[GetOwnProperty]]` for a numeric key (§10.4.5.1): elements of an
+/// immutable buffer are non-writable and non-configurable.
 pub(crate) fn element_descriptor(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> Option<PropertyDescriptor> {
     let ta = typed_array_data(vm, obj)?;
     let n = read(vm, &ta, index?)?;
-    Some(PropertyDescriptor::data(Value::number(n), Attributes::DEFAULT))
+    let attributes = if is_immutable_buffer(vm, ta.buffer) { Attributes::ENUMERABLE_ONLY } else { Attributes::DEFAULT };
+    Some(PropertyDescriptor::data(Value::number(n), attributes))
 }
 
 /// `[[Get]]` for a numeric key (§10.4.5.4).
@@ -325,12 +327,21 @@ pub(crate) fn element_define(
     index: Option<usize>,
     desc: &PropertyDescriptor,
 ) -> JsResult<bool> {
-    if !is_valid_index(vm, obj, index)
-        || desc.configurable == Some(false)
-        || desc.enumerable == Some(false)
-        || desc.is_accessor()
-        || desc.writable == Some(false)
+    if !is_valid_index(vm, obj, index) || desc.enumerable == Some(false) || desc.is_accessor() {
+        return Ok(false);
+    }
+    if let Some(ta) = typed_array_data(vm, obj)
+        && is_immutable_buffer(vm, ta.buffer)
     {
+        // The element is a frozen data property: only a descriptor that
+        // changes nothing succeeds.
+        if desc.configurable == Some(true) || desc.writable == Some(true) {
+            return Ok(false);
+        }
+        let current = element_get(vm, obj, index);
+        return Ok(desc.value.is_none_or(|v| same_value(vm, v, current)));
+    }
+    if desc.configurable == Some(false) || desc.writable == Some(false) {
         return Ok(false);
     }
     if let Some(v) = desc.value {
@@ -349,6 +360,13 @@ pub(crate) fn element_set(
     receiver: Value,
 ) -> JsResult<bool> {
     if receiver == Value::object(obj) {
+        if let Some(ta) = typed_array_data(vm, obj)
+            && is_immutable_buffer(vm, ta.buffer)
+        {
+            // A non-writable element refuses; indices past the end are
+            // ignored as for any typed array.
+            return Ok(!is_valid_index(vm, obj, index));
+        }
         set_index(vm, obj, index, value)?;
         return Ok(true);
     }
@@ -449,11 +467,38 @@ fn validate(vm: &mut Vm, v: Value, name: &str) -> JsResult<(Gc<JsObject>, TypedA
     }
 }
 
+/// Whether an operation will write to the typed array it validates
+/// (`ValidateTypedArray`'s access mode in the Immutable ArrayBuffer
+/// proposal): writing needs a mutable buffer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Read,
+    Write,
+}
+
+/// [`validate`] for methods that write: also a `TypeError` when the
+/// buffer is immutable.
+fn validate_writable(vm: &mut Vm, v: Value, name: &str) -> JsResult<(Gc<JsObject>, TypedArrayData, usize)> {
+    let (o, ta, len) = validate(vm, v, name)?;
+    require_mutable(vm, &ta, name)?;
+    Ok((o, ta, len))
+}
+
+/// A `TypeError` when the typed array's buffer is immutable.
+fn require_mutable(vm: &mut Vm, ta: &TypedArrayData, name: &str) -> JsResult<()> {
+    if is_immutable_buffer(vm, ta.buffer) {
+        return Err(vm.type_error(&format!("Cannot perform {name} on a typed array backed by an immutable buffer")));
+    }
+    Ok(())
+}
+
 /// `TypedArrayCreateFromConstructor` (§23.2.4.2).
-fn create_from_constructor(vm: &mut Vm, ctor: Gc<JsObject>, args: &[Value]) -> JsResult<Gc<JsObject>> {
+fn create_from_constructor(vm: &mut Vm, ctor: Gc<JsObject>, args: &[Value], access: Access) -> JsResult<Gc<JsObject>> {
     let new = construct(vm, ctor, args, None)?;
     vm.keep_alive(new);
-    let (o, _, len) = validate(vm, new, "TypedArray constructor")?;
+    let name = "TypedArray constructor";
+    let (o, _, len) =
+        if access == Access::Write { validate_writable(vm, new, name)? } else { validate(vm, new, name)? };
     if let [n] = args
         && let Some(n) = n.as_number()
         && (len as f64) < n
@@ -464,10 +509,16 @@ fn create_from_constructor(vm: &mut Vm, ctor: Gc<JsObject>, args: &[Value]) -> J
 }
 
 /// `TypedArraySpeciesCreate` (§23.2.4.1).
-fn species_create(vm: &mut Vm, exemplar: Gc<JsObject>, ta: &TypedArrayData, args: &[Value]) -> JsResult<Gc<JsObject>> {
+fn species_create(
+    vm: &mut Vm,
+    exemplar: Gc<JsObject>,
+    ta: &TypedArrayData,
+    args: &[Value],
+    access: Access,
+) -> JsResult<Gc<JsObject>> {
     let default = intrinsic_constructor(vm, ta.element);
     let ctor = species_constructor(vm, exemplar, default)?;
-    create_from_constructor(vm, ctor, args)
+    create_from_constructor(vm, ctor, args, access)
 }
 
 /// `GetIteratorFromMethod` + `IteratorToList`.
@@ -662,7 +713,7 @@ fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         Some(a) => length_of_array_like(vm, a)? as usize,
         None => values.len(),
     };
-    let target = create_from_constructor(vm, ctor, &[Value::number(len as f64)])?;
+    let target = create_from_constructor(vm, ctor, &[Value::number(len as f64)], Access::Write)?;
     for k in 0..len {
         let v = match array_like {
             Some(a) => get(vm, a, PropertyKey::Index(k as u32), Value::object(a))?,
@@ -680,7 +731,7 @@ fn of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("TypedArray.of: this is not a constructor"));
     };
     let items = info.args(vm);
-    let target = create_from_constructor(vm, ctor, &[Value::number(items.len() as f64)])?;
+    let target = create_from_constructor(vm, ctor, &[Value::number(items.len() as f64)], Access::Write)?;
     for (k, v) in items.into_iter().enumerate() {
         set(vm, target, PropertyKey::Index(k as u32), v, Value::object(target))?;
     }
@@ -742,7 +793,7 @@ fn at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// spec describes so overlapping ranges and shrunk buffers behave.
 fn copy_within(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name = "%TypedArray%.prototype.copyWithin";
-    let (o, ta, len) = validate(vm, info.this, name)?;
+    let (o, ta, len) = validate_writable(vm, info.this, name)?;
     let to = relative_index(vm, info.arg(vm, 0), len, 0)?;
     let from = relative_index(vm, info.arg(vm, 1), len, 0)?;
     let end = relative_index(vm, info.arg(vm, 2), len, len)?;
@@ -868,7 +919,7 @@ fn for_each(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `%TypedArray%.prototype.fill` (§23.2.3.10).
 fn fill(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name = "%TypedArray%.prototype.fill";
-    let (o, ta, len) = validate(vm, info.this, name)?;
+    let (o, ta, len) = validate_writable(vm, info.this, name)?;
     let n = to_number(vm, info.arg(vm, 0))?;
     let start = relative_index(vm, info.arg(vm, 1), len, 0)?;
     let end = relative_index(vm, info.arg(vm, 2), len, len)?;
@@ -904,7 +955,7 @@ fn filter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             kept.push(v);
         }
     }
-    let a = species_create(vm, o, &ta, &[Value::number(kept.len() as f64)])?;
+    let a = species_create(vm, o, &ta, &[Value::number(kept.len() as f64)], Access::Write)?;
     for (n, v) in kept.into_iter().enumerate() {
         set(vm, a, PropertyKey::Index(n as u32), v, Value::object(a))?;
     }
@@ -1018,7 +1069,7 @@ fn map(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, ta, len) = validate(vm, info.this, name)?;
     let f = callback(vm, info, name)?;
     let this_arg = info.arg(vm, 1);
-    let a = species_create(vm, o, &ta, &[Value::number(len as f64)])?;
+    let a = species_create(vm, o, &ta, &[Value::number(len as f64)], Access::Write)?;
     for k in 0..len {
         let v = get_index(vm, o, k);
         let mapped = call(vm, f, this_arg, &[v, Value::number(k as f64), Value::object(o)])?;
@@ -1056,7 +1107,7 @@ fn reduce_right(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 fn reverse(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let (o, ta, len) = validate(vm, info.this, "%TypedArray%.prototype.reverse")?;
+    let (o, ta, len) = validate_writable(vm, info.this, "%TypedArray%.prototype.reverse")?;
     let size = ta.element.size();
     with_buffer_mut(vm, ta.buffer, |d| {
         if let Some(bytes) = d.bytes_mut() {
@@ -1075,6 +1126,7 @@ fn reverse(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn set_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name = "%TypedArray%.prototype.set";
     let target = this_typed_array(vm, info.this, name)?;
+    require_mutable(vm, &target, name)?;
     let Some(target_obj) = info.this.as_object() else { return Err(vm.type_error(name)) };
     let source = info.arg(vm, 0);
     let offset = to_integer_or_infinity(to_number(vm, info.arg(vm, 1))?);
@@ -1135,7 +1187,7 @@ fn slice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let start = relative_index(vm, info.arg(vm, 0), len, 0)?;
     let end = relative_index(vm, info.arg(vm, 1), len, len)?;
     let count = end.saturating_sub(start);
-    let a = species_create(vm, o, &ta, &[Value::number(count as f64)])?;
+    let a = species_create(vm, o, &ta, &[Value::number(count as f64)], Access::Write)?;
     if count == 0 {
         return Ok(Value::object(a));
     }
@@ -1220,7 +1272,7 @@ fn comparator(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Value> {
 fn sort(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name = "%TypedArray%.prototype.sort";
     let c = comparator(vm, info, name)?;
-    let (o, _, len) = validate(vm, info.this, name)?;
+    let (o, _, len) = validate_writable(vm, info.this, name)?;
     let items = sorted(vm, o, len, c)?;
     for (k, v) in items.into_iter().enumerate() {
         set_index(vm, o, Some(k), v)?;
@@ -1286,7 +1338,7 @@ fn subarray(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let end = relative_index(vm, end_arg, src_len, src_len)?;
         vec![buffer, offset, Value::number(end.saturating_sub(start) as f64)]
     };
-    species_create(vm, o, &ta, &args).map(Value::object)
+    species_create(vm, o, &ta, &args, Access::Read).map(Value::object)
 }
 
 /// Installs `%TypedArray%` and the nine constructors.
