@@ -7,7 +7,7 @@ use js_gc::Gc;
 use super::array_buffer::{buffer_data, is_immutable_buffer, prototype_or, to_index, with_buffer_mut};
 use super::typed_array::ElementType;
 use super::{accessor_property, constructor, method};
-use crate::abstract_ops::{to_boolean, to_number};
+use crate::abstract_ops::to_boolean;
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::define_builtin;
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
@@ -139,7 +139,7 @@ fn set_view_value(vm: &mut Vm, info: &CallInfo, t: ElementType, name: &str) -> J
         return Err(vm.type_error(&format!("Cannot perform {name} on a DataView of an immutable buffer")));
     }
     let index = to_index(vm, info.arg(vm, 0))?;
-    let n = to_number(vm, info.arg(vm, 1))?;
+    let n = t.coerce(vm, info.arg(vm, 1))?;
     let little = to_boolean(vm, info.arg(vm, 2));
     let Some(len) = view_byte_length(vm, &view) else {
         return Err(vm.type_error(&format!("Cannot perform {name} on a detached or out-of-bounds view")));

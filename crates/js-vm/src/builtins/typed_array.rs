@@ -150,6 +150,13 @@ impl ElementType {
         }
     }
 
+    /// The conversion a value goes through before it is stored in an
+    /// element of this type (`ToNumber`; `BigInt64Array` and
+    /// `BigUint64Array` will take `ToBigInt` here). It may run user code.
+    pub fn coerce(self, vm: &mut Vm, v: Value) -> JsResult<f64> {
+        to_number(vm, v)
+    }
+
     /// `RawBytesToNumeric`: `bytes` holds at least [`Self::size`] bytes.
     pub fn decode(self, bytes: &[u8], little: bool) -> f64 {
         match self {
@@ -253,7 +260,8 @@ fn get_index(vm: &Vm, o: Gc<JsObject>, index: usize) -> Value {
 /// `TypedArraySetElement` (§10.4.5.16): converts first (which may run
 /// user code and detach the buffer), then writes if still valid.
 fn set_index(vm: &mut Vm, o: Gc<JsObject>, index: Option<usize>, v: Value) -> JsResult<()> {
-    let n = to_number(vm, v)?;
+    let Some(element) = typed_array_data(vm, o).map(|ta| ta.element) else { return Ok(()) };
+    let n = element.coerce(vm, v)?;
     if let (Some(ta), Some(index)) = (typed_array_data(vm, o), index) {
         write(vm, &ta, index, n);
     }
@@ -920,7 +928,7 @@ fn for_each(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn fill(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name = "%TypedArray%.prototype.fill";
     let (o, ta, len) = validate_writable(vm, info.this, name)?;
-    let n = to_number(vm, info.arg(vm, 0))?;
+    let n = ta.element.coerce(vm, info.arg(vm, 0))?;
     let start = relative_index(vm, info.arg(vm, 1), len, 0)?;
     let end = relative_index(vm, info.arg(vm, 2), len, len)?;
     let Some(len) = typed_array_length(vm, &ta) else {
@@ -1307,7 +1315,7 @@ fn with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, ta, len) = validate(vm, info.this, "%TypedArray%.prototype.with")?;
     let rel = to_integer_or_infinity(to_number(vm, info.arg(vm, 0))?);
     let actual = if rel >= 0.0 { rel } else { len as f64 + rel };
-    let n = to_number(vm, info.arg(vm, 1))?;
+    let n = ta.element.coerce(vm, info.arg(vm, 1))?;
     let valid = actual >= 0.0 && typed_array_length(vm, &ta).is_some_and(|l| actual < l as f64);
     if !valid {
         return Err(vm.range_error("Invalid typed array index"));

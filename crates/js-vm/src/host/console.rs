@@ -311,14 +311,28 @@ fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, de
             close = "]";
             open = if matches!(kind, Kind::Arguments) { "[Arguments] [".to_owned() } else { "[".to_owned() };
             let len = crate::object::internal_methods::length_of_array_like(vm, o)? as usize;
+            // Past the depth limit Node names the constructor, with a typed
+            // array subclass's element type as its tag.
+            let mut too_deep = "[Array]".to_owned();
             if let Kind::Array = kind
                 && let Some(name) = constructor_name(vm, o)?
                 && name != "Array"
             {
-                open = format!("{name}({len}) [");
+                let tag = match &o.borrow(&vm.heap).kind {
+                    ObjectKind::TypedArray(ta) => ta.element.name(),
+                    _ => "",
+                };
+                (open, too_deep) = if tag.is_empty() || tag == name {
+                    (format!("{name}({len}) ["), format!("[{name}]"))
+                } else {
+                    (format!("{name}({len}) [{tag}] ["), format!("[{name} [{tag}]]"))
+                };
             }
             if depth > MAX_DEPTH {
-                return Ok("[Array]".to_owned());
+                if len == 0 && keys.is_empty() {
+                    return Ok(format!("{open}]"));
+                }
+                return Ok(too_deep);
             }
             ctx.current_depth = depth;
             let mut holes = 0;

@@ -96,3 +96,69 @@ try {
   console.log(e.constructor.name);
 }
 console.log(new Uint8Array(dv.buffer, 2, 6));
+
+// How console.log shows binary data (Node util.inspect).
+{
+  console.log(new Uint8Array(0), new Float64Array([-0, 0.1, 1e21, NaN]));
+  console.log(new Uint8Array(120));
+  const big = new Int16Array(300);
+  big[299] = 7;
+  console.log(big);
+  const withProp = new Uint8Array(2); withProp.foo = 1; console.log(withProp);
+  console.log({ a: new Uint8Array([1]), b: [new Int8Array(2)] });
+  console.log(new SharedArrayBuffer(3));
+  const dv2 = new DataView(new ArrayBuffer(4), 1, 2); console.log(dv2);
+  console.log(new ArrayBuffer(60));
+  console.log([new ArrayBuffer(1)]);
+  console.log(new Float32Array([1.1, 2.5]));
+  class Sub extends Uint8Array {}
+  console.log(new Sub(2));
+  const ab2 = new ArrayBuffer(2, { maxByteLength: 4 }); console.log(ab2);
+  console.log(Object.keys(new Uint8Array(3)), Object.getOwnPropertyNames(new Uint8Array(2)));
+  console.log(String(new Float64Array([1.5, -0])), new Uint8Array([1,2]).toString());
+  console.log(Uint8Array.name, Uint8Array.length, Object.getPrototypeOf(Uint8Array).name);
+  console.log(new Uint8Array([1,2,3]).subarray(1), new Uint8Array(new ArrayBuffer(8), 2, 3));
+  const u = new Uint16Array(4); console.log(u.buffer);
+  console.log(new Uint8Array(7000).buffer);
+  console.log([new Uint8Array([1, 2]), new Float64Array(2)], { x: { y: { z: new Uint8Array(1) } } });
+  class A extends Array {}
+  console.log({ x: { y: { z: new Sub(1), a: new A(), b: new A(1), q: [], w: [1], t: new Uint8Array(0), u: new Uint8Array(1) } } });
+}
+
+// Integer-indexed exotic behaviour, length tracking and conversions.
+{
+  const ta = new Float64Array([1, 2]);
+  ta['1e2'] = 5; ta.Infinity = 6; ta['-Infinity'] = 7; ta.NaN = 8; ta['0.0'] = 9; ta['+1'] = 10;
+  console.log(Object.keys(ta), ta['1e2'], ta.Infinity, ta.NaN, ta['0.0'], ta['+1']);
+  const child = Object.create(ta);
+  child[0] = 42; child[5] = 1;
+  console.log(ta[0], Object.keys(child), child[0], child[5]);
+  console.log(Reflect.set(ta, 0, 3, {}), Reflect.set(ta, 9, 3), ta[0], Reflect.get(ta, 1, {}));
+  for (const k in new Int8Array(3)) console.log('key', k, typeof k);
+  try { Object.freeze(new Uint8Array(1)); } catch (e) { console.log(e.constructor.name); }
+  console.log(Object.isFrozen(Object.freeze(new Uint8Array(0))), Object.isSealed(new Uint8Array(2)), Object.isExtensible(new Uint8Array(2)));
+  // V8 lets Object.seal pass on a typed array with elements; the spec refuses.
+  console.log([...new Uint8Array([5, 6])], Array.prototype.map.call(new Int8Array([1, -1]), (x) => x * 2));
+  console.log(Array.prototype.slice.call(new Uint16Array([1, 2, 3]), 1), Array.from(new Uint8Array([9, 8])));
+  console.log(JSON.stringify({ t: new Int8Array([1, -2]) }), Array.isArray(new Uint8Array(1)));
+  console.log(Object.getOwnPropertyDescriptor(new Int8Array([7]), '0'), Object.getOwnPropertyDescriptor(new Int8Array(1), '1'));
+  console.log(Object.entries(new Uint8Array([3, 4])), '0' in new Uint8Array(0), -0 in new Uint8Array(1));
+  const detachable = new ArrayBuffer(8, { maxByteLength: 16 });
+  const view = new Int32Array(detachable, 4);
+  detachable.resize(2);
+  console.log(view.length, view.byteOffset, view.byteLength, view[0], Object.keys(view));
+  try { view.fill(1); } catch (e) { console.log(e.constructor.name); }
+  detachable.resize(16);
+  console.log(view.length, view.byteOffset);
+  const dv = new DataView(detachable, 8);
+  detachable.resize(4);
+  try { dv.byteLength; } catch (e) { console.log(e.constructor.name); }
+  try { new DataView(detachable, 5); } catch (e) { console.log(e.constructor.name); }
+  try { new Uint8Array(new ArrayBuffer(4), 5); } catch (e) { console.log(e.constructor.name); }
+  console.log(new Uint8Array([1, 2, 3, 4]).lastIndexOf(3, -2), new Int8Array([1, 2]).indexOf(2, -1));
+  console.log(new Float32Array([NaN]).includes(NaN), new Float32Array([NaN]).indexOf(NaN), new Uint8Array([1,2,3]).at(-4));
+  console.log(Uint8Array.from({ length: 2, 0: '7' }), Uint8Array.from(new Set([3, 4]), (x, i) => x + i));
+  console.log(new Uint8ClampedArray([1.5, 2.5, -1, 300]), new Int8Array(new Float64Array([1.9, -1.9, 300])));
+  console.log(new Uint8Array([3, 1, 2]).sort(), new Float64Array([3, -0, 0, NaN, -Infinity]).sort());
+  console.log(new Uint8Array([1, 2, 3, 4, 5]).copyWithin(1, 0, 3), new Uint8Array([1, 2, 3]).toLocaleString());
+}
