@@ -66,6 +66,10 @@ const GC_STRESS_SAMPLE: &[&str] = &[
     "language/statements/for-of",
     "language/expressions/class/subclass",
     "language/expressions/object/method-definition",
+    "built-ins/TypedArray/prototype/map",
+    "built-ins/TypedArray/prototype/set",
+    "built-ins/TypedArrayConstructors/from",
+    "built-ins/ArrayBuffer/prototype/slice",
 ];
 
 pub fn run() -> Result<(), TaskError> {

@@ -342,7 +342,9 @@ fn set_prototype_of_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// `SetIntegrityLevel` (§7.3.16): `frozen` or sealed.
 fn set_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<()> {
-    prevent_extensions(vm, o);
+    if !prevent_extensions(vm, o) {
+        return Err(vm.type_error("Cannot prevent extensions"));
+    }
     for key in own_property_keys(vm, o) {
         let Some(current) = try_get_own_property(vm, o, key)? else { continue };
         let mut desc = PropertyDescriptor { configurable: Some(false), ..PropertyDescriptor::default() };
@@ -399,8 +401,10 @@ fn is_sealed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 fn prevent_extensions_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
-    if let Some(o) = v.as_object() {
-        prevent_extensions(vm, o);
+    if let Some(o) = v.as_object()
+        && !prevent_extensions(vm, o)
+    {
+        return Err(vm.type_error("Cannot prevent extensions"));
     }
     Ok(v)
 }

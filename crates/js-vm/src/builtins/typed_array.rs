@@ -298,6 +298,15 @@ pub(crate) fn numeric_key(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> O
     }
 }
 
+/// `IsTypedArrayFixedLength` (§10.4.5.10); true for every other object.
+pub(crate) fn is_fixed_length(vm: &Vm, obj: Gc<JsObject>) -> bool {
+    let Some(ta) = typed_array_data(vm, obj) else { return true };
+    if ta.array_length.is_none() {
+        return false;
+    }
+    buffer_data(vm, ta.buffer).is_none_or(|d| d.is_fixed_length() || d.is_shared())
+}
+
 /// `IsValidIntegerIndex` (§10.4.5.14).
 fn is_valid_index(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> bool {
     let (Some(ta), Some(index)) = (typed_array_data(vm, obj), index) else { return false };

@@ -655,6 +655,12 @@ pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> Vec<PropertyKey> {
 
 /// `[[PreventExtensions]]`.
 pub fn prevent_extensions(vm: &mut Vm, obj: Gc<JsObject>) -> bool {
+    // A typed array's [[PreventExtensions]] (§10.4.5): one whose length
+    // can still change (length-tracking, or on a resizable buffer) could
+    // gain elements later, so it stays extensible.
+    if !ta::is_fixed_length(vm, obj) {
+        return false;
+    }
     obj.borrow_mut(&mut vm.heap).extensible = false;
     true
 }
