@@ -128,8 +128,8 @@ fn get_view_value(vm: &mut Vm, info: &CallInfo, t: ElementType, name: &str) -> J
         return Err(vm.range_error("Offset is outside the bounds of the DataView"));
     }
     let start = view.byte_offset + index;
-    let n = buffer_data(vm, view.buffer).and_then(|d| d.bytes()).map_or(0.0, |b| t.decode(&b[start..], little));
-    Ok(Value::number(n))
+    let v = buffer_data(vm, view.buffer).and_then(|d| d.bytes()).map(|b| t.to_value(&b[start..], little));
+    Ok(v.unwrap_or(Value::UNDEFINED))
 }
 
 /// `SetViewValue` (§25.3.1.6).
@@ -139,7 +139,7 @@ fn set_view_value(vm: &mut Vm, info: &CallInfo, t: ElementType, name: &str) -> J
         return Err(vm.type_error(&format!("Cannot perform {name} on a DataView of an immutable buffer")));
     }
     let index = to_index(vm, info.arg(vm, 0))?;
-    let n = t.coerce(vm, info.arg(vm, 1))?;
+    let raw = t.coerce(vm, info.arg(vm, 1))?;
     let little = to_boolean(vm, info.arg(vm, 2));
     let Some(len) = view_byte_length(vm, &view) else {
         return Err(vm.type_error(&format!("Cannot perform {name} on a detached or out-of-bounds view")));
@@ -148,7 +148,7 @@ fn set_view_value(vm: &mut Vm, info: &CallInfo, t: ElementType, name: &str) -> J
         return Err(vm.range_error("Offset is outside the bounds of the DataView"));
     }
     let start = view.byte_offset + index;
-    let raw = t.encode(n, little);
+    let raw = t.ordered(raw, little);
     with_buffer_mut(vm, view.buffer, |d| {
         if let Some(bytes) = d.bytes_mut() {
             bytes[start..start + t.size()].copy_from_slice(&raw[..t.size()]);

@@ -151,10 +151,27 @@ impl ElementType {
     }
 
     /// The conversion a value goes through before it is stored in an
-    /// element of this type (`ToNumber`; `BigInt64Array` and
-    /// `BigUint64Array` will take `ToBigInt` here). It may run user code.
-    pub fn coerce(self, vm: &mut Vm, v: Value) -> JsResult<f64> {
-        to_number(vm, v)
+    /// element of this type, with `NumericToRawBytes` (little-endian):
+    /// `ToNumber` here; `BigInt64Array` and `BigUint64Array` will take
+    /// `ToBigInt64`/`ToBigUint64` in this one place. It may run user code.
+    pub fn coerce(self, vm: &mut Vm, v: Value) -> JsResult<RawElement> {
+        let n = to_number(vm, v)?;
+        Ok(self.encode(n, true))
+    }
+
+    /// `RawBytesToNumeric` as a value: `bytes` holds at least
+    /// [`Self::size`] bytes in the given order. (The BigInt element types
+    /// will allocate their result here.)
+    pub fn to_value(self, bytes: &[u8], little: bool) -> Value {
+        Value::number(self.decode(bytes, little))
+    }
+
+    /// A little-endian raw element in the requested byte order.
+    pub fn ordered(self, mut raw: RawElement, little: bool) -> RawElement {
+        if !little {
+            raw[..self.size()].reverse();
+        }
+        raw
     }
 
     /// `RawBytesToNumeric`: `bytes` holds at least [`Self::size`] bytes.
@@ -192,6 +209,10 @@ impl ElementType {
     }
 }
 
+/// An element's bytes between conversion and storage, little-endian; the
+/// first [`ElementType::size`] bytes are meaningful.
+pub type RawElement = [u8; 8];
+
 /// The internal slots of a typed array.
 #[derive(Clone, Copy)]
 pub struct TypedArrayData {
@@ -228,23 +249,22 @@ pub fn typed_array_length(vm: &Vm, ta: &TypedArrayData) -> Option<usize> {
 }
 
 /// The element at `index`, or `None` if the index is not valid now.
-fn read(vm: &Vm, ta: &TypedArrayData, index: usize) -> Option<f64> {
+fn read(vm: &Vm, ta: &TypedArrayData, index: usize) -> Option<Value> {
     if index >= typed_array_length(vm, ta)? {
         return None;
     }
     let bytes = buffer_data(vm, ta.buffer)?.bytes()?;
     let start = ta.byte_offset + index * ta.element.size();
-    Some(ta.element.decode(&bytes[start..], true))
+    Some(ta.element.to_value(&bytes[start..], true))
 }
 
-/// Writes `n` at `index` if the index is valid now.
-fn write(vm: &mut Vm, ta: &TypedArrayData, index: usize, n: f64) {
+/// Writes a converted element at `index` if the index is valid now.
+fn write(vm: &mut Vm, ta: &TypedArrayData, index: usize, raw: &RawElement) {
     if typed_array_length(vm, ta).is_none_or(|len| index >= len) {
         return;
     }
     let size = ta.element.size();
     let start = ta.byte_offset + index * size;
-    let raw = ta.element.encode(n, true);
     with_buffer_mut(vm, ta.buffer, |d| {
         if let Some(bytes) = d.bytes_mut() {
             bytes[start..start + size].copy_from_slice(&raw[..size]);
@@ -254,16 +274,16 @@ fn write(vm: &mut Vm, ta: &TypedArrayData, index: usize, n: f64) {
 
 /// Reads element `index` of the typed array `o` (`undefined` if invalid).
 fn get_index(vm: &Vm, o: Gc<JsObject>, index: usize) -> Value {
-    typed_array_data(vm, o).and_then(|ta| read(vm, &ta, index)).map_or(Value::UNDEFINED, Value::number)
+    typed_array_data(vm, o).and_then(|ta| read(vm, &ta, index)).unwrap_or(Value::UNDEFINED)
 }
 
 /// `TypedArraySetElement` (§10.4.5.16): converts first (which may run
 /// user code and detach the buffer), then writes if still valid.
 fn set_index(vm: &mut Vm, o: Gc<JsObject>, index: Option<usize>, v: Value) -> JsResult<()> {
     let Some(element) = typed_array_data(vm, o).map(|ta| ta.element) else { return Ok(()) };
-    let n = element.coerce(vm, v)?;
+    let raw = element.coerce(vm, v)?;
     if let (Some(ta), Some(index)) = (typed_array_data(vm, o), index) {
-        write(vm, &ta, index, n);
+        write(vm, &ta, index, &raw);
     }
     Ok(())
 }
@@ -317,9 +337,9 @@ fn is_valid_index(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> bool {
 /// immutable buffer are non-writable and non-configurable.
 pub(crate) fn element_descriptor(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> Option<PropertyDescriptor> {
     let ta = typed_array_data(vm, obj)?;
-    let n = read(vm, &ta, index?)?;
+    let v = read(vm, &ta, index?)?;
     let attributes = if is_immutable_buffer(vm, ta.buffer) { Attributes::ENUMERABLE_ONLY } else { Attributes::DEFAULT };
-    Some(PropertyDescriptor::data(Value::number(n), attributes))
+    Some(PropertyDescriptor::data(v, attributes))
 }
 
 /// `[[Get]]` for a numeric key (§10.4.5.4).
@@ -937,7 +957,7 @@ fn for_each(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn fill(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name = "%TypedArray%.prototype.fill";
     let (o, ta, len) = validate_writable(vm, info.this, name)?;
-    let n = ta.element.coerce(vm, info.arg(vm, 0))?;
+    let raw = ta.element.coerce(vm, info.arg(vm, 0))?;
     let start = relative_index(vm, info.arg(vm, 1), len, 0)?;
     let end = relative_index(vm, info.arg(vm, 2), len, len)?;
     let Some(len) = typed_array_length(vm, &ta) else {
@@ -946,7 +966,6 @@ fn fill(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let end = end.min(len);
     if start < end {
         let size = ta.element.size();
-        let raw = ta.element.encode(n, true);
         with_buffer_mut(vm, ta.buffer, |d| {
             if let Some(bytes) = d.bytes_mut() {
                 let region = &mut bytes[ta.byte_offset + start * size..ta.byte_offset + end * size];
@@ -1009,7 +1028,7 @@ fn index_search(vm: &mut Vm, info: &CallInfo, name: &str, last: bool, includes: 
     let indices: Box<dyn Iterator<Item = usize>> =
         if last { Box::new((0..=start).rev()) } else { Box::new(start..len) };
     for k in indices {
-        let element = typed_array_data(vm, o).and_then(|ta| read(vm, &ta, k)).map(Value::number);
+        let element = typed_array_data(vm, o).and_then(|ta| read(vm, &ta, k));
         let found = match element {
             Some(e) if includes => same_value_zero(vm, e, target),
             Some(e) => is_strictly_equal(vm, e, target),
@@ -1268,7 +1287,8 @@ fn numeric_order(a: f64, b: f64) -> Ordering {
 fn sorted(vm: &mut Vm, o: Gc<JsObject>, len: usize, comparator: Value) -> JsResult<Vec<Value>> {
     if comparator.is_undefined() {
         let ta = typed_array_data(vm, o);
-        let mut numbers: Vec<f64> = (0..len).filter_map(|k| ta.and_then(|ta| read(vm, &ta, k))).collect();
+        let mut numbers: Vec<f64> =
+            (0..len).filter_map(|k| ta.and_then(|ta| read(vm, &ta, k)).and_then(Value::as_number)).collect();
         numbers.sort_by(|a, b| numeric_order(*a, *b));
         return Ok(numbers.into_iter().map(Value::number).collect());
     }
@@ -1324,16 +1344,21 @@ fn with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, ta, len) = validate(vm, info.this, "%TypedArray%.prototype.with")?;
     let rel = to_integer_or_infinity(to_number(vm, info.arg(vm, 0))?);
     let actual = if rel >= 0.0 { rel } else { len as f64 + rel };
-    let n = ta.element.coerce(vm, info.arg(vm, 1))?;
+    let raw = ta.element.coerce(vm, info.arg(vm, 1))?;
     let valid = actual >= 0.0 && typed_array_length(vm, &ta).is_some_and(|l| actual < l as f64);
     if !valid {
         return Err(vm.range_error("Invalid typed array index"));
     }
     let actual = actual as usize;
     let a = create_same_type(vm, &ta, len)?;
+    let Some(a_data) = typed_array_data(vm, a) else { return Err(vm.type_error("typed array expected")) };
     for k in 0..len {
-        let v = if k == actual { Value::number(n) } else { get_index(vm, o, k) };
-        set_index(vm, a, Some(k), v)?;
+        if k == actual {
+            write(vm, &a_data, k, &raw);
+        } else {
+            let v = get_index(vm, o, k);
+            set_index(vm, a, Some(k), v)?;
+        }
     }
     Ok(Value::object(a))
 }
