@@ -259,7 +259,7 @@ fn read(vm: &Vm, ta: &TypedArrayData, index: usize) -> Option<Value> {
 }
 
 /// Writes a converted element at `index` if the index is valid now.
-fn write(vm: &mut Vm, ta: &TypedArrayData, index: usize, raw: &RawElement) {
+fn write(vm: &mut Vm, ta: &TypedArrayData, index: usize, raw: RawElement) {
     if typed_array_length(vm, ta).is_none_or(|len| index >= len) {
         return;
     }
@@ -283,7 +283,7 @@ fn set_index(vm: &mut Vm, o: Gc<JsObject>, index: Option<usize>, v: Value) -> Js
     let Some(element) = typed_array_data(vm, o).map(|ta| ta.element) else { return Ok(()) };
     let raw = element.coerce(vm, v)?;
     if let (Some(ta), Some(index)) = (typed_array_data(vm, o), index) {
-        write(vm, &ta, index, &raw);
+        write(vm, &ta, index, raw);
     }
     Ok(())
 }
@@ -307,6 +307,7 @@ fn is_canonical_numeric(vm: &mut Vm, s: Gc<JsString>) -> bool {
 /// not a typed array or `key` is not numeric; `Some(None)` for a numeric
 /// key that can never be an element (negative, fractional, `-0`, ...).
 #[inline]
+#[allow(clippy::option_option, reason = "outer: handled as numeric at all; inner: an index that may be valid")]
 pub(crate) fn numeric_key(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<Option<usize>> {
     if !matches!(obj.borrow(&vm.heap).kind, ObjectKind::TypedArray(_)) {
         return None;
@@ -597,19 +598,17 @@ fn construct_typed_array(vm: &mut Vm, info: &CallInfo, t: ElementType) -> JsResu
         return from_buffer(vm, proto, t, source, offset, length).map(Value::object);
     }
     let key = PropertyKey::Symbol(vm.symbols.iterator);
-    let values = match get_method(vm, first, key)? {
-        Some(m) => iterate_with(vm, first, m)?,
-        None => {
-            let len = length_of_array_like(vm, source)?;
-            let o = allocate(vm, proto, t, len as usize)?;
-            vm.keep_alive(Value::object(o));
-            for k in 0..len as usize {
-                let v = get(vm, source, PropertyKey::Index(k as u32), first)?;
-                set_index(vm, o, Some(k), v)?;
-            }
-            return Ok(Value::object(o));
+    let Some(iterator_method) = get_method(vm, first, key)? else {
+        let len = length_of_array_like(vm, source)?;
+        let o = allocate(vm, proto, t, len as usize)?;
+        vm.keep_alive(Value::object(o));
+        for k in 0..len as usize {
+            let v = get(vm, source, PropertyKey::Index(k as u32), first)?;
+            set_index(vm, o, Some(k), v)?;
         }
+        return Ok(Value::object(o));
     };
+    let values = iterate_with(vm, first, iterator_method)?;
     let o = allocate(vm, proto, t, values.len())?;
     vm.keep_alive(Value::object(o));
     for (k, v) in values.into_iter().enumerate() {
@@ -742,9 +741,13 @@ fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let key = PropertyKey::Symbol(vm.symbols.iterator);
     let using_iterator = get_method(vm, source, key)?;
-    let (values, array_like) = match using_iterator {
-        Some(m) => (iterate_with(vm, source, m)?, None),
-        None => (Vec::new(), Some(to_object(vm, source)?)),
+    let (values, array_like) = if let Some(m) = using_iterator {
+        (iterate_with(vm, source, m)?, None)
+    } else {
+        let a = to_object(vm, source)?;
+        // A primitive source's wrapper is held by nothing else.
+        vm.keep_alive(Value::object(a));
+        (Vec::new(), Some(a))
     };
     let len = match array_like {
         Some(a) => length_of_array_like(vm, a)? as usize,
@@ -754,7 +757,7 @@ fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     for k in 0..len {
         let v = match array_like {
             Some(a) => get(vm, a, PropertyKey::Index(k as u32), Value::object(a))?,
-            None => values[k],
+            None => values.get(k).copied().unwrap_or(Value::UNDEFINED),
         };
         let v = if mapping { call(vm, mapfn, this_arg, &[v, Value::number(k as f64)])? } else { v };
         set(vm, target, PropertyKey::Index(k as u32), v, Value::object(target))?;
@@ -1354,7 +1357,7 @@ fn with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(a_data) = typed_array_data(vm, a) else { return Err(vm.type_error("typed array expected")) };
     for k in 0..len {
         if k == actual {
-            write(vm, &a_data, k, &raw);
+            write(vm, &a_data, k, raw);
         } else {
             let v = get_index(vm, o, k);
             set_index(vm, a, Some(k), v)?;
@@ -1530,9 +1533,9 @@ mod tests {
 
     #[test]
     fn endianness() {
-        let le = ElementType::Uint32.encode(0x0102_0304 as f64, true);
+        let le = ElementType::Uint32.encode(f64::from(0x0102_0304), true);
         assert_eq!(&le[..4], &[4, 3, 2, 1]);
-        let be = ElementType::Uint32.encode(0x0102_0304 as f64, false);
+        let be = ElementType::Uint32.encode(f64::from(0x0102_0304), false);
         assert_eq!(&be[..4], &[1, 2, 3, 4]);
         assert_eq!(ElementType::Int16.decode(&[0xff, 0x7f], true), 32767.0);
         assert_eq!(ElementType::Int16.decode(&[0xff, 0x7f], false), -129.0);

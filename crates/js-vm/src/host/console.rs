@@ -623,13 +623,12 @@ fn binary_entries(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, depth: usiz
             out.push(match data.bytes() {
                 Some(bytes) => {
                     let shown: Vec<String> = bytes.iter().take(MAX_ARRAY_ITEMS).map(|b| format!("{b:02x}")).collect();
-                    let mut text = format!("[Uint8Contents]: <{}", shown.join(" "));
-                    let more = bytes.len().saturating_sub(MAX_ARRAY_ITEMS);
-                    if more > 0 {
-                        text.push_str(&format!(" ... {more} more byte{}", if more == 1 { "" } else { "s" }));
-                    }
-                    text.push('>');
-                    text
+                    let more = match bytes.len().saturating_sub(MAX_ARRAY_ITEMS) {
+                        0 => String::new(),
+                        1 => " ... 1 more byte".to_owned(),
+                        n => format!(" ... {n} more bytes"),
+                    };
+                    format!("[Uint8Contents]: <{}{more}>", shown.join(" "))
                 }
                 None => "(detached)".to_owned(),
             });
