@@ -36,7 +36,6 @@ const WORKER_STACK: usize = 256 * 1024 * 1024;
 const UNSUPPORTED_FEATURES: &[&str] = &[
     "Proxy",
     "decorators",
-    "Atomics",
     "Temporal",
     "ShadowRealm",
     "tail-call-optimization",

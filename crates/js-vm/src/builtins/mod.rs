@@ -6,6 +6,7 @@ pub mod array_from_async;
 pub mod array_buffer;
 pub mod async_generator;
 pub mod async_iteration;
+pub mod atomics;
 pub mod bigint;
 pub mod boolean;
 pub mod collections;
@@ -65,6 +66,7 @@ pub(crate) fn install(vm: &mut Vm) {
     array_buffer::install(vm);
     typed_array::install(vm);
     data_view::install(vm);
+    atomics::install(vm);
     set_methods::install(vm);
     promise::install(vm);
     async_iteration::install(vm);

@@ -495,7 +495,7 @@ fn create_same_type(vm: &mut Vm, exemplar: &TypedArrayData, len: usize) -> JsRes
 }
 
 /// `ValidateTypedArray` (§23.2.4.4): the typed array and its length.
-fn validate(vm: &mut Vm, v: Value, name: &str) -> JsResult<(Gc<JsObject>, TypedArrayData, usize)> {
+pub(crate) fn validate(vm: &mut Vm, v: Value, name: &str) -> JsResult<(Gc<JsObject>, TypedArrayData, usize)> {
     let Some((o, ta)) = v.as_object().and_then(|o| typed_array_data(vm, o).map(|ta| (o, ta))) else {
         return Err(vm.type_error(&format!("{name}: this is not a typed array.")));
     };
