@@ -1,9 +1,13 @@
-//! TypedArray objects (§23.2): `%TypedArray%`, its prototype, the nine
-//! Number-typed constructors and the integer-indexed exotic behaviour
-//! (§10.4.5) that the internal methods delegate to.
+//! TypedArray objects (§23.2): `%TypedArray%`, its prototype, the ten
+//! Number-typed constructors (with `Float16Array`) and the integer-indexed
+//! exotic behaviour (§10.4.5) that the internal methods delegate to.
 //!
 //! `BigInt64Array` and `BigUint64Array` are missing because the engine has
-//! no BigInt yet; `Float16Array` (ES2025) is not implemented either.
+//! no BigInt yet. They slot in as two more [`ElementType`]s: values reach
+//! elements only through [`ElementType::coerce`] (to raw bytes) and leave
+//! them only through [`ElementType::to_value`], and `set` and the
+//! typed-array constructor will also need the `[[ContentType]]` check
+//! (a BigInt array and a Number array never copy into each other).
 //! Elements are stored little-endian whatever the host, so buffers read
 //! through a DataView give the same bytes everywhere.
 
@@ -1097,6 +1101,7 @@ fn to_locale_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
         let f = get_value(vm, v, key)?;
         let r = call(vm, f, v, &[])?;
+        vm.keep_alive(r);
         let s = to_string(vm, r)?;
         out.extend(units_of(vm, s));
     }
