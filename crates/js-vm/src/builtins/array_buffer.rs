@@ -10,8 +10,8 @@
 use js_gc::Gc;
 
 use super::{accessor_property, constructor, method};
-use crate::abstract_ops::{to_integer_or_infinity, to_number};
-use crate::interpreter::{CallInfo, is_constructor};
+use crate::abstract_ops::{species_constructor, to_integer_or_infinity, to_number};
+use crate::interpreter::CallInfo;
 use crate::object::internal_methods::{construct, define_builtin, get};
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
 use crate::value::Value;
@@ -310,27 +310,6 @@ fn grow(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
     });
     Ok(Value::UNDEFINED)
-}
-
-/// `SpeciesConstructor(o, default)` (§7.3.22).
-pub(crate) fn species_constructor(vm: &mut Vm, o: Gc<JsObject>, default: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
-    let key = PropertyKey::String(vm.names.constructor);
-    let c = get(vm, o, key, Value::object(o))?;
-    if c.is_undefined() {
-        return Ok(default);
-    }
-    let Some(c) = c.as_object() else {
-        return Err(vm.type_error("object.constructor is not an object"));
-    };
-    let species = PropertyKey::Symbol(vm.symbols.species);
-    let s = get(vm, c, species, Value::object(c))?;
-    if s.is_nullish() {
-        return Ok(default);
-    }
-    match s.as_object() {
-        Some(s) if is_constructor(vm, s) => Ok(s),
-        _ => Err(vm.type_error("object.constructor[Symbol.species] is not a constructor")),
-    }
 }
 
 /// `RelativeIndex` clamping of §23.1.3 / §25.1.6: `ToIntegerOrInfinity`,

@@ -16,13 +16,14 @@ use std::cmp::Ordering;
 use js_gc::Gc;
 
 use super::array_buffer::{
-    MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, prototype_or, relative_index,
-    species_constructor, to_index, with_buffer_mut,
+    MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, prototype_or, relative_index, to_index,
+    with_buffer_mut,
 };
 use super::{accessor_property, method, native_function, value_property};
 use crate::abstract_ops::{
     f16_bits_to_f64, f64_to_f16_bits, is_callable, is_strictly_equal, number_to_string, same_value, same_value_zero,
-    string_to_number, to_boolean, to_int32, to_integer_or_infinity, to_number, to_object, to_string,
+    species_constructor, string_to_number, to_boolean, to_int32, to_integer_or_infinity, to_number, to_object,
+    to_string,
 };
 use crate::interpreter::{CallInfo, IteratorRecord, is_constructor};
 use crate::object::internal_methods::{
