@@ -2,8 +2,8 @@
 //! constructor or namespace, installed into a realm by [`install`].
 
 pub mod array;
-pub mod array_from_async;
 pub mod array_buffer;
+pub mod array_from_async;
 pub mod async_generator;
 pub mod async_iteration;
 pub mod atomics;
