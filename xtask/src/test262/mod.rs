@@ -34,7 +34,6 @@ const WORKER_STACK: usize = 256 * 1024 * 1024;
 /// Features this engine does not implement yet: tests that need them are
 /// skipped (and counted as not passed).
 const UNSUPPORTED_FEATURES: &[&str] = &[
-    "Proxy",
     "decorators",
     "Temporal",
     "ShadowRealm",

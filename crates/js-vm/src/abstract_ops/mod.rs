@@ -6,6 +6,7 @@ mod comparison;
 mod float16;
 mod number_conversion;
 mod species_constructor;
+mod testing;
 mod type_conversion;
 
 pub use bigint_conversion::{
@@ -15,6 +16,7 @@ pub use comparison::{is_less_than, is_loosely_equal, is_strictly_equal, same_val
 pub use float16::{f16_bits_to_f64, f16_round, f64_to_f16_bits};
 pub use number_conversion::{number_to_string, string_to_number, to_int32, to_integer_or_infinity, to_uint32};
 pub use species_constructor::species_constructor;
+pub use testing::is_array;
 pub use type_conversion::{
     Numeric, PreferredType, is_callable, string_key, to_boolean, to_length, to_number, to_numeric, to_object,
     to_primitive, to_property_key, to_string, type_of,

@@ -120,7 +120,7 @@ fn callback(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// `ArraySpeciesCreate` (§10.4.2.3), honouring `constructor[Symbol.species]`.
 fn array_species_create(vm: &mut Vm, original: Gc<JsObject>, length: f64) -> JsResult<Gc<JsObject>> {
-    if !original.borrow(&vm.heap).is_array() {
+    if !crate::abstract_ops::is_array(vm, Value::object(original))? {
         return array_with_length(vm, length);
     }
     let key = PropertyKey::String(vm.names.constructor);
@@ -178,7 +178,7 @@ fn array_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 fn is_array(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
-    Ok(Value::boolean(v.as_object().is_some_and(|o| o.borrow(&vm.heap).is_array())))
+    Ok(Value::boolean(crate::abstract_ops::is_array(vm, v)?))
 }
 
 fn of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -391,8 +391,11 @@ fn is_concat_spreadable(vm: &mut Vm, v: Value) -> JsResult<bool> {
     if !spreadable.is_undefined() {
         return Ok(to_boolean(vm, spreadable));
     }
-    Ok(o.borrow(&vm.heap).is_array())
+    crate::abstract_ops::is_array(vm, v)
 }
+
+/// 2⁵³ − 1: the largest length an array-like may reach.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 fn concat(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = to_object(vm, info.this)?;
@@ -406,6 +409,9 @@ fn concat(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         if is_concat_spreadable(vm, item)? {
             let Some(e) = item.as_object() else { continue };
             let len = length_of_array_like(vm, e)?;
+            if n + len > MAX_SAFE_INTEGER {
+                return Err(vm.type_error("Invalid array length"));
+            }
             let mut k = 0.0;
             while k < len {
                 if has_index(vm, e, k)? {
@@ -417,6 +423,9 @@ fn concat(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
                 k += 1.0;
             }
         } else {
+            if n >= MAX_SAFE_INTEGER {
+                return Err(vm.type_error("Invalid array length"));
+            }
             let key = index_key(vm, n as u64);
             create_data_property_or_throw(vm, a, key, item)?;
             n += 1.0;
@@ -932,7 +941,7 @@ fn flatten_into(
             if let Some((f, this_arg)) = mapper {
                 element = call(vm, f, this_arg, &[element, Value::number(k), Value::object(source)])?;
             }
-            let flatten = depth > 0.0 && element.as_object().is_some_and(|e| e.borrow(&vm.heap).is_array());
+            let flatten = depth > 0.0 && crate::abstract_ops::is_array(vm, element)?;
             if let (true, Some(e)) = (flatten, element.as_object()) {
                 let elen = length_of_array_like(vm, e)?;
                 index = flatten_into(vm, target, e, elen, index, depth - 1.0, None)?;

@@ -176,7 +176,7 @@ fn stack_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("Error.prototype.stack setter requires a string"));
     }
     let key = PropertyKey::String(vm.names.stack);
-    if crate::object::internal_methods::get_own_property(vm, o, key).is_none() {
+    if crate::object::internal_methods::get_own_property(vm, o, key)?.is_none() {
         crate::object::internal_methods::create_data_property_or_throw(vm, o, key, v)?;
     } else if !crate::object::internal_methods::set(vm, o, key, v, info.this)? {
         return Err(vm.type_error("Cannot assign to read only property 'stack'"));

@@ -258,13 +258,18 @@ fn bind(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let this = info.arg(vm, 0);
     let args: Box<[Value]> = info.args(vm).into_iter().skip(1).collect();
     let bound_count = args.len() as f64;
-    let proto = target.borrow(&vm.heap).proto;
+    vm.keep_alive(Value::object(target));
+    for &a in &args {
+        vm.keep_alive(a);
+    }
+    vm.keep_alive(this);
+    let proto = crate::object::internal_methods::get_prototype_of(vm, target)?;
     let kind = ObjectKind::Function(Function::Bound(BoundFunction { target, this, args }));
     let f = vm.new_object_of_kind(proto, kind);
     vm.keep_alive(Value::object(f));
     let length_key = PropertyKey::String(vm.names.length);
     let mut length = 0.0;
-    if crate::object::internal_methods::get_own_property(vm, target, length_key).is_some() {
+    if crate::object::internal_methods::get_own_property(vm, target, length_key)?.is_some() {
         let l = get(vm, target, length_key, Value::object(target))?;
         if let Some(n) = l.as_number() {
             length = if n == f64::INFINITY {
@@ -299,7 +304,11 @@ fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// The text `Function.prototype.toString` gives for function `f`.
 pub(crate) fn function_source_text(vm: &mut Vm, f: Gc<JsObject>) -> JsResult<String> {
-    let text = if let Some(Function::Closure(c)) = f.borrow(&vm.heap).as_function() {
+    let text = if f.borrow(&vm.heap).is_proxy() {
+        // A callable proxy shows as a nameless native function: reading
+        // its `name` would run the handler's traps.
+        "function () { [native code] }".to_owned()
+    } else if let Some(Function::Closure(c)) = f.borrow(&vm.heap).as_function() {
         let code = c.code.borrow(&vm.heap);
         let (start, end) = code.span;
         code.source.text.get(start as usize..end as usize).unwrap_or_default().to_owned()

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use super::{method, value_property};
 use crate::abstract_ops::{string_to_number, to_number, to_string};
 use crate::interpreter::CallInfo;
-use crate::object::internal_methods::{define_own_property, get_own_property};
+use crate::object::internal_methods::{define_own_property, ordinary_get_own_property};
 use crate::object::{Attributes, PropertyDescriptor};
 use crate::string::{JsStr, JsString, StringBuilder};
 use crate::value::Value;
@@ -17,7 +17,8 @@ use crate::vm::{JsResult, Vm};
 pub(crate) fn declare_global_var(vm: &mut Vm, name: &str) {
     let key = vm.key(name);
     let global = vm.realm.global;
-    if get_own_property(vm, global, key).is_none() {
+    // The global object is ordinary: no user code runs.
+    if ordinary_get_own_property(vm, global, key).is_none() {
         let desc = PropertyDescriptor::data(
             Value::UNDEFINED,
             Attributes::from_bits(Attributes::WRITABLE | Attributes::ENUMERABLE),

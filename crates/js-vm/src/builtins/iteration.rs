@@ -247,19 +247,34 @@ pub fn for_in_start(vm: &mut Vm, v: Value) -> JsResult<Option<Gc<ForInIterator>>
         return Ok(None);
     }
     let object = to_object(vm, v)?;
+    // Proxies on the chain run traps while the keys are gathered: the
+    // objects and keys are rooted until the iterator holds them. The loop
+    // runs in the interpreter itself, so the roots are released here.
+    let mark = vm.temp_roots.len();
+    vm.temp_roots.push(Value::object(object));
+    let keys = enumerate_object_properties(vm, object);
+    vm.temp_roots.truncate(mark);
+    Ok(Some(vm.heap.alloc(ForInIterator { object, keys: keys?, index: 0 })))
+}
+
+/// The keys `EnumerateObjectProperties` (§14.7.5.9) visits, each with the
+/// object on the prototype chain it belongs to: string keys, own before
+/// inherited, a key shadowed by an earlier object skipped.
+fn enumerate_object_properties(vm: &mut Vm, object: Gc<JsObject>) -> JsResult<Vec<(Gc<JsObject>, PropertyKey)>> {
     let mut keys = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut current = Some(object);
     while let Some(o) = current {
-        for key in crate::object::internal_methods::own_property_keys(vm, o) {
+        vm.temp_roots.push(Value::object(o));
+        for key in crate::object::internal_methods::own_property_keys(vm, o)? {
             if key.is_symbol() || !seen.insert(key) {
                 continue;
             }
             keys.push((o, key));
         }
-        current = o.borrow(&vm.heap).proto;
+        current = crate::object::internal_methods::get_prototype_of(vm, o)?;
     }
-    Ok(Some(vm.heap.alloc(ForInIterator { object, keys, index: 0 })))
+    Ok(keys)
 }
 
 /// The next key of a for-in loop: still present and enumerable when
@@ -269,7 +284,7 @@ pub fn for_in_next(vm: &mut Vm, it: Gc<ForInIterator>) -> JsResult<Option<Value>
         let state = it.borrow(&vm.heap);
         let Some(&(owner, key)) = state.keys.get(state.index) else { return Ok(None) };
         it.borrow_mut(&mut vm.heap).index += 1;
-        let Some(desc) = crate::object::internal_methods::try_get_own_property(vm, owner, key)? else { continue };
+        let Some(desc) = crate::object::internal_methods::get_own_property(vm, owner, key)? else { continue };
         if desc.enumerable != Some(true) {
             continue;
         }

@@ -540,7 +540,7 @@ fn setter_ignoring_prototype(vm: &mut Vm, info: &CallInfo, key: PropertyKey) -> 
         return Err(vm.type_error("Cannot assign to this property of Iterator.prototype"));
     }
     let v = info.arg(vm, 0);
-    if get_own_property(vm, this, key).is_none() {
+    if get_own_property(vm, this, key)?.is_none() {
         create_data_property_or_throw(vm, this, key, v)?;
     } else if !set(vm, this, key, v, info.this)? {
         return Err(vm.type_error("Cannot assign to read only property"));

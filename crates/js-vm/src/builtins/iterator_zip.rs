@@ -189,7 +189,7 @@ fn zip_keyed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     let options = info.arg(vm, 1);
     let (mode, padding_option) = read_options(vm, options, "zipKeyed")?;
-    let all_keys = own_property_keys(vm, object);
+    let all_keys = own_property_keys(vm, object)?;
     for &key in &all_keys {
         // A getter may delete a later key; its atom must outlive that.
         let key_value = super::object::key_to_value(vm, key);
@@ -198,7 +198,8 @@ fn zip_keyed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let mut keys = Vec::new();
     let mut iters: Vec<Gc<IteratorRecord>> = Vec::new();
     for key in all_keys {
-        let Some(desc) = get_own_property(vm, object, key) else { continue };
+        let desc = get_own_property(vm, object, key);
+        let Some(desc) = close_on_error(vm, desc, &iters)? else { continue };
         if desc.enumerable != Some(true) {
             continue;
         }

@@ -205,7 +205,7 @@ impl JsonHost for Host<'_> {
     }
 
     fn is_array(&mut self, value: &Value) -> JsResult<bool> {
-        Ok(value.as_object().is_some_and(|o| o.borrow(&self.vm.heap).is_array()))
+        crate::abstract_ops::is_array(self.vm, *value)
     }
 
     fn get(&mut self, object: &Value, key: &js_json::PropertyKey<Value>) -> JsResult<Value> {
@@ -224,11 +224,11 @@ impl JsonHost for Host<'_> {
     fn enumerable_own_keys(&mut self, object: &Value) -> JsResult<Vec<Value>> {
         let Some(o) = object.as_object() else { return Ok(Vec::new()) };
         let mut keys = Vec::new();
-        for key in own_property_keys(self.vm, o) {
+        for key in own_property_keys(self.vm, o)? {
             if key.is_symbol() {
                 continue;
             }
-            if get_own_property(self.vm, o, key).is_some_and(|d| d.enumerable == Some(true)) {
+            if get_own_property(self.vm, o, key)?.is_some_and(|d| d.enumerable == Some(true)) {
                 let v = super::object::key_to_value(self.vm, key);
                 keys.push(self.hand_out(v));
             }

@@ -28,6 +28,7 @@ pub mod math;
 pub mod number;
 pub mod object;
 pub mod promise;
+pub mod proxy;
 pub mod reflect;
 pub mod regexp;
 pub mod set_methods;
@@ -60,6 +61,7 @@ pub(crate) fn install(vm: &mut Vm) {
     math::install(vm);
     json::install(vm);
     reflect::install(vm);
+    proxy::install(vm);
     regexp::install(vm);
     collections::install(vm);
     date::install(vm);

@@ -6,8 +6,8 @@ use super::{accessor_property, constructor, method};
 use crate::abstract_ops::{is_callable, same_value, to_boolean, to_object, to_property_key};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{
-    create_data_property_or_throw, define_own_property, get, get_own_property, own_property_keys, prevent_extensions,
-    set, set_prototype_of, try_get_own_property,
+    create_data_property_or_throw, define_own_property, get, get_own_property, get_prototype_of, is_extensible,
+    own_property_keys, prevent_extensions, set, set_prototype_of,
 };
 use crate::object::{JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
 use crate::value::Value;
@@ -25,12 +25,26 @@ pub fn copy_data_properties(
         return Ok(());
     }
     let from = to_object(vm, source)?;
-    vm.keep_alive(Value::object(from));
-    for key in own_property_keys(vm, from) {
+    // Also run by the interpreter itself (object spread and rest), where
+    // no native call's return releases temporary roots.
+    let mark = vm.temp_roots.len();
+    vm.temp_roots.extend([Value::object(from), Value::object(target)]);
+    let result = copy_enumerable_own(vm, target, from, excluded);
+    vm.temp_roots.truncate(mark);
+    result
+}
+
+fn copy_enumerable_own(
+    vm: &mut Vm,
+    target: Gc<JsObject>,
+    from: Gc<JsObject>,
+    excluded: &[PropertyKey],
+) -> JsResult<()> {
+    for key in own_property_keys(vm, from)? {
         if excluded.contains(&key) {
             continue;
         }
-        if let Some(desc) = get_own_property(vm, from, key)
+        if let Some(desc) = get_own_property(vm, from, key)?
             && desc.enumerable == Some(true)
         {
             let v = get(vm, from, key, Value::object(from))?;
@@ -63,6 +77,9 @@ pub fn to_property_descriptor(vm: &mut Vm, v: Value) -> JsResult<PropertyDescrip
             continue;
         }
         let field = get(vm, o, key, v)?;
+        // Later fields' getters may collect; callers run inside a native
+        // call or a proxy operation, whose scope releases this root.
+        vm.keep_alive(field);
         match i {
             0 => desc.enumerable = Some(to_boolean(vm, field)),
             1 => desc.configurable = Some(to_boolean(vm, field)),
@@ -143,24 +160,27 @@ enum EnumerableOwn {
 
 fn enumerable_own(vm: &mut Vm, o: Gc<JsObject>, kind: EnumerableOwn) -> JsResult<Vec<Value>> {
     let mut out = Vec::new();
-    for key in own_property_keys(vm, o) {
+    for key in own_property_keys(vm, o)? {
         if key.is_symbol() {
             continue;
         }
-        let Some(desc) = try_get_own_property(vm, o, key)? else { continue };
+        let Some(desc) = get_own_property(vm, o, key)? else { continue };
         if desc.enumerable != Some(true) {
             continue;
         }
+        // Each value is kept alive: later getters and traps may collect.
         let key_value = key_to_value(vm, key);
-        match kind {
-            EnumerableOwn::Keys => out.push(key_value),
-            EnumerableOwn::Values => out.push(get(vm, o, key, Value::object(o))?),
+        let entry = match kind {
+            EnumerableOwn::Keys => key_value,
+            EnumerableOwn::Values => get(vm, o, key, Value::object(o))?,
             EnumerableOwn::Entries => {
+                vm.keep_alive(key_value);
                 let v = get(vm, o, key, Value::object(o))?;
-                let pair = super::array::array_create(vm, &[key_value, v]);
-                out.push(Value::object(pair));
+                Value::object(super::array::array_create(vm, &[key_value, v]))
             }
-        }
+        };
+        vm.keep_alive(entry);
+        out.push(entry);
     }
     Ok(out)
 }
@@ -192,8 +212,8 @@ fn assign(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
         let from = to_object(vm, source)?;
         vm.keep_alive(Value::object(from));
-        for key in own_property_keys(vm, from) {
-            if try_get_own_property(vm, from, key)?.is_some_and(|d| d.enumerable == Some(true)) {
+        for key in own_property_keys(vm, from)? {
+            if get_own_property(vm, from, key)?.is_some_and(|d| d.enumerable == Some(true)) {
                 let v = get(vm, from, key, Value::object(from))?;
                 if !set(vm, target, key, v, Value::object(target))? {
                     return Err(vm.type_error("Cannot assign to read only property"));
@@ -227,10 +247,15 @@ fn define_properties(vm: &mut Vm, obj: Gc<JsObject>, props: Value) -> JsResult<(
     let from = to_object(vm, props)?;
     vm.keep_alive(Value::object(from));
     let mut descriptors = Vec::new();
-    for key in own_property_keys(vm, from) {
-        if try_get_own_property(vm, from, key)?.is_some_and(|d| d.enumerable == Some(true)) {
+    for key in own_property_keys(vm, from)? {
+        if get_own_property(vm, from, key)?.is_some_and(|d| d.enumerable == Some(true)) {
             let d = get(vm, from, key, Value::object(from))?;
-            descriptors.push((key, to_property_descriptor(vm, d)?));
+            vm.keep_alive(d);
+            let desc = to_property_descriptor(vm, d)?;
+            for v in [desc.value, desc.get, desc.set].into_iter().flatten() {
+                vm.keep_alive(v);
+            }
+            descriptors.push((key, desc));
         }
     }
     for (key, desc) in descriptors {
@@ -272,7 +297,7 @@ fn get_own_property_descriptor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> 
     let o = arg_object(vm, info, 0)?;
     let key_value = info.arg(vm, 1);
     let key = to_property_key(vm, key_value)?;
-    let desc = try_get_own_property(vm, o, key)?;
+    let desc = get_own_property(vm, o, key)?;
     from_property_descriptor(vm, desc)
 }
 
@@ -280,8 +305,8 @@ fn get_own_property_descriptors(vm: &mut Vm, info: &CallInfo) -> JsResult<Value>
     let o = arg_object(vm, info, 0)?;
     let result = vm.new_plain_object();
     vm.keep_alive(Value::object(result));
-    for key in own_property_keys(vm, o) {
-        let desc = try_get_own_property(vm, o, key)?;
+    for key in own_property_keys(vm, o)? {
+        let desc = get_own_property(vm, o, key)?;
         let d = from_property_descriptor(vm, desc)?;
         if !d.is_undefined() {
             create_data_property_or_throw(vm, result, key, d)?;
@@ -293,7 +318,7 @@ fn get_own_property_descriptors(vm: &mut Vm, info: &CallInfo) -> JsResult<Value>
 fn get_own_property_names(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = arg_object(vm, info, 0)?;
     let mut list = Vec::new();
-    for key in own_property_keys(vm, o) {
+    for key in own_property_keys(vm, o)? {
         if !key.is_symbol() {
             list.push(key_to_value(vm, key));
         }
@@ -303,7 +328,7 @@ fn get_own_property_names(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 fn get_own_property_symbols(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = arg_object(vm, info, 0)?;
-    let list: Vec<Value> = own_property_keys(vm, o)
+    let list: Vec<Value> = own_property_keys(vm, o)?
         .into_iter()
         .filter_map(|k| match k {
             PropertyKey::Symbol(s) => Some(Value::symbol(s)),
@@ -313,9 +338,9 @@ fn get_own_property_symbols(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(super::array::array_create(vm, &list)))
 }
 
-fn get_prototype_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+fn get_prototype_of_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = arg_object(vm, info, 0)?;
-    Ok(o.borrow(&vm.heap).proto.map_or(Value::NULL, Value::object))
+    Ok(get_prototype_of(vm, o)?.map_or(Value::NULL, Value::object))
 }
 
 fn set_prototype_of_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -333,85 +358,116 @@ fn set_prototype_of_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
     };
     if let Some(o) = target.as_object()
-        && !set_prototype_of(vm, o, proto)
+        && !set_prototype_of(vm, o, proto)?
     {
         return Err(vm.type_error("Cyclic __proto__ value or object not extensible"));
     }
     Ok(target)
 }
 
-/// `SetIntegrityLevel` (§7.3.16): `frozen` or sealed.
-fn set_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<()> {
-    if !prevent_extensions(vm, o) {
-        return Err(vm.type_error("Cannot prevent extensions"));
+/// `DefinePropertyOrThrow` (§7.3.8).
+pub fn define_property_or_throw(
+    vm: &mut Vm,
+    o: Gc<JsObject>,
+    key: PropertyKey,
+    desc: PropertyDescriptor,
+) -> JsResult<()> {
+    if define_own_property(vm, o, key, desc)? {
+        return Ok(());
     }
-    for key in own_property_keys(vm, o) {
-        let Some(current) = try_get_own_property(vm, o, key)? else { continue };
-        let mut desc = PropertyDescriptor { configurable: Some(false), ..PropertyDescriptor::default() };
-        if frozen && !current.is_accessor() {
-            desc.writable = Some(false);
-        }
-        if !define_own_property(vm, o, key, desc)? {
-            let k = crate::object::internal_methods::key_to_display(vm, key);
-            return Err(vm.type_error(&format!("Cannot redefine property: {k}")));
-        }
+    let k = crate::object::internal_methods::key_to_display(vm, key);
+    Err(vm.type_error(&format!("Cannot redefine property: {k}")))
+}
+
+/// `SetIntegrityLevel` (§7.3.16): `frozen` or sealed. False when the
+/// object refused to become non-extensible.
+fn set_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
+    if !prevent_extensions(vm, o)? {
+        return Ok(false);
     }
-    Ok(())
+    let keys = own_property_keys(vm, o)?;
+    let sealed = PropertyDescriptor { configurable: Some(false), ..PropertyDescriptor::default() };
+    for key in keys {
+        if !frozen {
+            define_property_or_throw(vm, o, key, sealed)?;
+            continue;
+        }
+        let Some(current) = get_own_property(vm, o, key)? else { continue };
+        let desc = if current.is_accessor() { sealed } else { PropertyDescriptor { writable: Some(false), ..sealed } };
+        define_property_or_throw(vm, o, key, desc)?;
+    }
+    Ok(true)
 }
 
 /// `TestIntegrityLevel` (§7.3.17).
-fn test_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> bool {
-    if o.borrow(&vm.heap).extensible {
-        return false;
+fn test_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
+    if is_extensible(vm, o)? {
+        return Ok(false);
     }
-    for key in own_property_keys(vm, o) {
-        let Some(d) = get_own_property(vm, o, key) else { continue };
+    for key in own_property_keys(vm, o)? {
+        let Some(d) = get_own_property(vm, o, key)? else { continue };
         if d.configurable == Some(true) || (frozen && d.is_data() && d.writable == Some(true)) {
-            return false;
+            return Ok(false);
         }
     }
-    true
+    Ok(true)
 }
 
 fn freeze(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
-    if let Some(o) = v.as_object() {
-        set_integrity_level(vm, o, true)?;
+    if let Some(o) = v.as_object()
+        && !set_integrity_level(vm, o, true)?
+    {
+        return Err(vm.type_error("Cannot freeze"));
     }
     Ok(v)
 }
 
 fn seal(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
-    if let Some(o) = v.as_object() {
-        set_integrity_level(vm, o, false)?;
+    if let Some(o) = v.as_object()
+        && !set_integrity_level(vm, o, false)?
+    {
+        return Err(vm.type_error("Cannot seal"));
     }
     Ok(v)
 }
 
 fn is_frozen(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
-    Ok(Value::boolean(v.as_object().is_none_or(|o| test_integrity_level(vm, o, true))))
+    let frozen = match v.as_object() {
+        Some(o) => test_integrity_level(vm, o, true)?,
+        None => true,
+    };
+    Ok(Value::boolean(frozen))
 }
 
 fn is_sealed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
-    Ok(Value::boolean(v.as_object().is_none_or(|o| test_integrity_level(vm, o, false))))
+    let sealed = match v.as_object() {
+        Some(o) => test_integrity_level(vm, o, false)?,
+        None => true,
+    };
+    Ok(Value::boolean(sealed))
 }
 
 fn prevent_extensions_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
     if let Some(o) = v.as_object()
-        && !prevent_extensions(vm, o)
+        && !prevent_extensions(vm, o)?
     {
         return Err(vm.type_error("Cannot prevent extensions"));
     }
     Ok(v)
 }
 
-fn is_extensible(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+fn is_extensible_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
-    Ok(Value::boolean(v.as_object().is_some_and(|o| o.borrow(&vm.heap).extensible)))
+    let extensible = match v.as_object() {
+        Some(o) => is_extensible(vm, o)?,
+        None => false,
+    };
+    Ok(Value::boolean(extensible))
 }
 
 fn is(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -423,7 +479,7 @@ fn has_own(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = arg_object(vm, info, 0)?;
     let key_value = info.arg(vm, 1);
     let key = to_property_key(vm, key_value)?;
-    Ok(Value::boolean(try_get_own_property(vm, o, key)?.is_some()))
+    Ok(Value::boolean(get_own_property(vm, o, key)?.is_some()))
 }
 
 fn from_entries(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -477,14 +533,15 @@ fn has_own_property(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let key_value = info.arg(vm, 0);
     let key = to_property_key(vm, key_value)?;
     let o = to_object(vm, info.this)?;
-    Ok(Value::boolean(try_get_own_property(vm, o, key)?.is_some()))
+    Ok(Value::boolean(get_own_property(vm, o, key)?.is_some()))
 }
 
 fn is_prototype_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
     let Some(mut current) = v.as_object() else { return Ok(Value::FALSE) };
     let o = to_object(vm, info.this)?;
-    while let Some(p) = current.borrow(&vm.heap).proto {
+    vm.keep_alive(Value::object(o));
+    while let Some(p) = get_prototype_of(vm, current)? {
         if p == o {
             return Ok(Value::TRUE);
         }
@@ -497,7 +554,7 @@ fn property_is_enumerable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let key_value = info.arg(vm, 0);
     let key = to_property_key(vm, key_value)?;
     let o = to_object(vm, info.this)?;
-    Ok(Value::boolean(try_get_own_property(vm, o, key)?.is_some_and(|d| d.enumerable == Some(true))))
+    Ok(Value::boolean(get_own_property(vm, o, key)?.is_some_and(|d| d.enumerable == Some(true))))
 }
 
 /// `Object.prototype.toString` (§20.1.3.6).
@@ -511,8 +568,9 @@ pub fn object_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let o = to_object(vm, this)?;
     let callable = crate::abstract_ops::is_callable(vm, Value::object(o));
+    let is_array = crate::abstract_ops::is_array(vm, Value::object(o))?;
     let builtin_tag = match &o.borrow(&vm.heap).kind {
-        ObjectKind::Array { .. } => "Array",
+        _ if is_array => "Array",
         ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => "Arguments",
         _ if callable => "Function",
         ObjectKind::Error { .. } => "Error",
@@ -544,7 +602,7 @@ fn value_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 fn proto_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = to_object(vm, info.this)?;
-    Ok(o.borrow(&vm.heap).proto.map_or(Value::NULL, Value::object))
+    Ok(get_prototype_of(vm, o)?.map_or(Value::NULL, Value::object))
 }
 
 fn proto_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -560,7 +618,7 @@ fn proto_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     } else {
         return Ok(Value::UNDEFINED);
     };
-    if !set_prototype_of(vm, o, p) {
+    if !set_prototype_of(vm, o, p)? {
         return Err(vm.type_error("Cyclic __proto__ value"));
     }
     Ok(Value::UNDEFINED)
@@ -582,9 +640,7 @@ fn define_accessor_legacy(vm: &mut Vm, info: &CallInfo, setter: bool) -> JsResul
     } else {
         desc.get = Some(f);
     }
-    if !define_own_property(vm, o, key, desc)? {
-        return Err(vm.type_error("Cannot redefine property"));
-    }
+    define_property_or_throw(vm, o, key, desc)?;
     Ok(Value::UNDEFINED)
 }
 
@@ -604,13 +660,13 @@ fn lookup_accessor_legacy(vm: &mut Vm, info: &CallInfo, setter: bool) -> JsResul
     let key_value = info.arg(vm, 0);
     let key = to_property_key(vm, key_value)?;
     while let Some(current) = o {
-        if let Some(desc) = get_own_property(vm, current, key) {
+        if let Some(desc) = get_own_property(vm, current, key)? {
             if desc.is_accessor() {
                 return Ok(if setter { desc.set } else { desc.get }.unwrap_or_default());
             }
             return Ok(Value::UNDEFINED);
         }
-        o = current.borrow(&vm.heap).proto;
+        o = get_prototype_of(vm, current)?;
     }
     Ok(Value::UNDEFINED)
 }
@@ -640,14 +696,14 @@ pub(crate) fn install(vm: &mut Vm) {
         ("getOwnPropertyDescriptors", 1, get_own_property_descriptors),
         ("getOwnPropertyNames", 1, get_own_property_names),
         ("getOwnPropertySymbols", 1, get_own_property_symbols),
-        ("getPrototypeOf", 1, get_prototype_of),
+        ("getPrototypeOf", 1, get_prototype_of_fn),
         ("setPrototypeOf", 2, set_prototype_of_fn),
         ("freeze", 1, freeze),
         ("seal", 1, seal),
         ("isFrozen", 1, is_frozen),
         ("isSealed", 1, is_sealed),
         ("preventExtensions", 1, prevent_extensions_fn),
-        ("isExtensible", 1, is_extensible),
+        ("isExtensible", 1, is_extensible_fn),
         ("is", 2, is),
         ("hasOwn", 2, has_own),
         ("fromEntries", 1, from_entries),

@@ -338,12 +338,12 @@ fn perform_keyed(
     capability: Capability,
     promise_resolve: Value,
 ) -> JsResult<Value> {
-    let all_keys = crate::object::internal_methods::own_property_keys(vm, object);
+    let all_keys = crate::object::internal_methods::own_property_keys(vm, object)?;
     let state = vm.heap.alloc(CombinatorState { values: Vec::new(), remaining: 1, capability, keys: None });
     vm.keep_alive(Value::internal(state.as_any()));
     let mut keys = Vec::new();
     for key in all_keys {
-        let Some(desc) = crate::object::internal_methods::get_own_property(vm, object, key) else { continue };
+        let Some(desc) = crate::object::internal_methods::get_own_property(vm, object, key)? else { continue };
         if desc.enumerable != Some(true) {
             continue;
         }

@@ -4,8 +4,8 @@ use super::{method, value_property};
 use crate::abstract_ops::to_property_key;
 use crate::interpreter::{CallInfo, is_constructor};
 use crate::object::internal_methods::{
-    call, construct, define_own_property, delete, get, has_property, own_property_keys, prevent_extensions, set,
-    set_prototype_of,
+    self as im, call, construct, define_own_property, delete, get, get_own_property, has_property, own_property_keys,
+    prevent_extensions, set, set_prototype_of,
 };
 use crate::object::{Attributes, JsObject, PropertyKey};
 use crate::value::Value;
@@ -77,13 +77,13 @@ fn get_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn get_own_property_descriptor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = target(vm, info, "getOwnPropertyDescriptor")?;
     let key = key_arg(vm, info)?;
-    let desc = crate::object::internal_methods::try_get_own_property(vm, o, key)?;
+    let desc = get_own_property(vm, o, key)?;
     super::object::from_property_descriptor(vm, desc)
 }
 
 fn get_prototype_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = target(vm, info, "getPrototypeOf")?;
-    Ok(o.borrow(&vm.heap).proto.map_or(Value::NULL, Value::object))
+    Ok(im::get_prototype_of(vm, o)?.map_or(Value::NULL, Value::object))
 }
 
 fn has(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -94,19 +94,19 @@ fn has(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 fn is_extensible(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = target(vm, info, "isExtensible")?;
-    Ok(Value::boolean(o.borrow(&vm.heap).extensible))
+    Ok(Value::boolean(im::is_extensible(vm, o)?))
 }
 
 fn own_keys(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = target(vm, info, "ownKeys")?;
-    let keys = own_property_keys(vm, o);
+    let keys = own_property_keys(vm, o)?;
     let values: Vec<Value> = keys.into_iter().map(|k| super::object::key_to_value(vm, k)).collect();
     Ok(Value::object(super::array::array_create(vm, &values)))
 }
 
 fn prevent_extensions_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = target(vm, info, "preventExtensions")?;
-    Ok(Value::boolean(prevent_extensions(vm, o)))
+    Ok(Value::boolean(prevent_extensions(vm, o)?))
 }
 
 fn set_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -128,7 +128,7 @@ fn set_prototype_of_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             None => return Err(vm.type_error("Object prototype may only be an Object or null")),
         }
     };
-    Ok(Value::boolean(set_prototype_of(vm, o, proto)))
+    Ok(Value::boolean(set_prototype_of(vm, o, proto)?))
 }
 
 /// Installs Reflect.

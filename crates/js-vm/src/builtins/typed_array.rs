@@ -419,7 +419,7 @@ pub(crate) fn element_set(
     let (Some(r), Some(index)) = (receiver.as_object(), index) else { return Ok(false) };
     let Ok(i) = u32::try_from(index) else { return Ok(false) };
     let key = PropertyKey::Index(i);
-    match get_own_property(vm, r, key) {
+    match get_own_property(vm, r, key)? {
         Some(existing) => {
             if existing.is_accessor() || existing.writable != Some(true) {
                 return Ok(false);

@@ -72,7 +72,7 @@ impl Function {
                 )
             }
             Function::Native(n) => n.constructor,
-            Function::Bound(b) => b.target.borrow(heap).as_function().is_some_and(|f| f.is_constructor(heap)),
+            Function::Bound(b) => b.target.borrow(heap).is_constructor(heap),
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::abstract_ops::number_to_string;
 use crate::builtins::{method, value_property};
 use crate::function::Function;
 use crate::interpreter::CallInfo;
-use crate::object::internal_methods::{get, get_own_property};
+use crate::object::internal_methods::{get, ordinary_get_own_property as get_own_property};
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
 use crate::value::{Value, ValueType};
 use crate::vm::{JsResult, Vm};
@@ -137,16 +137,28 @@ fn format_value(vm: &mut Vm, ctx: &mut Inspector, v: Value, depth: usize) -> JsR
         }
         ValueType::BigInt => Ok(v.as_bigint().map(|b| format!("{}n", b.borrow(&vm.heap).value())).unwrap_or_default()),
         ValueType::Object => match v.as_object() {
-            Some(o) => format_object(vm, ctx, o, depth),
+            Some(o) => match shown_object(vm, o) {
+                Some(o) => format_object(vm, ctx, o, depth),
+                None => Ok("<Revoked Proxy>".to_owned()),
+            },
             None => Ok(String::new()),
         },
     }
 }
 
+/// The object Node shows for `o`: a proxy shows as its target (no trap
+/// runs); `None` for a revoked proxy.
+fn shown_object(vm: &Vm, mut o: Gc<JsObject>) -> Option<Gc<JsObject>> {
+    while let Some(target) = crate::object::proxy::proxy_target(vm, o) {
+        o = target?;
+    }
+    Some(o)
+}
+
 /// The own enumerable keys to show (indices excluded for arrays and
 /// String objects, which show them otherwise).
 fn shown_keys(vm: &mut Vm, o: Gc<JsObject>, skip_indices: bool) -> Vec<PropertyKey> {
-    let keys = crate::object::internal_methods::own_property_keys(vm, o);
+    let keys = o.borrow(&vm.heap).own_keys(&vm.heap);
     keys.into_iter()
         .filter(|k| !(skip_indices && matches!(k, PropertyKey::Index(_))))
         .filter(|k| get_own_property(vm, o, *k).is_some_and(|d| d.enumerable == Some(true)))

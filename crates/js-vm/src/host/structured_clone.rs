@@ -226,21 +226,22 @@ fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsRes
 /// The own enumerable string-keyed properties of `source` (still present
 /// when reached, read with `Get`), cloned onto `copy` as data properties.
 fn copy_properties(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>, copy: Gc<JsObject>) -> JsResult<()> {
-    let keys: Vec<PropertyKey> = own_property_keys(vm, source)
-        .into_iter()
-        .filter(|&key| {
-            !key.is_symbol()
-                && crate::object::internal_methods::get_own_property(vm, source, key)
-                    .is_some_and(|d| d.enumerable == Some(true))
-        })
-        .collect();
+    let mut keys: Vec<PropertyKey> = Vec::new();
+    for key in own_property_keys(vm, source)? {
+        if !key.is_symbol()
+            && crate::object::internal_methods::get_own_property(vm, source, key)?
+                .is_some_and(|d| d.enumerable == Some(true))
+        {
+            keys.push(key);
+        }
+    }
     for &key in &keys {
         // A getter may delete a later key: keep its atom alive.
         let key_value = crate::builtins::object::key_to_value(vm, key);
         vm.keep_alive(key_value);
     }
     for key in keys {
-        if crate::object::internal_methods::get_own_property(vm, source, key).is_none() {
+        if crate::object::internal_methods::get_own_property(vm, source, key)?.is_none() {
             continue;
         }
         let value = get(vm, source, key, Value::object(source))?;
@@ -303,7 +304,7 @@ fn clone_error(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsResu
         None => String::new(),
     };
     let message_key = PropertyKey::String(vm.names.message);
-    let message = match crate::object::internal_methods::get_own_property(vm, source, message_key) {
+    let message = match crate::object::internal_methods::get_own_property(vm, source, message_key)? {
         Some(desc) if desc.get.is_none() && desc.set.is_none() => {
             Some(Value::string(to_string(vm, desc.value.unwrap_or_default())?))
         }
@@ -329,7 +330,7 @@ fn clone_error(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsResu
         define_builtin(vm, copy, message_key, message, Attributes::METHOD);
     }
     let cause_key = vm.key("cause");
-    if let Some(desc) = crate::object::internal_methods::get_own_property(vm, source, cause_key)
+    if let Some(desc) = crate::object::internal_methods::get_own_property(vm, source, cause_key)?
         && desc.get.is_none()
         && desc.set.is_none()
     {

@@ -118,7 +118,8 @@ fn enter_function(
     entry: bool,
 ) -> JsResult<Entered> {
     let Some(function) = f.borrow(&vm.heap).as_function() else {
-        return Err(vm.type_error("value is not a function"));
+        let args = vm.stack[args_base..args_base + argc].to_vec();
+        return call_proxy(vm, f, this, &args, new_target);
     };
     match function {
         Function::Native(native) => {
@@ -214,6 +215,25 @@ fn enter_function(
     }
 }
 
+/// `[[Call]]` or `[[Construct]]` of a proxy, which behaves as a native
+/// function would (`TypeError` for other objects without `[[Call]]`).
+fn call_proxy(
+    vm: &mut Vm,
+    f: Gc<JsObject>,
+    this: Value,
+    args: &[Value],
+    new_target: Option<Gc<JsObject>>,
+) -> JsResult<Entered> {
+    if !f.borrow(&vm.heap).is_proxy() {
+        return Err(vm.type_error("value is not a function"));
+    }
+    let result = match new_target {
+        Some(nt) => crate::object::proxy::proxy_construct(vm, f, args, nt),
+        None => crate::object::proxy::proxy_call(vm, f, this, args),
+    };
+    result.map(Entered::Native)
+}
+
 /// Runs class field initialisers on a freshly made `this` of a base class.
 fn initialize_fields(vm: &mut Vm, f: Gc<JsObject>) -> JsResult<()> {
     let fields = match f.borrow(&vm.heap).as_function() {
@@ -235,7 +255,29 @@ fn initialize_fields(vm: &mut Vm, f: Gc<JsObject>) -> JsResult<()> {
 pub fn prototype_from_constructor(vm: &mut Vm, ctor: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
     let key = PropertyKey::String(vm.names.prototype);
     let proto = get(vm, ctor, key, Value::object(ctor))?;
-    Ok(proto.as_object().unwrap_or(vm.realm.intrinsics.object_prototype))
+    if let Some(proto) = proto.as_object() {
+        return Ok(proto);
+    }
+    check_function_realm(vm, ctor)?;
+    Ok(vm.realm.intrinsics.object_prototype)
+}
+
+/// The part of `GetFunctionRealm` (§7.3.24) that can fail: through bound
+/// functions and proxies to the function whose realm is used, throwing on
+/// a revoked proxy. Functions keep no realm of their own yet, so the realm
+/// itself is always the current one.
+fn check_function_realm(vm: &mut Vm, mut f: Gc<JsObject>) -> JsResult<()> {
+    loop {
+        let next = match &f.borrow(&vm.heap).kind {
+            ObjectKind::Function(Function::Bound(b)) => b.target,
+            ObjectKind::Proxy(p) => match p.target {
+                Some(target) => target,
+                None => return Err(vm.type_error("Cannot perform 'GetFunctionRealm' on a proxy that has been revoked")),
+            },
+            _ => return Ok(()),
+        };
+        f = next;
+    }
 }
 
 /// Runs a compiled script's top level.
@@ -322,7 +364,7 @@ fn super_base(vm: &mut Vm) -> JsResult<Option<Gc<JsObject>>> {
         _ => None,
     });
     match home {
-        Some(home) => Ok(im::get_prototype_of(vm, home)),
+        Some(home) => im::get_prototype_of(vm, home),
         None => Ok(None),
     }
 }
@@ -821,10 +863,11 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Instruction::SetProtoLiteral { obj, proto } => {
                     let (target, p) = (r!(obj), r!(proto));
                     if let Some(o) = target.as_object() {
+                        // A fresh literal object: no trap runs.
                         if p.is_null() {
-                            im::set_prototype_of(vm, o, None);
+                            im::set_prototype_of(vm, o, None)?;
                         } else if let Some(p) = p.as_object() {
-                            im::set_prototype_of(vm, o, Some(p));
+                            im::set_prototype_of(vm, o, Some(p))?;
                         }
                     }
                 }
@@ -1551,8 +1594,17 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     if let (Some(o), Some(atom)) = (o.as_object(), n.as_string())
                         && with_has(vm, o, atom)?
                     {
+                        // GetBindingValue (§9.1.1.2.6) asks again: the
+                        // unscopables lookup (or a proxy) may have removed it.
                         let key = string_key(vm, atom);
-                        r!(dst) = get(vm, o, key, Value::object(o))?;
+                        r!(dst) = if has_property(vm, o, key)? {
+                            get(vm, o, key, Value::object(o))?
+                        } else if strict_code {
+                            let text = atom.borrow(&vm.heap).flat().to_rust_string();
+                            return Err(vm.reference_error(&format!("{text} is not defined")));
+                        } else {
+                            Value::UNDEFINED
+                        };
                         if this_dst.0 != u16::MAX {
                             r!(this_dst) = Value::object(o);
                         }
@@ -1565,7 +1617,13 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     if let (Some(o), Some(atom)) = (o.as_object(), n.as_string())
                         && with_has(vm, o, atom)?
                     {
+                        // SetMutableBinding (§9.1.1.2.5) checks the binding
+                        // still exists.
                         let key = string_key(vm, atom);
+                        if !has_property(vm, o, key)? && strict_code {
+                            let text = atom.borrow(&vm.heap).flat().to_rust_string();
+                            return Err(vm.reference_error(&format!("{text} is not defined")));
+                        }
                         let ok = im::set(vm, o, key, v, Value::object(o))?;
                         if !ok && strict_code {
                             return Err(vm.type_error("Cannot assign to read only property"));
@@ -1701,7 +1759,7 @@ fn with_has(vm: &mut Vm, o: Gc<JsObject>, atom: Gc<JsString>) -> JsResult<bool> 
 
 /// `IsConstructor`.
 pub fn is_constructor(vm: &Vm, o: Gc<JsObject>) -> bool {
-    o.borrow(&vm.heap).as_function().is_some_and(|f| f.is_constructor(&vm.heap))
+    o.borrow(&vm.heap).is_constructor(&vm.heap)
 }
 
 fn env_at(vm: &Vm, depth: u16) -> Option<Gc<DeclarativeEnvironment>> {
@@ -1890,6 +1948,10 @@ fn prototypes_have_no_elements(vm: &Vm, o: Gc<JsObject>) -> bool {
     let mut p = o.borrow(&vm.heap).proto;
     while let Some(proto) = p {
         let obj = proto.borrow(&vm.heap);
+        // A proxy's [[Set]] must see the assignment.
+        if obj.is_proxy() {
+            return false;
+        }
         let empty = match &obj.elements {
             crate::object::Elements::Dense(v) => v.is_empty(),
             crate::object::Elements::Sparse(m) => m.is_empty(),

@@ -28,7 +28,8 @@ pub(crate) fn create(vm: &mut Vm, name: &str) -> ModuleId {
     // Values read so far stay rooted while getters run.
     let mark = vm.temp_roots.len();
     if let Some(o) = object.as_object() {
-        let keys = crate::object::internal_methods::own_property_keys(vm, o);
+        // A builtin module's object is ordinary: no trap runs.
+        let keys = crate::object::internal_methods::own_property_keys(vm, o).unwrap_or_default();
         for key in keys {
             let PropertyKey::String(atom) = key else { continue };
             let export = atom.borrow(&vm.heap).flat().to_rust_string();

@@ -76,11 +76,11 @@ fn check_options(vm: &mut Vm, options: Value) -> JsResult<Value> {
     };
     let type_key = vm.key("type");
     let mut module_type = Value::UNDEFINED;
-    for key in own_property_keys(vm, a) {
+    for key in own_property_keys(vm, a)? {
         if matches!(key, PropertyKey::Symbol(_)) {
             continue;
         }
-        let Some(desc) = crate::object::internal_methods::get_own_property(vm, a, key) else { continue };
+        let Some(desc) = crate::object::internal_methods::get_own_property(vm, a, key)? else { continue };
         if desc.enumerable != Some(true) {
             continue;
         }

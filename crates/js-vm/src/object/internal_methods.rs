@@ -1,11 +1,15 @@
 //! The essential internal methods (§10.1 ordinary objects, with the Array
 //! §10.4.2, String §10.4.3 and TypedArray §10.4.5 exotic behaviour) and the object operations
 //! of §7.3 built on them.
+//!
+//! Each internal method first checks whether the object is a Proxy exotic
+//! object and, if so, hands over to [`crate::object::proxy`]; that one kind
+//! check is all a proxy costs ordinary objects.
 
 use js_gc::Gc;
 
 use super::{Accessor, Attributes, Elements, JsObject, ObjectKind, Properties, PropertyDescriptor, PropertyKey};
-use super::{MAX_SHAPED_PROPERTIES, Shape};
+use super::{MAX_SHAPED_PROPERTIES, Shape, proxy};
 use crate::abstract_ops::{is_callable, same_value, to_number, to_uint32};
 use crate::builtins::typed_array as ta;
 use crate::string::JsString;
@@ -13,28 +17,50 @@ use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
 /// `[[GetPrototypeOf]]`.
-pub fn get_prototype_of(vm: &Vm, obj: Gc<JsObject>) -> Option<Gc<JsObject>> {
-    obj.borrow(&vm.heap).proto
+pub fn get_prototype_of(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<Option<Gc<JsObject>>> {
+    let o = obj.borrow(&vm.heap);
+    if o.is_proxy() {
+        return proxy::proxy_get_prototype_of(vm, obj);
+    }
+    Ok(o.proto)
 }
 
 /// `[[SetPrototypeOf]]` (§10.1.2.1): false if not extensible or a cycle.
-pub fn set_prototype_of(vm: &mut Vm, obj: Gc<JsObject>, proto: Option<Gc<JsObject>>) -> bool {
+pub fn set_prototype_of(vm: &mut Vm, obj: Gc<JsObject>, proto: Option<Gc<JsObject>>) -> JsResult<bool> {
     let o = obj.borrow(&vm.heap);
+    if o.is_proxy() {
+        return proxy::proxy_set_prototype_of(vm, obj, proto);
+    }
     if o.proto == proto {
-        return true;
+        return Ok(true);
     }
     if !o.extensible {
-        return false;
+        return Ok(false);
     }
     let mut p = proto;
     while let Some(candidate) = p {
         if candidate == obj {
-            return false;
+            return Ok(false);
         }
-        p = candidate.borrow(&vm.heap).proto;
+        let c = candidate.borrow(&vm.heap);
+        // A proxy's prototype is whatever its trap says: the cycle check
+        // stops there (step 8.c.i).
+        if c.is_proxy() {
+            break;
+        }
+        p = c.proto;
     }
     obj.borrow_mut(&mut vm.heap).proto = proto;
-    true
+    Ok(true)
+}
+
+/// `[[IsExtensible]]` (`IsExtensible`, §7.2.5).
+pub fn is_extensible(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<bool> {
+    let o = obj.borrow(&vm.heap);
+    if o.is_proxy() {
+        return proxy::proxy_is_extensible(vm, obj);
+    }
+    Ok(o.extensible)
 }
 
 /// The String exotic object's own index property (§10.4.3.5).
@@ -50,7 +76,21 @@ fn string_own_index(vm: &mut Vm, obj: Gc<JsObject>, index: u32) -> Option<Value>
 }
 
 /// `[[GetOwnProperty]]`.
-pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
+pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<Option<PropertyDescriptor>> {
+    if obj.borrow(&vm.heap).is_proxy() {
+        return proxy::proxy_get_own_property(vm, obj, key);
+    }
+    // A module namespace's binding in its TDZ is a ReferenceError (§10.4.6.5).
+    if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
+        crate::module::namespace::namespace_get(vm, obj, key)?;
+    }
+    Ok(ordinary_get_own_property(vm, obj, key))
+}
+
+/// `[[GetOwnProperty]]` of an object that is not a proxy (ordinary objects
+/// and the other exotic objects), which runs no user code. A proxy has no
+/// own properties of its own: it answers `None`.
+pub fn ordinary_get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
     if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
         return crate::module::namespace::namespace_get_own(vm, obj, key);
     }
@@ -98,17 +138,6 @@ pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Opt
     Some(PropertyDescriptor::data(value, attrs))
 }
 
-/// `[[GetOwnProperty]]` where it may throw: a module namespace's binding
-/// in its TDZ is a `ReferenceError` (§10.4.6.5). Builtins that report
-/// descriptors or enumerability use this; [`get_own_property`] stays
-/// infallible for the engine's internal lookups.
-pub fn try_get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<Option<PropertyDescriptor>> {
-    if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
-        crate::module::namespace::namespace_get(vm, obj, key)?;
-    }
-    Ok(get_own_property(vm, obj, key))
-}
-
 /// `[[Get]]` (§10.1.8): walks the prototype chain, calling getters with
 /// `receiver`.
 pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) -> JsResult<Value> {
@@ -122,9 +151,10 @@ pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) ->
             return crate::module::namespace::namespace_get(vm, current, key);
         }
         let found = match (key, &o.kind) {
+            (_, ObjectKind::Proxy(_)) => return proxy::proxy_get(vm, current, key, receiver),
             (PropertyKey::Index(_), ObjectKind::String(_) | ObjectKind::MappedArguments { .. })
             | (PropertyKey::String(_), ObjectKind::Array { .. } | ObjectKind::String(_)) => {
-                get_own_property(vm, current, key).map(|d| descriptor_to_slot(vm, d))
+                ordinary_get_own_property(vm, current, key).map(|d| descriptor_to_slot(vm, d))
             }
             _ => o.get_own(&vm.heap, key),
         };
@@ -231,18 +261,26 @@ pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, recei
             return Ok(true);
         }
     }
+    // OrdinarySet's walk up the chain (§10.1.9.2 step 2): a proxy on the
+    // way takes over with its own [[Set]].
     let mut current = Some(obj);
     let own_desc = loop {
         let Some(o) = current else { break None };
+        if o.borrow(&vm.heap).is_proxy() {
+            return proxy::proxy_set(vm, o, key, value, receiver);
+        }
         if let Some(index) = ta::numeric_key(vm, o, key) {
             return ta::element_set(vm, o, index, value, receiver);
         }
-        if let Some(d) = get_own_property(vm, o, key) {
-            break Some(d);
+        if let Some(d) = ordinary_get_own_property(vm, o, key) {
+            break Some((o, d));
         }
         current = o.borrow(&vm.heap).proto;
     };
-    let own_desc = own_desc.unwrap_or(PropertyDescriptor::data(Value::UNDEFINED, Attributes::DEFAULT));
+    let (found_on, own_desc) = match own_desc {
+        Some((o, d)) => (Some(o), d),
+        None => (None, PropertyDescriptor::data(Value::UNDEFINED, Attributes::DEFAULT)),
+    };
     if own_desc.is_accessor() {
         let setter = own_desc.set.unwrap_or_default();
         if setter.is_undefined() {
@@ -255,7 +293,11 @@ pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, recei
         return Ok(false);
     }
     let Some(receiver_obj) = receiver.as_object() else { return Ok(false) };
-    match get_own_property(vm, receiver_obj, key) {
+    // Found on the receiver itself (not a proxy, and no code ran since):
+    // the receiver's own descriptor is the one in hand.
+    let existing =
+        if found_on == Some(receiver_obj) { Some(own_desc) } else { get_own_property(vm, receiver_obj, key)? };
+    match existing {
         Some(existing) => {
             if existing.is_accessor() || existing.writable != Some(true) {
                 return Ok(false);
@@ -377,6 +419,9 @@ pub fn define_own_property(
     key: PropertyKey,
     desc: PropertyDescriptor,
 ) -> JsResult<bool> {
+    if obj.borrow(&vm.heap).is_proxy() {
+        return proxy::proxy_define_own_property(vm, obj, key, desc);
+    }
     if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
         return crate::module::namespace::namespace_define_own(vm, obj, key, &desc);
     }
@@ -399,11 +444,11 @@ pub fn define_own_property(
         let len = s.borrow(&vm.heap).len();
         let is_own_char = matches!(key, PropertyKey::Index(i) if (i as usize) < len);
         if is_own_char || key == length_key {
-            let current = get_own_property(vm, obj, key).unwrap_or_default();
+            let current = ordinary_get_own_property(vm, obj, key).unwrap_or_default();
             return Ok(is_compatible(vm, &current, &desc));
         }
     }
-    let current = get_own_property(vm, obj, key);
+    let current = ordinary_get_own_property(vm, obj, key);
     let Some(current) = current else {
         if !obj.borrow(&vm.heap).extensible {
             return Ok(false);
@@ -484,8 +529,9 @@ fn unmap_argument(vm: &mut Vm, obj: Gc<JsObject>, index: u32) {
     }
 }
 
-/// The validation half of `ValidateAndApplyPropertyDescriptor`.
-fn is_compatible(vm: &mut Vm, current: &PropertyDescriptor, desc: &PropertyDescriptor) -> bool {
+/// The validation half of `ValidateAndApplyPropertyDescriptor`, for an
+/// existing property `current`.
+pub(crate) fn is_compatible(vm: &mut Vm, current: &PropertyDescriptor, desc: &PropertyDescriptor) -> bool {
     if current.configurable == Some(true) {
         return true;
     }
@@ -587,14 +633,22 @@ fn truncate_elements(vm: &mut Vm, obj: Gc<JsObject>, new_len: u32) -> u32 {
     }
 }
 
-/// `[[HasProperty]]`.
+/// `[[HasProperty]]`: walks the prototype chain; a proxy on it answers
+/// with its own [[HasProperty]].
 pub fn has_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool> {
     let mut current = Some(obj);
     while let Some(o) = current {
         if let Some(index) = ta::numeric_key(vm, o, key) {
             return Ok(ta::element_has(vm, o, index));
         }
-        if get_own_property(vm, o, key).is_some() {
+        let object = o.borrow(&vm.heap);
+        let found = match object.kind {
+            ObjectKind::Proxy(_) => return proxy::proxy_has_property(vm, o, key),
+            // Plain storage: existence needs no descriptor.
+            ObjectKind::Ordinary | ObjectKind::Function(_) => object.get_own(&vm.heap, key).is_some(),
+            _ => ordinary_get_own_property(vm, o, key).is_some(),
+        };
+        if found {
             return Ok(true);
         }
         current = o.borrow(&vm.heap).proto;
@@ -604,11 +658,25 @@ pub fn has_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResul
 
 /// `[[Delete]]`.
 pub fn delete(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool> {
+    if obj.borrow(&vm.heap).is_proxy() {
+        return proxy::proxy_delete(vm, obj, key);
+    }
     if let Some(index) = ta::numeric_key(vm, obj, key) {
         return Ok(ta::element_delete(vm, obj, index));
     }
-    let Some(desc) = get_own_property(vm, obj, key) else { return Ok(true) };
-    if desc.configurable != Some(true) {
+    let object = obj.borrow(&vm.heap);
+    let configurable = match object.kind {
+        // Plain storage: the attributes say it, no descriptor needed.
+        ObjectKind::Ordinary | ObjectKind::Function(_) => match object.get_own(&vm.heap, key) {
+            Some((_, attrs)) => attrs.configurable(),
+            None => return Ok(true),
+        },
+        _ => match ordinary_get_own_property(vm, obj, key) {
+            Some(desc) => desc.configurable == Some(true),
+            None => return Ok(true),
+        },
+    };
+    if !configurable {
         return Ok(false);
     }
     if let PropertyKey::Index(i) = key {
@@ -638,31 +706,39 @@ pub fn delete(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool
     Ok(true)
 }
 
-/// `[[OwnPropertyKeys]]`.
-pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> Vec<PropertyKey> {
-    if crate::module::namespace::is_namespace(vm, obj) {
-        return crate::module::namespace::namespace_own_keys(vm, obj);
+/// `[[OwnPropertyKeys]]`. A proxy's keys may be atoms nothing else holds:
+/// they stay in `vm.temp_roots` for the caller's scope.
+pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<Vec<PropertyKey>> {
+    if obj.borrow(&vm.heap).is_proxy() {
+        return proxy::proxy_own_property_keys(vm, obj);
     }
-    let mut keys = obj.borrow(&vm.heap).own_keys(&vm.heap);
-    if matches!(obj.borrow(&vm.heap).kind, ObjectKind::Array { .. } | ObjectKind::String(_)) {
-        // `length` lives in the kind, not among the properties; it is the
-        // first string key (made when the object was).
+    if crate::module::namespace::is_namespace(vm, obj) {
+        return Ok(crate::module::namespace::namespace_own_keys(vm, obj));
+    }
+    let o = obj.borrow(&vm.heap);
+    let mut keys = o.own_keys(&vm.heap);
+    // Arrays and String objects keep `length` outside their property
+    // storage; it is their first string-keyed property.
+    if matches!(o.kind, ObjectKind::Array { .. } | ObjectKind::String(_)) {
         let at = keys.iter().take_while(|k| matches!(k, PropertyKey::Index(_))).count();
         keys.insert(at, PropertyKey::String(vm.names.length));
     }
-    ta::with_element_keys(vm, obj, keys)
+    Ok(ta::with_element_keys(vm, obj, keys))
 }
 
 /// `[[PreventExtensions]]`.
-pub fn prevent_extensions(vm: &mut Vm, obj: Gc<JsObject>) -> bool {
+pub fn prevent_extensions(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<bool> {
+    if obj.borrow(&vm.heap).is_proxy() {
+        return proxy::proxy_prevent_extensions(vm, obj);
+    }
     // A typed array's [[PreventExtensions]] (§10.4.5): one whose length
     // can still change (length-tracking, or on a resizable buffer) could
     // gain elements later, so it stays extensible.
     if !ta::is_fixed_length(vm, obj) {
-        return false;
+        return Ok(false);
     }
     obj.borrow_mut(&mut vm.heap).extensible = false;
-    true
+    Ok(true)
 }
 
 /// Call (§7.3.14): `TypeError` if `f` is not callable.
@@ -714,13 +790,19 @@ pub fn ordinary_has_instance(vm: &mut Vm, c: Value, o: Value) -> JsResult<bool> 
     let Some(proto) = proto.as_object() else {
         return Err(vm.type_error("Function has non-object prototype in instanceof check"));
     };
-    loop {
-        match obj.borrow(&vm.heap).proto {
-            None => return Ok(false),
-            Some(p) if p == proto => return Ok(true),
-            Some(p) => obj = p,
+    // Proxies on the chain run traps, which may drop `proto` elsewhere.
+    let mark = vm.temp_roots.len();
+    vm.temp_roots.push(Value::object(proto));
+    let found = loop {
+        match get_prototype_of(vm, obj) {
+            Ok(None) => break Ok(false),
+            Ok(Some(p)) if p == proto => break Ok(true),
+            Ok(Some(p)) => obj = p,
+            Err(e) => break Err(e),
         }
-    }
+    };
+    vm.temp_roots.truncate(mark);
+    found
 }
 
 /// Moves an object's named properties to a dictionary (deletes and

@@ -7,6 +7,7 @@
 
 pub mod internal_methods;
 mod property;
+pub mod proxy;
 mod shape;
 
 use std::collections::BTreeMap;
@@ -15,6 +16,7 @@ use indexmap::IndexMap;
 use js_gc::{Gc, Heap, Trace, Tracer};
 
 pub use property::{Accessor, Attributes, PropertyDescriptor, PropertyKey};
+pub use proxy::ProxyData;
 pub use shape::{MAX_SHAPED_PROPERTIES, Shape, SlotInfo};
 
 use crate::function::Function;
@@ -174,6 +176,10 @@ pub enum ObjectKind {
     TypedArray(Box<crate::builtins::typed_array::TypedArrayData>),
     /// A DataView (`[[ViewedArrayBuffer]]`, `[[ByteOffset]]`, ...).
     DataView(Box<crate::builtins::data_view::DataViewData>),
+    /// A Proxy exotic object (§10.5): every internal method goes to its
+    /// handler's traps. Its own property storage is an empty dictionary
+    /// (so shape-keyed fast paths never match it) and its `proto` is unused.
+    Proxy(ProxyData),
 }
 
 /// What an array-like iterator yields.
@@ -239,9 +245,30 @@ impl JsObject {
         }
     }
 
-    /// Whether this is a function object.
+    /// Whether this object has a `[[Call]]` internal method: a function
+    /// object, or a proxy whose target had one.
     pub fn is_callable(&self) -> bool {
-        matches!(self.kind, ObjectKind::Function(_))
+        match &self.kind {
+            ObjectKind::Function(_) => true,
+            ObjectKind::Proxy(p) => p.callable,
+            _ => false,
+        }
+    }
+
+    /// Whether this object has a `[[Construct]]` internal method
+    /// (`IsConstructor`).
+    pub fn is_constructor(&self, heap: &Heap) -> bool {
+        match &self.kind {
+            ObjectKind::Function(f) => f.is_constructor(heap),
+            ObjectKind::Proxy(p) => p.constructor,
+            _ => false,
+        }
+    }
+
+    /// Whether this is a Proxy exotic object.
+    #[inline]
+    pub fn is_proxy(&self) -> bool {
+        matches!(self.kind, ObjectKind::Proxy(_))
     }
 
     /// The function, if this is a function object.
@@ -406,6 +433,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::ModuleNamespace(data) => data.trace(tracer),
             ObjectKind::TypedArray(view) => view.buffer.trace(tracer),
             ObjectKind::DataView(view) => view.buffer.trace(tracer),
+            ObjectKind::Proxy(p) => p.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)

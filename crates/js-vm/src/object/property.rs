@@ -160,4 +160,24 @@ impl PropertyDescriptor {
     pub fn is_data(&self) -> bool {
         self.value.is_some() || self.writable.is_some()
     }
+
+    /// `CompletePropertyDescriptor` (§6.2.6.6): absent fields take their
+    /// defaults (`undefined`, `false`).
+    #[must_use]
+    pub fn complete(self) -> Self {
+        let flags = Self {
+            enumerable: Some(self.enumerable.unwrap_or(false)),
+            configurable: Some(self.configurable.unwrap_or(false)),
+            ..Self::default()
+        };
+        if self.is_accessor() {
+            Self { get: Some(self.get.unwrap_or_default()), set: Some(self.set.unwrap_or_default()), ..flags }
+        } else {
+            Self {
+                value: Some(self.value.unwrap_or_default()),
+                writable: Some(self.writable.unwrap_or(false)),
+                ..flags
+            }
+        }
+    }
 }

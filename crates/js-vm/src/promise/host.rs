@@ -8,7 +8,7 @@ use js_promise::{PromiseError, PromiseHost, RejectionOperation, ResolvingFunctio
 
 use super::{PromiseSlots, ResolvingData, as_promise, new_promise_with_proto, resolving_function_call};
 use crate::abstract_ops::is_callable;
-use crate::object::internal_methods::{call, get, get_own_property};
+use crate::object::internal_methods::{call, get, ordinary_get_own_property};
 use crate::object::{JsObject, ObjectKind, PropertyKey};
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -94,11 +94,12 @@ impl PromiseHost for Vm {
             return false;
         }
         let key = PropertyKey::String(self.names.constructor);
-        if get_own_property(self, promise, key).is_some() {
+        // A promise and %Promise.prototype% are not proxies: no user code runs.
+        if ordinary_get_own_property(self, promise, key).is_some() {
             return false;
         }
         let constructor = Value::object(self.realm.intrinsics.promise_constructor);
-        get_own_property(self, proto, key).is_some_and(|d| !d.is_accessor() && d.value == Some(constructor))
+        ordinary_get_own_property(self, proto, key).is_some_and(|d| !d.is_accessor() && d.value == Some(constructor))
     }
 
     fn get_constructor(&mut self, value: Value) -> Result<Value, Value> {
