@@ -4,15 +4,14 @@
 //! by construction: each reads and writes the buffer with no user code in
 //! between. That agent cannot block (`[[CanBlock]]` is false, as on a
 //! browser's main thread), so `Atomics.wait` throws; with no other agent
-//! nothing can ever be waiting, so `Atomics.notify` wakes nobody. The
-//! BigInt element types join the integer types once BigInt exists.
+//! nothing can ever be waiting, so `Atomics.notify` wakes nobody.
 
 use js_gc::Gc;
 
 use super::array_buffer::{BufferData, buffer_data, is_immutable_buffer, to_index, with_buffer_mut};
 use super::typed_array::{ElementType, RawElement, TypedArrayData, typed_array_length, validate};
 use super::{method, value_property};
-use crate::abstract_ops::{to_integer_or_infinity, to_number};
+use crate::abstract_ops::{to_big_int, to_integer_or_infinity, to_number};
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::define_builtin;
 use crate::object::{Attributes, JsObject, PropertyKey};
@@ -29,7 +28,7 @@ fn validate_integer_typed_array(
 ) -> JsResult<(Gc<JsObject>, TypedArrayData)> {
     let (o, ta, _) = validate(vm, v, name)?;
     let ok = if waitable {
-        ta.element == ElementType::Int32
+        matches!(ta.element, ElementType::Int32 | ElementType::BigInt64)
     } else {
         matches!(
             ta.element,
@@ -39,6 +38,8 @@ fn validate_integer_typed_array(
                 | ElementType::Uint16
                 | ElementType::Int32
                 | ElementType::Uint32
+                | ElementType::BigInt64
+                | ElementType::BigUint64
         )
     };
     if !ok {
@@ -70,14 +71,23 @@ fn revalidate_atomic_access(vm: &mut Vm, ta: &TypedArrayData, byte_index: usize)
     Ok(())
 }
 
-/// An atomic operation's numeric argument as a raw element (for the
-/// Number element types, `𝔽(ToIntegerOrInfinity(v))`), with that number.
-fn operand(vm: &mut Vm, t: ElementType, v: Value) -> JsResult<(RawElement, f64)> {
+/// An atomic operation's numeric argument as a raw element, with the
+/// value `Atomics.store` returns: `ToBigInt` for the BigInt element types,
+/// `𝔽(ToIntegerOrInfinity(v))` for the others.
+fn operand(vm: &mut Vm, t: ElementType, v: Value) -> JsResult<(RawElement, Value)> {
+    if t.is_big_int() {
+        let b = to_big_int(vm, v)?;
+        let stored = Value::bigint(b);
+        // Held until the operation returns it.
+        vm.keep_alive(stored);
+        let raw = t.coerce(vm, stored)?;
+        return Ok((raw, stored));
+    }
     let n = to_integer_or_infinity(to_number(vm, v)?);
     // `ToIntegerOrInfinity` yields -0 for inputs in (-1, 0]; the spec's
     // mathematical integer has no sign.
     let n = if n == 0.0 { 0.0 } else { n };
-    Ok((t.encode(n, true), n))
+    Ok((t.encode(n, true), Value::number(n)))
 }
 
 /// The first `size` bytes of a little-endian raw element as an integer.
@@ -107,7 +117,7 @@ fn modify(vm: &mut Vm, ta: &TypedArrayData, byte_index: usize, f: impl FnOnce(u6
         slot.copy_from_slice(&f(old).to_le_bytes()[..size]);
         Some(old.to_le_bytes())
     });
-    old.flatten().map_or(Value::UNDEFINED, |raw| ta.element.to_value(&raw, true))
+    old.flatten().map_or(Value::UNDEFINED, |raw| ta.element.to_value(vm, &raw, true))
 }
 
 /// `AtomicReadModifyWrite` (§25.4.3.17) with the operation on the bits.
@@ -167,11 +177,14 @@ fn load(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let byte_index = validate_atomic_access(vm, &ta, info.arg(vm, 1))?;
     revalidate_atomic_access(vm, &ta, byte_index)?;
     let size = ta.element.size();
-    let value = buffer_data(vm, ta.buffer)
-        .and_then(|d| d.bytes())
-        .and_then(|b| b.get(byte_index..byte_index + size))
-        .map(|raw| ta.element.to_value(raw, true));
-    Ok(value.unwrap_or(Value::UNDEFINED))
+    let mut raw = [0; 8];
+    let Some(bytes) =
+        buffer_data(vm, ta.buffer).and_then(|d| d.bytes()).and_then(|b| b.get(byte_index..byte_index + size))
+    else {
+        return Ok(Value::UNDEFINED);
+    };
+    raw[..size].copy_from_slice(bytes);
+    Ok(ta.element.to_value(vm, &raw, true))
 }
 
 /// `Atomics.store` (§25.4.12): returns the stored integer, not the
@@ -186,7 +199,7 @@ fn store(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let size = ta.element.size();
     let bits = bits_of(&raw, size);
     modify(vm, &ta, byte_index, |_| bits);
-    Ok(Value::number(n))
+    Ok(n)
 }
 
 /// `Atomics.isLockFree` (§25.4.8): every size the engine has elements of.
@@ -205,7 +218,11 @@ fn wait(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     validate_atomic_access(vm, &ta, info.arg(vm, 1))?;
     let value = info.arg(vm, 2);
-    to_number(vm, value)?;
+    if ta.element.is_big_int() {
+        to_big_int(vm, value)?;
+    } else {
+        to_number(vm, value)?;
+    }
     let timeout = info.arg(vm, 3);
     to_number(vm, timeout)?;
     Err(vm.type_error(&format!("{name} cannot be called in this context")))

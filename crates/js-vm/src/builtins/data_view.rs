@@ -1,6 +1,6 @@
 //! DataView (§25.3): unaligned reads and writes of any element type, in
-//! either byte order, over an ArrayBuffer or SharedArrayBuffer. The BigInt
-//! accessors (`getBigInt64` and friends) wait for BigInt.
+//! either byte order, over an ArrayBuffer or SharedArrayBuffer, BigInt64
+//! and BigUint64 included.
 
 use js_gc::Gc;
 
@@ -128,8 +128,13 @@ fn get_view_value(vm: &mut Vm, info: &CallInfo, t: ElementType, name: &str) -> J
         return Err(vm.range_error("Offset is outside the bounds of the DataView"));
     }
     let start = view.byte_offset + index;
-    let v = buffer_data(vm, view.buffer).and_then(|d| d.bytes()).map(|b| t.to_value(&b[start..], little));
-    Ok(v.unwrap_or(Value::UNDEFINED))
+    let mut raw = [0; 8];
+    let Some(bytes) = buffer_data(vm, view.buffer).and_then(|d| d.bytes()).and_then(|b| b.get(start..start + t.size()))
+    else {
+        return Ok(Value::UNDEFINED);
+    };
+    raw[..t.size()].copy_from_slice(bytes);
+    Ok(t.to_value(vm, &raw, little))
 }
 
 /// `SetViewValue` (§25.3.1.6).
@@ -185,6 +190,8 @@ accessors! {
     get_float16 / set_float16 => Float16, "getFloat16", "setFloat16";
     get_float32 / set_float32 => Float32, "getFloat32", "setFloat32";
     get_float64 / set_float64 => Float64, "getFloat64", "setFloat64";
+    get_big_int64 / set_big_int64 => BigInt64, "getBigInt64", "setBigInt64";
+    get_big_uint64 / set_big_uint64 => BigUint64, "getBigUint64", "setBigUint64";
 }
 
 /// Installs DataView.

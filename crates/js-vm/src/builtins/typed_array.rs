@@ -1,13 +1,15 @@
-//! TypedArray objects (§23.2): `%TypedArray%`, its prototype, the ten
-//! Number-typed constructors (with `Float16Array`) and the integer-indexed
-//! exotic behaviour (§10.4.5) that the internal methods delegate to.
+//! TypedArray objects (§23.2): `%TypedArray%`, its prototype, the twelve
+//! constructors (with `Float16Array`, `BigInt64Array` and
+//! `BigUint64Array`) and the integer-indexed exotic behaviour (§10.4.5)
+//! that the internal methods delegate to.
 //!
-//! `BigInt64Array` and `BigUint64Array` are missing because the engine has
-//! no BigInt yet. They slot in as two more [`ElementType`]s: values reach
-//! elements only through [`ElementType::coerce`] (to raw bytes) and leave
-//! them only through [`ElementType::to_value`], and `set` and the
-//! typed-array constructor will also need the `[[ContentType]]` check
-//! (a BigInt array and a Number array never copy into each other).
+//! Values reach elements only through [`ElementType::coerce`] (to raw
+//! bytes) and leave them only through [`ElementType::to_value`]. The two
+//! BigInt element types have the BigInt `[[ContentType]]`: a BigInt array
+//! and a Number array never copy into each other (`set`, the typed-array
+//! constructor and `TypedArraySpeciesCreate` throw a `TypeError`), and
+//! arrays of one content type copy raw bits rather than going through a
+//! Number.
 //! Elements are stored little-endian whatever the host, so buffers read
 //! through a DataView give the same bytes everywhere.
 
@@ -21,9 +23,9 @@ use super::array_buffer::{
 };
 use super::{accessor_property, method, native_function, value_property};
 use crate::abstract_ops::{
-    f16_bits_to_f64, f64_to_f16_bits, is_callable, is_strictly_equal, number_to_string, same_value, same_value_zero,
-    species_constructor, string_to_number, to_boolean, to_int32, to_integer_or_infinity, to_number, to_object,
-    to_string,
+    big_int_from_i64, big_int_from_u64, f16_bits_to_f64, f64_to_f16_bits, is_callable, is_strictly_equal,
+    number_to_string, same_value, same_value_zero, species_constructor, string_to_number, to_big_int64, to_big_uint64,
+    to_boolean, to_int32, to_integer_or_infinity, to_number, to_object, to_string,
 };
 use crate::interpreter::{CallInfo, IteratorRecord, is_constructor};
 use crate::object::internal_methods::{
@@ -35,7 +37,7 @@ use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-/// The element type of a typed array (Table 71, without the BigInt rows).
+/// The element type of a typed array (Table 71).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ElementType {
     /// `Int8Array`.
@@ -58,6 +60,10 @@ pub enum ElementType {
     Float32,
     /// `Float64Array`.
     Float64,
+    /// `BigInt64Array`.
+    BigInt64,
+    /// `BigUint64Array`.
+    BigUint64,
 }
 
 /// `ToInt8` (§7.1.8).
@@ -114,9 +120,19 @@ fn take<const N: usize>(bytes: &[u8], little: bool) -> [u8; N] {
     a
 }
 
+/// The integer part of `n` modulo 2⁶⁴ (0 for NaN and the infinities).
+fn wrap_u64(n: f64) -> u64 {
+    if !n.is_finite() {
+        return 0;
+    }
+    let t = n.trunc();
+    let m = t.rem_euclid(18_446_744_073_709_551_616.0);
+    m as u64
+}
+
 impl ElementType {
     /// Every element type, in the order of Table 71.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 12] = [
         Self::Int8,
         Self::Uint8,
         Self::Uint8Clamped,
@@ -127,6 +143,8 @@ impl ElementType {
         Self::Float16,
         Self::Float32,
         Self::Float64,
+        Self::BigInt64,
+        Self::BigUint64,
     ];
 
     /// The element size in bytes.
@@ -135,7 +153,7 @@ impl ElementType {
             Self::Int8 | Self::Uint8 | Self::Uint8Clamped => 1,
             Self::Int16 | Self::Uint16 | Self::Float16 => 2,
             Self::Int32 | Self::Uint32 | Self::Float32 => 4,
-            Self::Float64 => 8,
+            Self::Float64 | Self::BigInt64 | Self::BigUint64 => 8,
         }
     }
 
@@ -152,23 +170,40 @@ impl ElementType {
             Self::Float16 => "Float16Array",
             Self::Float32 => "Float32Array",
             Self::Float64 => "Float64Array",
+            Self::BigInt64 => "BigInt64Array",
+            Self::BigUint64 => "BigUint64Array",
         }
+    }
+
+    /// Whether `[[ContentType]]` is BigInt (otherwise it is Number).
+    pub const fn is_big_int(self) -> bool {
+        matches!(self, Self::BigInt64 | Self::BigUint64)
     }
 
     /// The conversion a value goes through before it is stored in an
     /// element of this type, with `NumericToRawBytes` (little-endian):
-    /// `ToNumber` here; `BigInt64Array` and `BigUint64Array` will take
-    /// `ToBigInt64`/`ToBigUint64` in this one place. It may run user code.
+    /// `ToBigInt64`/`ToBigUint64` for the BigInt types (a Number throws a
+    /// `TypeError`), `ToNumber` for the others. It may run user code.
     pub fn coerce(self, vm: &mut Vm, v: Value) -> JsResult<RawElement> {
-        let n = to_number(vm, v)?;
-        Ok(self.encode(n, true))
+        match self {
+            Self::BigInt64 => Ok(to_big_int64(vm, v)?.to_le_bytes()),
+            Self::BigUint64 => Ok(to_big_uint64(vm, v)?.to_le_bytes()),
+            _ => {
+                let n = to_number(vm, v)?;
+                Ok(self.encode(n, true))
+            }
+        }
     }
 
     /// `RawBytesToNumeric` as a value: `bytes` holds at least
-    /// [`Self::size`] bytes in the given order. (The BigInt element types
-    /// will allocate their result here.)
-    pub fn to_value(self, bytes: &[u8], little: bool) -> Value {
-        Value::number(self.decode(bytes, little))
+    /// [`Self::size`] bytes in the given order. The BigInt element types
+    /// allocate their result.
+    pub fn to_value(self, vm: &mut Vm, bytes: &[u8], little: bool) -> Value {
+        match self {
+            Self::BigInt64 => big_int_from_i64(vm, i64::from_le_bytes(take(bytes, little))),
+            Self::BigUint64 => big_int_from_u64(vm, u64::from_le_bytes(take(bytes, little))),
+            _ => Value::number(self.decode(bytes, little)),
+        }
     }
 
     /// A little-endian raw element in the requested byte order.
@@ -179,7 +214,10 @@ impl ElementType {
         raw
     }
 
-    /// `RawBytesToNumeric`: `bytes` holds at least [`Self::size`] bytes.
+    /// `RawBytesToNumeric` for the Number element types: `bytes` holds at
+    /// least [`Self::size`] bytes. A BigInt element reads as the nearest
+    /// Number (only the default sort's integer order relies on that being
+    /// monotonic; BigInt values come from [`Self::to_value`]).
     pub fn decode(self, bytes: &[u8], little: bool) -> f64 {
         match self {
             Self::Int8 => f64::from(bytes[0] as i8),
@@ -191,10 +229,15 @@ impl ElementType {
             Self::Float16 => f16_bits_to_f64(u16::from_le_bytes(take(bytes, little))),
             Self::Float32 => f64::from(f32::from_le_bytes(take(bytes, little))),
             Self::Float64 => f64::from_le_bytes(take(bytes, little)),
+            Self::BigInt64 => i64::from_le_bytes(take(bytes, little)) as f64,
+            Self::BigUint64 => u64::from_le_bytes(take(bytes, little)) as f64,
         }
     }
 
-    /// `NumericToRawBytes`: the first [`Self::size`] bytes of the result.
+    /// `NumericToRawBytes` for the Number element types: the first
+    /// [`Self::size`] bytes of the result. A BigInt element type takes the
+    /// Number's integer part modulo 2⁶⁴ (callers convert BigInts with
+    /// [`Self::coerce`]; no Number ever reaches a BigInt element).
     pub fn encode(self, n: f64, little: bool) -> [u8; 8] {
         let mut out = [0; 8];
         match self {
@@ -209,6 +252,7 @@ impl ElementType {
             // `as` rounds to nearest, ties to even, as §6.1.6.1 requires.
             Self::Float32 => put(&mut out, (n as f32).to_le_bytes(), little),
             Self::Float64 => put(&mut out, n.to_le_bytes(), little),
+            Self::BigInt64 | Self::BigUint64 => put(&mut out, wrap_u64(n).to_le_bytes(), little),
         }
         out
     }
@@ -254,13 +298,23 @@ pub fn typed_array_length(vm: &Vm, ta: &TypedArrayData) -> Option<usize> {
 }
 
 /// The element at `index`, or `None` if the index is not valid now.
-fn read(vm: &Vm, ta: &TypedArrayData, index: usize) -> Option<Value> {
+fn read(vm: &mut Vm, ta: &TypedArrayData, index: usize) -> Option<Value> {
+    let raw = read_raw(vm, ta, index)?;
+    Some(ta.element.to_value(vm, &raw, true))
+}
+
+/// The little-endian bytes of the element at `index`, if the index is
+/// valid now.
+fn read_raw(vm: &Vm, ta: &TypedArrayData, index: usize) -> Option<RawElement> {
     if index >= typed_array_length(vm, ta)? {
         return None;
     }
     let bytes = buffer_data(vm, ta.buffer)?.bytes()?;
-    let start = ta.byte_offset + index * ta.element.size();
-    Some(ta.element.to_value(&bytes[start..], true))
+    let size = ta.element.size();
+    let start = ta.byte_offset + index * size;
+    let mut raw = [0; 8];
+    raw[..size].copy_from_slice(bytes.get(start..start + size)?);
+    Some(raw)
 }
 
 /// Writes a converted element at `index` if the index is valid now.
@@ -278,7 +332,7 @@ fn write(vm: &mut Vm, ta: &TypedArrayData, index: usize, raw: RawElement) {
 }
 
 /// Reads element `index` of the typed array `o` (`undefined` if invalid).
-fn get_index(vm: &Vm, o: Gc<JsObject>, index: usize) -> Value {
+fn get_index(vm: &mut Vm, o: Gc<JsObject>, index: usize) -> Value {
     typed_array_data(vm, o).and_then(|ta| read(vm, &ta, index)).unwrap_or(Value::UNDEFINED)
 }
 
@@ -341,7 +395,7 @@ fn is_valid_index(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> bool {
 
 /// `[[GetOwnProperty]]` for a numeric key (§10.4.5.1): elements of an
 /// immutable buffer are non-writable and non-configurable.
-pub(crate) fn element_descriptor(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> Option<PropertyDescriptor> {
+pub(crate) fn element_descriptor(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>) -> Option<PropertyDescriptor> {
     let ta = typed_array_data(vm, obj)?;
     let v = read(vm, &ta, index?)?;
     let attributes = if is_immutable_buffer(vm, ta.buffer) { Attributes::ENUMERABLE_ONLY } else { Attributes::DEFAULT };
@@ -349,7 +403,7 @@ pub(crate) fn element_descriptor(vm: &Vm, obj: Gc<JsObject>, index: Option<usize
 }
 
 /// `[[Get]]` for a numeric key (§10.4.5.4).
-pub(crate) fn element_get(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> Value {
+pub(crate) fn element_get(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>) -> Value {
     index.map_or(Value::UNDEFINED, |i| get_index(vm, obj, i))
 }
 
@@ -465,6 +519,8 @@ fn intrinsic_constructor(vm: &Vm, t: ElementType) -> Gc<JsObject> {
         ElementType::Float16 => i.float16_array,
         ElementType::Float32 => i.float32_array,
         ElementType::Float64 => i.float64_array,
+        ElementType::BigInt64 => i.big_int64_array,
+        ElementType::BigUint64 => i.big_uint64_array,
     }
 }
 
@@ -561,7 +617,31 @@ fn species_create(
 ) -> JsResult<Gc<JsObject>> {
     let default = intrinsic_constructor(vm, ta.element);
     let ctor = species_constructor(vm, exemplar, default)?;
-    create_from_constructor(vm, ctor, args, access)
+    let result = create_from_constructor(vm, ctor, args, access)?;
+    if typed_array_data(vm, result).is_some_and(|r| r.element.is_big_int() != ta.element.is_big_int()) {
+        return Err(vm.type_error("TypedArray species constructor created an array of the other content type"));
+    }
+    Ok(result)
+}
+
+/// The TypeError for copying between a BigInt and a Number typed array.
+fn content_type_error(vm: &mut Vm, from: ElementType, to: ElementType) -> crate::vm::Exception {
+    vm.type_error(&format!("Cannot mix BigInt and other types: {} into {}", from.name(), to.name()))
+}
+
+/// `src_bytes` (elements of `from`, little-endian) converted to elements
+/// of `to`. Arrays of one content type copy bits: BigInt64 and BigUint64
+/// hold the same 64 bits, and converting through a Number would lose
+/// precision.
+fn convert_elements(src_bytes: Vec<u8>, from: ElementType, to: ElementType) -> Vec<u8> {
+    if from == to || (from.is_big_int() && to.is_big_int()) {
+        return src_bytes;
+    }
+    let mut out = Vec::with_capacity(src_bytes.len() / from.size() * to.size());
+    for chunk in src_bytes.chunks_exact(from.size()) {
+        out.extend_from_slice(&to.encode(from.decode(chunk, true), true)[..to.size()]);
+    }
+    out
 }
 
 /// `GetIteratorFromMethod` + `IteratorToList`.
@@ -627,6 +707,9 @@ fn from_typed_array(vm: &mut Vm, proto: Gc<JsObject>, t: ElementType, src: &Type
     let Some(len) = typed_array_length(vm, src) else {
         return Err(vm.type_error("Cannot construct a typed array from a detached ArrayBuffer"));
     };
+    if src.element.is_big_int() != t.is_big_int() {
+        return Err(content_type_error(vm, src.element, t));
+    }
     let o = allocate(vm, proto, t, len)?;
     let dst = typed_array_data(vm, o).ok_or_else(|| vm.type_error("typed array expected"))?;
     let source_bytes = buffer_data(vm, src.buffer).and_then(|d| d.bytes()).map(|b| {
@@ -634,15 +717,7 @@ fn from_typed_array(vm: &mut Vm, proto: Gc<JsObject>, t: ElementType, src: &Type
         b[start..start + len * src.element.size()].to_vec()
     });
     let Some(source_bytes) = source_bytes else { return Ok(o) };
-    let out: Vec<u8> = if src.element == t {
-        source_bytes
-    } else {
-        let mut out = Vec::with_capacity(len * t.size());
-        for chunk in source_bytes.chunks_exact(src.element.size()) {
-            out.extend_from_slice(&t.encode(src.element.decode(chunk, true), true)[..t.size()]);
-        }
-        out
-    };
+    let out = convert_elements(source_bytes, src.element, t);
     with_buffer_mut(vm, dst.buffer, |d| {
         if let Some(bytes) = d.bytes_mut() {
             bytes[..out.len()].copy_from_slice(&out);
@@ -722,6 +797,8 @@ constructors! {
     float16_ctor => Float16,
     float32_ctor => Float32,
     float64_ctor => Float64,
+    big_int64_ctor => BigInt64,
+    big_uint64_ctor => BigUint64,
 }
 
 /// `%TypedArray%` itself is abstract.
@@ -915,6 +992,11 @@ fn search(vm: &mut Vm, info: &CallInfo, mode: Search, name: &str) -> JsResult<Va
         let k = if backwards { len - 1 - i } else { i };
         let v = get_index(vm, o, k);
         let index = Value::number(k as f64);
+        if mode == Search::Find || mode == Search::FindLast {
+            // `find` returns the (possibly BigInt, heap-allocated) element
+            // after the callback ran.
+            vm.keep_alive(v);
+        }
         let result = call(vm, f, this_arg, &[v, index, Value::object(o)])?;
         let truthy = to_boolean(vm, result);
         match mode {
@@ -994,6 +1076,8 @@ fn filter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let mut kept = Vec::new();
     for k in 0..len {
         let v = get_index(vm, o, k);
+        // Kept BigInt elements are heap cells held across the callbacks.
+        vm.keep_alive(v);
         let result = call(vm, f, this_arg, &[v, Value::number(k as f64), Value::object(o)])?;
         if to_boolean(vm, result) {
             kept.push(v);
@@ -1081,8 +1165,13 @@ fn join(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         if k > 0 {
             out.extend_from_slice(&sep);
         }
-        if let Some(n) = get_index(vm, o, k).as_number() {
+        let v = get_index(vm, o, k);
+        if let Some(n) = v.as_number() {
             out.extend(number_to_string(n).encode_utf16());
+        } else if !v.is_undefined() {
+            // A BigInt element: its decimal digits, no `n`.
+            let s = to_string(vm, v)?;
+            out.extend(units_of(vm, s));
         }
     }
     Ok(Value::string(vm.heap.alloc(JsString::from_utf16(&out))))
@@ -1100,6 +1189,9 @@ fn to_locale_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         if v.is_nullish() {
             continue;
         }
+        // A BigInt element is a heap cell; looking up its method may run
+        // a getter.
+        vm.keep_alive(v);
         let f = get_value(vm, v, key)?;
         let r = call(vm, f, v, &[])?;
         vm.keep_alive(r);
@@ -1185,6 +1277,9 @@ fn set_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let Some(src_len) = typed_array_length(vm, &src) else {
             return Err(vm.type_error(&format!("Cannot perform {name} on a detached ArrayBuffer")));
         };
+        if src.element.is_big_int() != target.element.is_big_int() {
+            return Err(content_type_error(vm, src.element, target.element));
+        }
         if offset == f64::INFINITY || src_len as f64 + offset > target_len as f64 {
             return Err(vm.range_error("offset is out of bounds"));
         }
@@ -1194,15 +1289,7 @@ fn set_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             .map(|b| b[src.byte_offset..src.byte_offset + src_len * src.element.size()].to_vec())
             .unwrap_or_default();
         let t = target.element;
-        let out: Vec<u8> = if src.element == t {
-            src_bytes
-        } else {
-            let mut out = Vec::with_capacity(src_len * t.size());
-            for chunk in src_bytes.chunks_exact(src.element.size()) {
-                out.extend_from_slice(&t.encode(src.element.decode(chunk, true), true)[..t.size()]);
-            }
-            out
-        };
+        let out = convert_elements(src_bytes, src.element, t);
         let start = target.byte_offset + offset * t.size();
         with_buffer_mut(vm, target.buffer, |d| {
             if let Some(bytes) = d.bytes_mut() {
@@ -1292,18 +1379,60 @@ fn numeric_order(a: f64, b: f64) -> Ordering {
     }
 }
 
-/// The elements of `o` sorted by `comparator` (`undefined`: numerically).
-fn sorted(vm: &mut Vm, o: Gc<JsObject>, len: usize, comparator: Value) -> JsResult<Vec<Value>> {
-    if comparator.is_undefined() {
-        let ta = typed_array_data(vm, o);
-        let mut numbers: Vec<f64> =
-            (0..len).filter_map(|k| ta.and_then(|ta| read(vm, &ta, k)).and_then(Value::as_number)).collect();
-        numbers.sort_by(|a, b| numeric_order(*a, *b));
-        return Ok(numbers.into_iter().map(Value::number).collect());
+/// The order of two little-endian raw elements of type `t` under the
+/// default comparison: numeric for Numbers, integer order for BigInts.
+fn raw_order(t: ElementType, a: RawElement, b: RawElement) -> Ordering {
+    match t {
+        ElementType::BigInt64 => i64::from_le_bytes(a).cmp(&i64::from_le_bytes(b)),
+        ElementType::BigUint64 => u64::from_le_bytes(a).cmp(&u64::from_le_bytes(b)),
+        _ => numeric_order(t.decode(&a, true), t.decode(&b, true)),
     }
-    let mut items: Vec<Value> = (0..len).map(|k| get_index(vm, o, k)).collect();
+}
+
+/// The elements of `o` in sorted order: raw elements under the default
+/// comparison (no user code runs, and BigInts need no allocation), or
+/// values sorted by a user `comparator`.
+enum Sorted {
+    Raw(Vec<RawElement>),
+    Values(Vec<Value>),
+}
+
+/// The elements of `o` sorted by `comparator` (`undefined`: numerically).
+fn sorted(vm: &mut Vm, o: Gc<JsObject>, len: usize, comparator: Value) -> JsResult<Sorted> {
+    let Some(ta) = typed_array_data(vm, o) else { return Ok(Sorted::Values(Vec::new())) };
+    if comparator.is_undefined() {
+        let mut raw: Vec<RawElement> = (0..len).filter_map(|k| read_raw(vm, &ta, k)).collect();
+        raw.sort_by(|a, b| raw_order(ta.element, *a, *b));
+        return Ok(Sorted::Raw(raw));
+    }
+    let mut items = Vec::with_capacity(len);
+    for k in 0..len {
+        // A BigInt element is a heap cell the comparator could collect.
+        let v = get_index(vm, o, k);
+        vm.keep_alive(v);
+        items.push(v);
+    }
     super::array::merge_sort(vm, &mut items, comparator)?;
-    Ok(items)
+    Ok(Sorted::Values(items))
+}
+
+/// Stores sorted elements into the typed array `o` from index 0.
+fn store_sorted(vm: &mut Vm, o: Gc<JsObject>, items: Sorted) -> JsResult<()> {
+    match items {
+        Sorted::Raw(raw) => {
+            if let Some(ta) = typed_array_data(vm, o) {
+                for (k, r) in raw.into_iter().enumerate() {
+                    write(vm, &ta, k, r);
+                }
+            }
+        }
+        Sorted::Values(values) => {
+            for (k, v) in values.into_iter().enumerate() {
+                set_index(vm, o, Some(k), v)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn comparator(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Value> {
@@ -1320,9 +1449,7 @@ fn sort(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let c = comparator(vm, info, name)?;
     let (o, _, len) = validate_writable(vm, info.this, name)?;
     let items = sorted(vm, o, len, c)?;
-    for (k, v) in items.into_iter().enumerate() {
-        set_index(vm, o, Some(k), v)?;
-    }
+    store_sorted(vm, o, items)?;
     Ok(Value::object(o))
 }
 
@@ -1332,9 +1459,7 @@ fn to_sorted(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, ta, len) = validate(vm, info.this, name)?;
     let a = create_same_type(vm, &ta, len)?;
     let items = sorted(vm, o, len, c)?;
-    for (k, v) in items.into_iter().enumerate() {
-        set_index(vm, a, Some(k), v)?;
-    }
+    store_sorted(vm, a, items)?;
     Ok(Value::object(a))
 }
 
@@ -1392,7 +1517,7 @@ fn subarray(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     species_create(vm, o, &ta, &args, Access::Read).map(Value::object)
 }
 
-/// Installs `%TypedArray%` and the nine constructors.
+/// Installs `%TypedArray%` and the twelve constructors.
 pub(crate) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
@@ -1486,6 +1611,8 @@ pub(crate) fn install(vm: &mut Vm) {
             ElementType::Float16 => &mut i.float16_array,
             ElementType::Float32 => &mut i.float32_array,
             ElementType::Float64 => &mut i.float64_array,
+            ElementType::BigInt64 => &mut i.big_int64_array,
+            ElementType::BigUint64 => &mut i.big_uint64_array,
         };
         *slot = c;
     }
@@ -1548,6 +1675,26 @@ mod tests {
         let be = ElementType::Float64.encode(1.0, false);
         assert_eq!(&be[..8], &[0x3f, 0xf0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(ElementType::Float64.decode(&be, false), 1.0);
+    }
+
+    #[test]
+    fn big_int_elements_order_as_integers() {
+        let (neg, big) = ((-3_i64).to_le_bytes(), (1_i64 << 62).to_le_bytes());
+        assert_eq!(raw_order(ElementType::BigInt64, neg, big), Ordering::Less);
+        // The same bits read unsigned: 2^64 - 3 is the larger.
+        assert_eq!(raw_order(ElementType::BigUint64, neg, big), Ordering::Greater);
+        assert_eq!(raw_order(ElementType::BigUint64, big, big), Ordering::Equal);
+        assert!(ElementType::BigInt64.is_big_int() && !ElementType::Float64.is_big_int());
+        assert_eq!(ElementType::BigUint64.size(), 8);
+    }
+
+    #[test]
+    fn bits_copy_between_big_int_types() {
+        let bytes = (-1_i64).to_le_bytes().to_vec();
+        assert_eq!(convert_elements(bytes.clone(), ElementType::BigInt64, ElementType::BigUint64), bytes);
+        assert_eq!(wrap_u64(-1.0), u64::MAX);
+        assert_eq!(wrap_u64(f64::NAN), 0);
+        assert_eq!(wrap_u64(18_446_744_073_709_551_616.0 + 4096.0), 4096);
     }
 
     #[test]

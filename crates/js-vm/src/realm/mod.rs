@@ -164,6 +164,10 @@ intrinsics! {
     float32_array,
     /// `%Float64Array%`
     float64_array,
+    /// `%BigInt64Array%`
+    big_int64_array,
+    /// `%BigUint64Array%`
+    big_uint64_array,
     /// `%DataView.prototype%`
     data_view_prototype,
 }
@@ -317,6 +321,8 @@ impl Realm {
                 float16_array: placeholder,
                 float32_array: placeholder,
                 float64_array: placeholder,
+                big_int64_array: placeholder,
+                big_uint64_array: placeholder,
                 data_view_prototype: placeholder,
             },
         }

@@ -162,3 +162,49 @@ console.log(new Uint8Array(dv.buffer, 2, 6));
   console.log(new Uint8Array([3, 1, 2]).sort(), new Float64Array([3, -0, 0, NaN, -Infinity]).sort());
   console.log(new Uint8Array([1, 2, 3, 4, 5]).copyWithin(1, 0, 3), new Uint8Array([1, 2, 3]).toLocaleString());
 }
+
+// BigInt64Array and BigUint64Array.
+{
+  const a = new BigInt64Array([1n, -2n, 2n ** 63n, -(2n ** 64n) - 3n]);
+  console.log(a, a.length, a.byteLength, BigInt64Array.BYTES_PER_ELEMENT, BigUint64Array.prototype.BYTES_PER_ELEMENT);
+  const u = new BigUint64Array([1n, -1n, 2n ** 64n + 5n]);
+  console.log(u, u[1], typeof u[0], Object.prototype.toString.call(u), BigInt64Array.name, BigUint64Array.length);
+  try { a[0] = 1; } catch (e) { console.log(e.constructor.name); }
+  try { new BigInt64Array([1]); } catch (e) { console.log(e.constructor.name); }
+  try { new BigInt64Array(new Uint8Array(2)); } catch (e) { console.log(e.constructor.name); }
+  try { new Float64Array(new BigInt64Array(2)); } catch (e) { console.log(e.constructor.name); }
+  try { new Int8Array(2).set(new BigInt64Array(1)); } catch (e) { console.log(e.constructor.name); }
+  try { new BigUint64Array(2).set(new Uint8Array(1)); } catch (e) { console.log(e.constructor.name); }
+  a[0] = true; a[1] = '12345678901234567890';
+  console.log(a[0], a[1], a.join('|'), a.toString(), new BigInt64Array([5n, -3n]).toLocaleString());
+  console.log(new BigUint64Array(new BigInt64Array([-1n, 3n])), new BigInt64Array(u));
+  const b = new BigInt64Array(3);
+  b.set(new BigUint64Array([2n ** 64n - 7n]), 1);
+  b.set([4n], 0);
+  console.log(b, b.includes(-7n), b.includes(-7), b.indexOf(4n), b.lastIndexOf(0n), b.at(-1));
+  console.log(new BigInt64Array([3n, -5n, 2n ** 62n, 0n, -(2n ** 62n)]).sort(), new BigUint64Array([3n, 2n ** 64n - 1n, 1n]).sort());
+  console.log(new BigInt64Array([1n, 3n, 2n]).sort((x, y) => (x < y ? 1 : x > y ? -1 : 0)), new BigInt64Array([5n, 1n]).toSorted());
+  console.log(new BigInt64Array(4).fill(9n, 1, 3), new BigUint64Array([1n, 2n, 3n, 4n]).filter((x) => x % 2n === 0n));
+  console.log(new BigInt64Array([1n, 2n]).map((x) => x * 10n), new BigInt64Array([1n, 2n, 3n]).reduce((s, x) => s + x));
+  console.log(new BigInt64Array([1n, 2n, 3n]).slice(1), new BigInt64Array([1n, 2n, 3n]).subarray(1, 2), new BigInt64Array([7n, 8n]).with(0, -1n));
+  console.log(new BigInt64Array([1n, 2n]).toReversed(), [...new BigUint64Array([5n, 6n]).entries()], new BigInt64Array([1n, 5n]).find((x) => x > 1n));
+  console.log(BigInt64Array.from([1n, 2n], (x) => x * x), BigUint64Array.of(7n, 8n), Object.getOwnPropertyDescriptor(u, '0'));
+  class Big extends BigInt64Array {}
+  console.log(new Big([1n]).map((x) => x + 1n) instanceof Big);
+  try { new BigInt64Array([1n]).map.call(new Float64Array(1), () => 1n); } catch (e) { console.log(e.constructor.name); }
+  const dv = new DataView(new ArrayBuffer(16));
+  dv.setBigInt64(0, -2n);
+  dv.setBigUint64(8, 2n ** 64n - 2n, true);
+  console.log(dv.getBigInt64(0), dv.getBigUint64(0), dv.getBigInt64(8, true), dv.getBigUint64(8), dv.getUint8(7), dv.getUint8(8));
+  try { dv.setBigInt64(0, 1); } catch (e) { console.log(e.constructor.name); }
+  try { dv.getBigInt64(9); } catch (e) { console.log(e.constructor.name); }
+  console.log(DataView.prototype.getBigInt64.length, DataView.prototype.setBigUint64.length);
+  const shared = new BigInt64Array(new SharedArrayBuffer(16));
+  console.log(Atomics.store(shared, 0, 5n), Atomics.add(shared, 0, 2n), Atomics.sub(shared, 0, 10n), Atomics.load(shared, 0));
+  console.log(Atomics.exchange(shared, 1, 2n ** 63n), Atomics.compareExchange(shared, 1, -(2n ** 63n), 4n), Atomics.load(shared, 1));
+  const su = new BigUint64Array(2);
+  console.log(Atomics.sub(su, 0, 1n), Atomics.or(su, 1, 6n), Atomics.and(su, 1, 3n), Atomics.xor(su, 1, 1n), su);
+  try { Atomics.add(su, 0, 1); } catch (e) { console.log(e.constructor.name); }
+  console.log(new Float64Array(new BigInt64Array([9n, 8n]).buffer)[0] > 0, new Uint8Array(new BigUint64Array([258n]).buffer));
+  console.log({ t: new BigInt64Array(0), u: new BigUint64Array([1n]) }, [new BigInt64Array([3n])]);
+}
