@@ -47,6 +47,12 @@ impl BufferData {
         self.bytes.as_deref_mut()
     }
 
+    /// `[[ArrayBufferMaxByteLength]]`: `Some` for a resizable (growable)
+    /// buffer.
+    pub fn max_byte_length(&self) -> Option<usize> {
+        self.max_byte_length
+    }
+
     /// `ArrayBufferByteLength` (0 once detached).
     pub fn byte_length(&self) -> usize {
         self.bytes.as_ref().map_or(0, Vec::len)

@@ -526,7 +526,7 @@ fn intrinsic_constructor(vm: &Vm, t: ElementType) -> Gc<JsObject> {
 
 /// `%XArray.prototype%`, read from the intrinsic constructor's
 /// non-writable, non-configurable `prototype`.
-fn intrinsic_prototype(vm: &Vm, t: ElementType) -> Gc<JsObject> {
+pub(crate) fn intrinsic_prototype(vm: &Vm, t: ElementType) -> Gc<JsObject> {
     let ctor = intrinsic_constructor(vm, t);
     let key = PropertyKey::String(vm.names.prototype);
     let proto = ctor.borrow(&vm.heap).get_own(&vm.heap, key).and_then(|(v, _)| v.as_object());

@@ -12,10 +12,12 @@
 //! Anything else (functions, symbols, WeakMap, Promise, …) throws a
 //! `DataCloneError` DOMException.
 //!
-//! Binary data slots in at two places: [`clone_object`] dispatches on the
-//! object kind (ArrayBuffer, TypedArray, DataView get their arms there), and
-//! [`TransferList`] is where transferred buffers are detached after the
-//! clone.
+//! Binary data: an ArrayBuffer's bytes are copied (a resizable buffer
+//! stays resizable); TypedArrays and DataViews are copied as views of the
+//! copy of their buffer, so views that shared a buffer still share one.
+//! Buffers named in `transfer` are detached after the clone (their copies
+//! hold the contents). A SharedArrayBuffer is a `DataCloneError`: sharing
+//! its memory would need shared storage, which these buffers do not have.
 
 use std::collections::HashMap;
 
@@ -37,8 +39,8 @@ use crate::vm::{Exception, JsResult, Vm};
 /// (the clone recurses on the native stack).
 const MAX_DEPTH: usize = 4096;
 
-/// The objects named in `options.transfer`. No kind of object is
-/// transferable yet; ArrayBuffer (detached after the clone) joins here.
+/// The objects named in `options.transfer`: ArrayBuffers, whose copies
+/// take their contents and which are detached after the clone.
 struct TransferList {
     /// The transferred objects, in list order.
     objects: Vec<Gc<JsObject>>,
@@ -62,7 +64,12 @@ fn node_type_error(vm: &mut Vm, message: &str, code: &str) -> Exception {
 
 /// A `DataCloneError` for `what`.
 fn data_clone_error(vm: &mut Vm, what: &str) -> Exception {
-    throw_dom_exception(vm, "DataCloneError", &format!("{what} could not be cloned."))
+    data_clone_error_message(vm, &format!("{what} could not be cloned."))
+}
+
+/// A `DataCloneError` with its whole message.
+fn data_clone_error_message(vm: &mut Vm, message: &str) -> Exception {
+    throw_dom_exception(vm, "DataCloneError", message)
 }
 
 /// `structuredClone(value [, options])`.
@@ -74,10 +81,18 @@ fn structured_clone(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let options = info.arg(vm, 1);
     let transfer = read_transfer_list(vm, options)?;
     let mut cloner = Cloner { memory: HashMap::new(), depth: 0 };
+    for (index, &buffer) in transfer.objects.iter().enumerate() {
+        if transfer.objects[..index].contains(&buffer) {
+            return Err(data_clone_error_message(vm, "Transfer list contains duplicate ArrayBuffer"));
+        }
+    }
     let clone = clone_value(vm, &mut cloner, value)?;
-    // Nothing can be in the list yet (see `read_transfer_list`); detaching
-    // transferred buffers goes here.
-    debug_assert!(transfer.objects.is_empty());
+    vm.keep_alive(clone);
+    // A transferred buffer not reached from `value` still moves (and its
+    // copy is dropped), as in HTML's StructuredSerializeWithTransfer.
+    for &buffer in &transfer.objects {
+        crate::builtins::array_buffer::detach(vm, buffer)?;
+    }
     Ok(clone)
 }
 
@@ -115,9 +130,10 @@ fn read_transfer_list(vm: &mut Vm, options: Value) -> JsResult<TransferList> {
     Ok(list)
 }
 
-/// Whether `o` can be transferred: no object kind the engine has yet is.
-fn is_transferable(_vm: &Vm, _o: Gc<JsObject>) -> bool {
-    false
+/// Whether `o` can be transferred: an ArrayBuffer that may be detached
+/// (not shared, not immutable).
+fn is_transferable(vm: &Vm, o: Gc<JsObject>) -> bool {
+    crate::builtins::array_buffer::buffer_data(vm, o).is_some_and(|d| !d.is_shared() && !d.is_immutable())
 }
 
 /// StructuredSerializeInternal + deserialize for one value.
@@ -157,6 +173,9 @@ fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsRes
         Set,
         Error,
         Array(u32),
+        ArrayBuffer,
+        TypedArray(crate::builtins::typed_array::TypedArrayData),
+        DataView(crate::builtins::data_view::DataViewData),
         Ordinary,
         Function,
         Unclonable(&'static str),
@@ -171,6 +190,12 @@ fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsRes
         ObjectKind::Set(_) => Plan::Set,
         ObjectKind::Error { .. } => Plan::Error,
         ObjectKind::Array { length, .. } => Plan::Array(*length),
+        // Sharing memory across a clone needs shared storage, which this
+        // engine's single-threaded buffers do not have.
+        ObjectKind::ArrayBuffer(data) if data.is_shared() => Plan::Unclonable("#<SharedArrayBuffer>"),
+        ObjectKind::ArrayBuffer(_) => Plan::ArrayBuffer,
+        ObjectKind::TypedArray(view) => Plan::TypedArray(**view),
+        ObjectKind::DataView(view) => Plan::DataView(**view),
         ObjectKind::Ordinary | ObjectKind::Arguments => Plan::Ordinary,
         ObjectKind::Function(_) => Plan::Function,
         ObjectKind::Symbol(_) => Plan::Unclonable("[object Symbol]"),
@@ -209,6 +234,25 @@ fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsRes
             copy_properties(vm, cloner, source, copy)?;
             Ok(copy)
         }
+        Plan::ArrayBuffer => clone_array_buffer(vm, cloner, source),
+        Plan::TypedArray(mut view) => {
+            let buffer = clone_object(vm, cloner, view.buffer)?;
+            vm.keep_alive(Value::object(buffer));
+            view.buffer = buffer;
+            let proto = crate::builtins::typed_array::intrinsic_prototype(vm, view.element);
+            let copy = vm.new_object_of_kind(Some(proto), ObjectKind::TypedArray(Box::new(view)));
+            remember(vm, cloner, source, copy);
+            Ok(copy)
+        }
+        Plan::DataView(mut view) => {
+            let buffer = clone_object(vm, cloner, view.buffer)?;
+            vm.keep_alive(Value::object(buffer));
+            view.buffer = buffer;
+            let proto = vm.realm.intrinsics.data_view_prototype;
+            let copy = vm.new_object_of_kind(Some(proto), ObjectKind::DataView(Box::new(view)));
+            remember(vm, cloner, source, copy);
+            Ok(copy)
+        }
         Plan::Ordinary => {
             let copy = vm.new_plain_object();
             remember(vm, cloner, source, copy);
@@ -221,6 +265,30 @@ fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsRes
         }
         Plan::Unclonable(what) => Err(data_clone_error(vm, what)),
     }
+}
+
+/// An ArrayBuffer's copy: the same bytes (and maximum length, for a
+/// resizable one) in a new buffer. A detached buffer cannot be cloned.
+fn clone_array_buffer(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
+    if let Some(&copy) = cloner.memory.get(&source) {
+        return Ok(copy);
+    }
+    let (bytes, max_byte_length) = match crate::builtins::array_buffer::buffer_data(vm, source) {
+        Some(data) => (data.bytes().map(<[u8]>::to_vec), data.max_byte_length()),
+        None => (None, None),
+    };
+    let Some(bytes) = bytes else {
+        return Err(data_clone_error_message(vm, "An ArrayBuffer is detached and could not be cloned."));
+    };
+    let proto = vm.realm.intrinsics.array_buffer_prototype;
+    let copy = crate::builtins::array_buffer::allocate_buffer(vm, proto, bytes.len(), max_byte_length, false)?;
+    crate::builtins::array_buffer::with_buffer_mut(vm, copy, |data| {
+        if let Some(target) = data.bytes_mut() {
+            target.copy_from_slice(&bytes);
+        }
+    });
+    remember(vm, cloner, source, copy);
+    Ok(copy)
 }
 
 /// The own enumerable string-keyed properties of `source` (still present

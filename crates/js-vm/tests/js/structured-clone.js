@@ -115,3 +115,23 @@ const dom = new DOMException("msg", "DataCloneError");
 console.log(dom.name, dom.message, dom.code, String(dom), Object.prototype.toString.call(dom));
 const plain = new DOMException();
 console.log(JSON.stringify(plain.name), JSON.stringify(plain.message), plain.code, new DOMException("a", "NotFoundError").code);
+
+{
+  // Binary data: views of one buffer keep sharing it; resizable buffers
+  // stay resizable; a transferred buffer moves and is detached.
+  const buf = new ArrayBuffer(8);
+  const u8 = new Uint8Array(buf, 2, 4); u8.set([1, 2, 3, 4]);
+  const dv = new DataView(buf, 1, 3);
+  const c = structuredClone({ buf, u8, dv, f: new Float64Array([1.5, -2]) });
+  console.log(c.buf.byteLength, c.u8, c.u8.buffer === c.buf, c.dv.buffer === c.buf, c.dv.byteOffset, c.dv.byteLength, c.f);
+  c.u8[0] = 99; console.log(u8[0], new Uint8Array(c.buf)[2]);
+  const r = new ArrayBuffer(4, { maxByteLength: 16 });
+  const rc = structuredClone(r); console.log(rc.resizable, rc.maxByteLength);
+  const t = new ArrayBuffer(3); new Uint8Array(t)[0] = 7;
+  const moved = structuredClone(t, { transfer: [t] });
+  console.log(t.byteLength, moved.byteLength, new Uint8Array(moved)[0]);
+  try { structuredClone(t); } catch (e) { console.log(e.name, e.message); }
+  try { const x = new ArrayBuffer(1); structuredClone(x, { transfer: [x, x] }); } catch (e) { console.log(e.name, e.message); }
+  try { structuredClone(1, { transfer: [t] }); } catch (e) { console.log(e.name, e.message); }
+  const big = structuredClone(new BigInt64Array([5n, -1n])); console.log(big);
+}
