@@ -150,7 +150,7 @@ fn start(
     let constructor = constructor.as_object().filter(|&c| is_constructor(vm, c));
     let (source, target) = if using_async.is_some() || using_sync.is_some() {
         let record = match (using_async, using_sync) {
-            (Some(method), _) => async_iterator_from_method(vm, items, method)?,
+            (Some(method), _) => super::async_iteration::async_iterator_from_method(vm, items, method)?,
             (None, Some(method)) => {
                 let sync = sync_iterator_from_method(vm, items, method)?;
                 super::async_iteration::create_async_from_sync_iterator(vm, sync)?
@@ -184,18 +184,6 @@ fn start(
 fn construct_target(vm: &mut Vm, c: Gc<JsObject>, args: &[Value]) -> JsResult<Gc<JsObject>> {
     let a = construct(vm, c, args, None)?;
     a.as_object().ok_or_else(|| vm.type_error("Array.fromAsync: constructor did not return an object"))
-}
-
-/// `GetIteratorFromMethod(obj, method)` for `@@asyncIterator`.
-fn async_iterator_from_method(vm: &mut Vm, items: Value, method: Value) -> JsResult<Gc<IteratorRecord>> {
-    let iterator = call(vm, method, items, &[])?;
-    if !iterator.is_object() {
-        return Err(vm.type_error("Result of the Symbol.asyncIterator method is not an object"));
-    }
-    vm.keep_alive(iterator);
-    let next_key = PropertyKey::String(vm.names.next);
-    let next = get_value(vm, iterator, next_key)?;
-    Ok(vm.heap.alloc(IteratorRecord { iterator, next, done: false }))
 }
 
 /// `GetIteratorFromMethod(obj, method)` for `@@iterator`.

@@ -28,6 +28,11 @@ pub fn get_async_iterator(vm: &mut Vm, obj: Value) -> JsResult<Gc<IteratorRecord
         let sync = super::iteration::get_iterator(vm, obj)?;
         return create_async_from_sync_iterator(vm, sync);
     };
+    async_iterator_from_method(vm, obj, method)
+}
+
+/// `GetIteratorFromMethod(obj, method)` for an `@@asyncIterator` method.
+pub fn async_iterator_from_method(vm: &mut Vm, obj: Value, method: Value) -> JsResult<Gc<IteratorRecord>> {
     let iterator = call(vm, method, obj, &[])?;
     if !iterator.is_object() {
         return Err(vm.type_error("Result of the Symbol.asyncIterator method is not an object"));

@@ -119,6 +119,33 @@ pub fn compile_eval(
     })
 }
 
+/// Parses `text` as `source_type`; the first diagnostic is the SyntaxError.
+pub(crate) fn parse<'a>(
+    allocator: &'a Allocator,
+    text: &'a str,
+    source_type: SourceType,
+) -> CResult<oxc_ast::ast::Program<'a>> {
+    let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
+    let parsed = Parser::new(allocator, text, source_type).with_options(options).parse();
+    if let Some(error) = parsed.diagnostics.errors().next() {
+        return Err(CompileError::Syntax(error.message.to_string()));
+    }
+    if parsed.panicked {
+        return Err(CompileError::Syntax("Unexpected token".to_owned()));
+    }
+    Ok(parsed.program)
+}
+
+/// oxc's scope analysis with its early errors (the first is the
+/// SyntaxError).
+pub(crate) fn analyse<'a>(program: &'a oxc_ast::ast::Program<'a>) -> CResult<oxc_semantic::Semantic<'a>> {
+    let built = SemanticBuilder::new().with_check_syntax_error(true).with_build_nodes(true).build(program);
+    if let Some(error) = built.diagnostics.errors().next() {
+        return Err(CompileError::Syntax(error.message.to_string()));
+    }
+    Ok(built.semantic)
+}
+
 fn compile_on_big_stack(
     vm: &mut Vm,
     source: &Rc<Source>,
@@ -127,20 +154,8 @@ fn compile_on_big_stack(
     outer: Option<Rc<crate::bytecode::EvalScope>>,
 ) -> CResult<Gc<Code>> {
     let allocator = Allocator::default();
-    let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
-    let parsed = Parser::new(&allocator, &source.text, SourceType::script()).with_options(options).parse();
-    if let Some(error) = parsed.diagnostics.errors().next() {
-        return Err(CompileError::Syntax(error.message.to_string()));
-    }
-    if parsed.panicked {
-        return Err(CompileError::Syntax("Unexpected token".to_owned()));
-    }
-    let program = parsed.program;
-    let built = SemanticBuilder::new().with_check_syntax_error(true).with_build_nodes(true).build(&program);
-    if let Some(error) = built.diagnostics.errors().next() {
-        return Err(CompileError::Syntax(error.message.to_string()));
-    }
-    let analysis = Analysis::new(built.semantic);
+    let program = parse(&allocator, &source.text, SourceType::script())?;
+    let analysis = Analysis::new(analyse(&program)?);
     let root = program.scope_id.get().unwrap_or(ScopeId::new(0));
     let strict = force_strict || analysis.scoping.scope_flags(root).is_strict_mode();
     let mut fc = FunctionCompiler::new(vm, &analysis, source, root, kind, strict, "");

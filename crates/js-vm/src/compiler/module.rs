@@ -17,8 +17,6 @@ use oxc_ast::ast::{
     BindingPattern, Declaration, ExportDefaultDeclaration, ExportDefaultDeclarationKind, ModuleExportName, Program,
     Statement,
 };
-use oxc_parser::{ParseOptions, Parser};
-use oxc_semantic::SemanticBuilder;
 use oxc_span::SourceType;
 use oxc_syntax::scope::ScopeId;
 use oxc_syntax::symbol::SymbolFlags;
@@ -100,20 +98,8 @@ pub fn compile_module(vm: &mut Vm, source: &Rc<Source>) -> CResult<CompiledModul
 
 fn compile_on_big_stack(vm: &mut Vm, source: &Rc<Source>) -> CResult<CompiledModule> {
     let allocator = Allocator::default();
-    let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
-    let parsed = Parser::new(&allocator, &source.text, SourceType::mjs()).with_options(options).parse();
-    if let Some(error) = parsed.diagnostics.errors().next() {
-        return Err(CompileError::Syntax(error.message.to_string()));
-    }
-    if parsed.panicked {
-        return Err(CompileError::Syntax("Unexpected token".to_owned()));
-    }
-    let program = parsed.program;
-    let built = SemanticBuilder::new().with_check_syntax_error(true).with_build_nodes(true).build(&program);
-    if let Some(error) = built.diagnostics.errors().next() {
-        return Err(CompileError::Syntax(error.message.to_string()));
-    }
-    let mut analysis = Analysis::new(built.semantic);
+    let program = super::parse(&allocator, &source.text, SourceType::mjs())?;
+    let mut analysis = Analysis::new(super::analyse(&program)?);
     let root = program.scope_id.get().unwrap_or(ScopeId::new(0));
     let default_slot = analysis.capture_module_scope(root);
     let mut entries = Entries::default();
