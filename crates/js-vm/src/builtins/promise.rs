@@ -597,20 +597,21 @@ fn settled_record(vm: &mut Vm, status: &str, key: &str, x: Value) -> JsResult<Va
 }
 
 fn all_settled_resolve_element(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let x = info.arg(vm, 0);
-    if info.data(vm).as_internal::<ElementRecord>().is_some_and(|e| e.borrow(&vm.heap).already_called) {
-        return Ok(Value::UNDEFINED);
-    }
-    let record = settled_record(vm, "fulfilled", "value", x)?;
-    element_step(vm, info, Combinator::AllSettled, record)
+    all_settled_element(vm, info, "fulfilled", "value")
 }
 
 fn all_settled_reject_element(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    all_settled_element(vm, info, "rejected", "reason")
+}
+
+/// The shared body of allSettled's element functions: a `{ status, key }`
+/// record, made only on the first call (the record is observable).
+fn all_settled_element(vm: &mut Vm, info: &CallInfo, status: &str, key: &str) -> JsResult<Value> {
     let x = info.arg(vm, 0);
     if info.data(vm).as_internal::<ElementRecord>().is_some_and(|e| e.borrow(&vm.heap).already_called) {
         return Ok(Value::UNDEFINED);
     }
-    let record = settled_record(vm, "rejected", "reason", x)?;
+    let record = settled_record(vm, status, key, x)?;
     element_step(vm, info, Combinator::AllSettled, record)
 }
 
