@@ -56,39 +56,71 @@ pub struct CacheCounters {
 ///
 /// A set is chosen by Fibonacci-hashing the low 32 bits of
 /// [`CacheKey::identity`] (keys whose identities differ only above bit 31
-/// share a set; the cells of one heap differ below it). Keys, LRU stamps and
-/// entries live in three way-major arrays (`keys[way][set]`). Viewed flat,
-/// way `w` of set `s` is slot `w × SETS + s` of each array, so the set index
-/// is the scaled index of every compare and store, and a hit in way `w`
-/// costs the hash (a multiply and a shift), `w + 1` compare-and-branch
-/// pairs, one `or` naming the slot, a clock tick stored as the slot's
-/// stamp, and the copy of the entry: no set base pointer, no way pointer.
-/// The smallest stamp of a set is its least recently used way (empty ways
-/// hold 0); there is no per-hit counter beyond the clock (hits are derived
-/// from it). With the default 8 sets a way's keys are one 64-byte line.
+/// share a set; the cells of one heap differ below it). Keys and entries
+/// live in two way-major arrays (`keys[way][set]`), so the set index is the
+/// scaled index of every compare. `WAYS` is at most 8.
 ///
-/// `cargo xtask bench microtask` reports the instructions per hit in each
-/// way under callgrind. A branch-free compare of all four keys was tried on
-/// paper and not taken: without SSE4.1's 64-bit `pcmpeqq` (the baseline
-/// x86-64 target has only SSE2), broadcasting the key, comparing, folding
-/// 32-bit halves and turning the mask into a slot costs more instructions
-/// than the three compare-and-branch pairs it would replace.
+/// Replacement is exact LRU within a set. A set's recency order is one
+/// `u64` of pair bits, one per pair of ways (6 for 4 ways): using a way
+/// sets the bits of the pairs it now leads and clears those it now trails,
+/// `order & !CLEAR[w] | SET[w]` with per-way constants. The bit of a pair
+/// normally says "the lower way was used later"; for the pairs of way
+/// `WAYS - 2` with the ways below it, it says "way `WAYS - 2` was". So way
+/// `WAYS - 2` only sets bits and way `WAYS - 1` only clears them: a hit in
+/// either updates the order with one read-modify-write instruction (`or`,
+/// `and`), and the ways with the longest compare chains pay least for LRU.
+/// The least recently used way is the one that trails every other; emptied
+/// ways are made least recently used, so an insertion takes an empty way
+/// when there is one. Hits are counted in three counters, summed by
+/// [`counters`](Self::counters).
+///
+/// [`get`](Self::get) is unrolled by hand, each way with its own hit path:
+/// `w + 1` compare-and-branch pairs, the order update, the hit count and
+/// the copy of the entry. Neighbouring ways do the three steps in
+/// different orders and bump different counters; otherwise LLVM merges the
+/// identical tails of the paths into one block reached by a jump, choosing
+/// the way's constants with `mov`s, which costs more than it saves.
+///
+/// Instructions per `get` under callgrind (`cargo bench -p js-microtask
+/// --bench microtask`, `fact:` lines; 8 × 4, 16-byte entries), against
+/// the clock-stamp layout this replaced:
+///
+/// | lookup | stamps | pair bits |
+/// | --- | ---: | ---: |
+/// | hit in way 0 / 1 / 2 / 3 | 11 / 15 / 17 / 19 | 12 / 15 / 14 / 16 |
+/// | hit, 16 keys round robin | 14.1 | 14.4 |
+/// | miss | 13 | 15 |
+/// | miss + evicting insert | 47.5 | 52.7 |
+///
+/// Tried and not taken: keeping each set's ways in recency order
+/// (move-to-front: a hit in way 0 needs no update, but a hit in way `k`
+/// moves `k` keys and `k` entries), a recency permutation byte per set
+/// updated through a 256 × 4 table (a load, a table load and a store, no
+/// cheaper than the stamps), and a branch-free SSE2 compare of the set's
+/// keys (without SSE4.1's `pcmpeqq`, broadcasting, comparing, folding
+/// 32-bit halves and finding the lane costs more than the compare chain).
+/// Every hit within 15 instructions would need one more off the last way:
+/// the set index costs three (`imul`, `shr`, and a `shl` for the 16-byte
+/// entries), the compares two per way.
 pub struct CallCache<K, E, const SETS: usize = 8, const WAYS: usize = 4> {
     /// `keys[way][set]`: `Some` exactly when the way holds an entry.
     keys: [[Option<K>; SETS]; WAYS],
-    /// `stamps[way][set]`: the clock when the way was last used; 0 when
-    /// empty.
-    stamps: [[u64; SETS]; WAYS],
     /// `entries[way][set]`: `Some` exactly when the key is.
     entries: [[Option<E>; SETS]; WAYS],
-    /// Ticks on every hit and insertion: the LRU stamps' source.
-    clock: u64,
-    /// Calls of `insert` (`clock - insertions` is the hit count).
-    insertions: u64,
+    /// `order[set]`: the set's recency order, one bit per pair of ways
+    /// `i < j`, set when way `i` was used after way `j`.
+    order: [u64; SETS],
+    /// Hits, in two counters: see [`hit`](Self::hit).
+    hits: [u64; 3],
     misses: u64,
     evictions: u64,
     invalidations: u64,
     pruned: u64,
+}
+
+/// The bit of the pair of ways `i < j` in a set's order word.
+const fn pair_bit(ways: usize, i: usize, j: usize) -> u32 {
+    (i * (2 * ways - i - 1) / 2 + (j - i - 1)) as u32
 }
 
 impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E, SETS, WAYS> {
@@ -101,14 +133,60 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
         if SETS == 1 { None } else { Some(u32::BITS - SETS.trailing_zeros()) }
     };
 
+    /// Checks `WAYS` against the order word: one bit per pair of ways.
+    const ORDER_FITS: () = assert!(WAYS <= 8, "CallCache: WAYS must be at most 8");
+
+    /// `SET[w]`: the order bits that using way `w` sets, `CLEAR[w]` (below)
+    /// those it clears; together, the bits of every pair way `w` is in.
+    const SET: [u64; WAYS] = Self::masks(true);
+
+    /// `CLEAR[w]`: the order bits that using way `w` clears.
+    const CLEAR: [u64; WAYS] = Self::masks(false);
+
+    /// The order word of an empty set: way 0 the least recently used, way
+    /// `WAYS - 1` the most, so an empty set fills way 0 first.
+    const FRESH: u64 = {
+        let mut word = 0;
+        let mut i = 0;
+        while i + 2 < WAYS {
+            word |= 1 << pair_bit(WAYS, i, WAYS - 2);
+            i += 1;
+        }
+        word
+    };
+
+    /// `SET` (`set`) or `CLEAR` (`!set`).
+    const fn masks(set: bool) -> [u64; WAYS] {
+        let mut masks = [0; WAYS];
+        let mut i = 0;
+        while i < WAYS {
+            let mut j = i + 1;
+            while j < WAYS {
+                // The pair's bit is set when way `i` was used after way `j`,
+                // except for the pairs of way `WAYS - 2` with the ways below
+                // it, where it is set when way `WAYS - 2` was.
+                let bit = 1 << pair_bit(WAYS, i, j);
+                let set_by_i = j != WAYS - 2;
+                if set_by_i == set {
+                    masks[i] |= bit;
+                } else {
+                    masks[j] |= bit;
+                }
+                j += 1;
+            }
+            i += 1;
+        }
+        masks
+    }
+
     /// An empty cache.
     pub const fn new() -> Self {
+        let () = Self::ORDER_FITS;
         Self {
             keys: [[None; SETS]; WAYS],
-            stamps: [[0; SETS]; WAYS],
             entries: [[None; SETS]; WAYS],
-            clock: 0,
-            insertions: 0,
+            order: [Self::FRESH; SETS],
+            hits: [0; 3],
             misses: 0,
             evictions: 0,
             invalidations: 0,
@@ -129,45 +207,80 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
         }
     }
 
-    /// The slots of set `set` in the flat arrays, way 0 first.
-    #[inline]
-    fn slots(set: usize) -> impl Iterator<Item = usize> {
-        (set..SETS * WAYS).step_by(SETS)
-    }
-
-    /// The slot of set `set` holding `key`, if one does.
+    /// The way of set `set` holding `key`, if one does.
     #[inline]
     fn find(&self, set: usize, key: K) -> Option<usize> {
-        let keys = self.keys.as_flattened();
-        let mut slot = set;
-        while slot < SETS * WAYS {
-            if keys[slot] == Some(key) {
-                return Some(slot);
-            }
-            slot += SETS;
-        }
-        None
+        (0..WAYS).find(|&way| self.keys[way][set] == Some(key))
+    }
+
+    /// How many ways of set `set` way `way` was used after (0: the least
+    /// recently used way; `WAYS - 1`: the most recently used).
+    fn rank(&self, set: usize, way: usize) -> u32 {
+        let word = self.order[set];
+        (word & Self::SET[way]).count_ones() + (!word & Self::CLEAR[way]).count_ones()
+    }
+
+    /// Makes way `way` of set `set` the most recently used.
+    #[inline]
+    fn touch(&mut self, set: usize, way: usize) {
+        // For way `WAYS - 2` this is a lone `or`, for way `WAYS - 1` a lone
+        // `and`.
+        self.order[set] = self.order[set] & !Self::CLEAR[way] | Self::SET[way];
     }
 
     /// A copy of `key`'s entry, marking it most recently used; `None` on a
     /// miss.
     #[inline]
     pub fn get(&mut self, key: K) -> Option<E> {
-        let keys = self.keys.as_flattened();
-        // Written as a loop over flat slots with the hit's work inside it:
-        // unrolled, the compares address `keys[slot]` straight from the set
-        // index, and a hit reaches its stamp and entry through the slot.
-        let mut slot = Self::set_index(key);
-        while slot < SETS * WAYS {
-            if keys[slot] == Some(key) {
-                self.clock += 1;
-                self.stamps.as_flattened_mut()[slot] = self.clock;
-                return self.entries.as_flattened()[slot];
-            }
-            slot += SETS;
+        let set = Self::set_index(key);
+        // Unrolled, each way gets its own hit path, whose masks and array
+        // offsets are constants: a hit in way `w` is `w + 1` compares, an
+        // `and` and an `add` on the set's word, and the copy of the entry.
+        macro_rules! probe {
+            ($($way:literal)*) => {$(
+                if $way < WAYS && self.keys[$way][set] == Some(key) {
+                    return self.hit(set, $way);
+                }
+            )*};
         }
+        probe!(0 1 2 3 4 5 6 7);
         self.misses += 1;
         None
+    }
+
+    /// The hit path of way `way`: counts the hit, makes the way the most
+    /// recently used and copies its entry out.
+    #[inline]
+    fn hit(&mut self, set: usize, way: usize) -> Option<E> {
+        // The same three steps in a different order in neighbouring ways:
+        // when every way's path ends alike, LLVM sinks the common tail into
+        // one block reached through a jump, with the way's constants chosen
+        // by `mov`s (two to four instructions more per hit).
+        match way % 4 {
+            0 => {
+                self.hits[0] += 1;
+                self.touch(set, way);
+                self.entries[way][set]
+            }
+            1 => {
+                self.touch(set, way);
+                let entry = self.entries[way][set];
+                self.hits[1] += 1;
+                entry
+            }
+            2 => {
+                self.touch(set, way);
+                let entry = self.entries[way][set];
+                self.hits[2] += 1;
+                entry
+            }
+            _ => {
+                self.touch(set, way);
+                let entry = self.entries[way][set];
+                self.hits[0] += 1;
+                entry
+            }
+        }
     }
 
     /// Whether `key` has an entry, without touching LRU order or counters.
@@ -179,50 +292,42 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
     /// Replaces `key`'s entry if it has one; otherwise takes an empty way or
     /// evicts the least recently used one. Returns the evicted key.
     pub fn insert(&mut self, key: K, entry: E) -> Option<K> {
-        // Every insertion ticks the clock and is counted, so that
-        // `clock - insertions` stays the number of hits.
-        self.clock += 1;
-        self.insertions += 1;
-        let stamp = self.clock;
         let set = Self::set_index(key);
-        if let Some(slot) = self.find(set, key) {
-            self.stamps.as_flattened_mut()[slot] = stamp;
-            self.entries.as_flattened_mut()[slot] = Some(entry);
+        if let Some(way) = self.find(set, key) {
+            self.touch(set, way);
+            self.entries[way][set] = Some(entry);
             return None;
         }
-        // An empty way has stamp 0, below every used way's: the least
-        // recently used way is an empty one if there is one.
-        let stamps = self.stamps.as_flattened();
-        let mut lru = set;
-        let mut slot = set + SETS;
-        while slot < SETS * WAYS {
-            if stamps[slot] < stamps[lru] {
-                lru = slot;
-            }
-            slot += SETS;
+        // Emptied ways are made the least recently used, below every used
+        // way: the least recently used way is an empty one if there is one.
+        let word = self.order[set];
+        let mut lru = 0;
+        while lru + 1 < WAYS && (word & Self::SET[lru] != 0 || !word & Self::CLEAR[lru] != 0) {
+            lru += 1;
         }
-        let evicted = self.keys.as_flattened_mut()[lru].replace(key);
-        self.stamps.as_flattened_mut()[lru] = stamp;
-        self.entries.as_flattened_mut()[lru] = Some(entry);
+        let evicted = self.keys[lru][set].replace(key);
+        self.entries[lru][set] = Some(entry);
+        self.touch(set, lru);
         if evicted.is_some() {
             self.evictions += 1;
         }
         evicted
     }
 
-    /// Empties slot `slot`.
-    fn empty(&mut self, slot: usize) {
-        self.keys.as_flattened_mut()[slot] = None;
-        self.stamps.as_flattened_mut()[slot] = 0;
-        self.entries.as_flattened_mut()[slot] = None;
+    /// Empties way `way` of set `set` and makes it the least recently used.
+    fn empty(&mut self, set: usize, way: usize) {
+        self.keys[way][set] = None;
+        self.entries[way][set] = None;
+        self.order[set] = self.order[set] & !Self::SET[way] | Self::CLEAR[way];
     }
 
     /// Forgets `key`'s entry (its code is being detached). Returns whether
     /// it had one.
     pub fn invalidate(&mut self, key: K) -> bool {
-        match self.find(Self::set_index(key), key) {
-            Some(slot) => {
-                self.empty(slot);
+        let set = Self::set_index(key);
+        match self.find(set, key) {
+            Some(way) => {
+                self.empty(set, way);
                 self.invalidations += 1;
                 true
             }
@@ -234,8 +339,8 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
     pub fn clear(&mut self) {
         self.invalidations += self.len() as u64;
         self.keys = [[None; SETS]; WAYS];
-        self.stamps = [[0; SETS]; WAYS];
         self.entries = [[None; SETS]; WAYS];
+        self.order = [Self::FRESH; SETS];
     }
 
     /// The number of entries.
@@ -250,8 +355,7 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
 
     /// Every key with an entry, set by set.
     pub fn keys(&self) -> impl Iterator<Item = K> + '_ {
-        let keys = self.keys.as_flattened();
-        (0..SETS).flat_map(move |set| Self::slots(set).filter_map(move |slot| keys[slot]))
+        (0..SETS).flat_map(move |set| (0..WAYS).filter_map(move |way| self.keys[way][set]))
     }
 
     /// The keys of set `index`, most recently used first.
@@ -260,17 +364,16 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
     /// If `index` is not below `SETS`.
     pub fn set_keys_by_recency(&self, index: usize) -> Vec<K> {
         assert!(index < SETS, "CallCache::set_keys_by_recency: set {index} of {SETS}");
-        let (keys, stamps) = (self.keys.as_flattened(), self.stamps.as_flattened());
-        let mut ways: Vec<(u64, K)> =
-            Self::slots(index).filter_map(|slot| keys[slot].map(|key| (stamps[slot], key))).collect();
-        ways.sort_by_key(|&(stamp, _)| std::cmp::Reverse(stamp));
+        let mut ways: Vec<(u32, K)> =
+            (0..WAYS).filter_map(|way| self.keys[way][index].map(|key| (self.rank(index, way), key))).collect();
+        ways.sort_by_key(|&(rank, _)| std::cmp::Reverse(rank));
         ways.into_iter().map(|(_, key)| key).collect()
     }
 
     /// What the cache has done so far.
     pub fn counters(&self) -> CacheCounters {
         CacheCounters {
-            hits: self.clock - self.insertions,
+            hits: self.hits.iter().sum(),
             misses: self.misses,
             evictions: self.evictions,
             invalidations: self.invalidations,
@@ -281,10 +384,12 @@ impl<K: CacheKey, E: Copy, const SETS: usize, const WAYS: usize> CallCache<K, E,
     /// Drops every entry for which `dead(key)` holds; returns how many.
     pub fn prune(&mut self, mut dead: impl FnMut(K) -> bool) -> usize {
         let mut pruned = 0;
-        for slot in 0..SETS * WAYS {
-            if self.keys.as_flattened()[slot].is_some_and(&mut dead) {
-                self.empty(slot);
-                pruned += 1;
+        for set in 0..SETS {
+            for way in 0..WAYS {
+                if self.keys[way][set].is_some_and(&mut dead) {
+                    self.empty(set, way);
+                    pruned += 1;
+                }
             }
         }
         self.pruned += pruned as u64;

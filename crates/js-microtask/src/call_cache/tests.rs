@@ -183,3 +183,41 @@ proptest! {
         }
     }
 }
+
+/// One set of `W` ways against a most-recent-first list, over a fixed
+/// pseudo-random mix of accesses and invalidations of `2 * W` keys.
+fn one_set_matches_the_lru_model<const W: usize>() {
+    let mut cache: CallCache<NonZeroU64, u32, 1, W> = CallCache::new();
+    let mut model: Vec<NonZeroU64> = Vec::new();
+    let mut state = 0x2545_f491_u64;
+    for step in 0..4000 {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let k = key((state >> 33) % (2 * W as u64));
+        if (state >> 20) % 16 == 0 {
+            let had = model.iter().position(|m| *m == k).map(|p| model.remove(p)).is_some();
+            assert_eq!(cache.invalidate(k), had, "{W} ways, step {step}");
+            continue;
+        }
+        let hit = cache.get(k).is_some();
+        assert_eq!(hit, model.contains(&k), "{W} ways, step {step}");
+        if hit {
+            model.retain(|m| *m != k);
+        } else {
+            let evicted = cache.insert(k, 0);
+            let expected = (model.len() == W).then(|| model.pop().unwrap());
+            assert_eq!(evicted, expected, "{W} ways, step {step}");
+        }
+        model.insert(0, k);
+        assert_eq!(cache.set_keys_by_recency(0), model, "{W} ways, step {step}");
+    }
+}
+
+#[test]
+fn every_way_count_keeps_exact_lru_order() {
+    one_set_matches_the_lru_model::<1>();
+    one_set_matches_the_lru_model::<2>();
+    one_set_matches_the_lru_model::<3>();
+    one_set_matches_the_lru_model::<4>();
+    one_set_matches_the_lru_model::<5>();
+    one_set_matches_the_lru_model::<8>();
+}
