@@ -193,7 +193,7 @@ fn one_set_matches_the_lru_model<const W: usize>() {
     for step in 0..4000 {
         state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         let k = key((state >> 33) % (2 * W as u64));
-        if (state >> 20) % 16 == 0 {
+        if (state >> 20).is_multiple_of(16) {
             let had = model.iter().position(|m| *m == k).map(|p| model.remove(p)).is_some();
             assert_eq!(cache.invalidate(k), had, "{W} ways, step {step}");
             continue;
