@@ -267,7 +267,7 @@ impl Vm {
         let source = Rc::new(Source::new(file_name, text));
         let code = match compiler::compile_script(self, &source) {
             Ok(code) => code,
-            Err(err) => return Err(self.compile_error(&err)),
+            Err(err) => return Err(self.compile_error_in(&err, &source)),
         };
         self.run_script(code)
     }
@@ -278,7 +278,7 @@ impl Vm {
         let source = Rc::new(Source::new(file_name, text));
         let code = match compiler::compile_script(self, &source) {
             Ok(code) => code,
-            Err(err) => return Err((Phase::Parse, self.compile_error(&err))),
+            Err(err) => return Err((Phase::Parse, self.compile_error_in(&err, &source))),
         };
         self.run_script(code).map_err(|e| (Phase::Runtime, e))
     }
@@ -293,11 +293,25 @@ impl Vm {
         name.as_string().map(|s| crate::interpreter::string_text(self, s))
     }
 
+    /// The exception a compile error throws, reported where the running
+    /// code is (eval code, `Function` bodies).
     pub(crate) fn compile_error(&mut self, err: &CompileError) -> Exception {
         match err {
-            CompileError::Syntax(message) => self.syntax_error(message),
+            CompileError::Syntax { message, .. } => self.syntax_error(message),
             CompileError::Range(message) => self.range_error(message),
         }
+    }
+
+    /// The exception a script's or module's compile error throws: a
+    /// SyntaxError made at the position in `source` the parser pointed at,
+    /// so an uncaught one is reported with that line, as Node does.
+    pub(crate) fn compile_error_in(&mut self, err: &CompileError, source: &Rc<Source>) -> Exception {
+        let CompileError::Syntax { message, at: Some(offset) } = err else { return self.compile_error(err) };
+        let error = self.make_error(crate::builtins::error::ErrorKind::Syntax, message);
+        if let ObjectKind::Error { site, .. } = &mut error.borrow_mut(&mut self.heap).kind {
+            *site = Some(crate::bytecode::SourceSite { source: Rc::clone(source), offset: *offset });
+        }
+        Exception::Throw(Value::object(error))
     }
 
     /// Allocates a string value from Rust text.

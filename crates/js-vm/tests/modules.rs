@@ -113,11 +113,15 @@ fn errors_carry_their_phase() {
     assert_eq!(phase, Phase::Resolution);
     assert!(error_text(&mut vm, e).contains("conflicting star exports for name 'x'"));
 
+    // A parse error is made at its position in the module's text: the
+    // uncaught report shows the module, line and caret.
     let mut vm = vm_with(&[("main", "export const = 1;")], false);
     let (phase, e) = vm.import_module("main").expect_err("syntax error");
     assert_eq!(phase, Phase::Parse);
-    let text = error_text(&mut vm, e);
-    assert!(text.starts_with("SyntaxError") && text.contains("main"), "{text}");
+    let Exception::Throw(thrown) = e else { panic!("a thrown SyntaxError") };
+    assert_eq!(error_text(&mut vm, e), "SyntaxError: Unexpected token '='");
+    let report = vm.uncaught_report(thrown, js_vm::Uncaught::Exception);
+    assert!(report.starts_with("memory:main:1\nexport const = 1;\n             ^\n"), "{report}");
 
     let mut vm = vm_with(&[("main", "import './gone';")], false);
     let (phase, e) = vm.import_module("main").expect_err("missing");

@@ -104,7 +104,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 }
                 ClassElement::StaticBlock(_) => statics.push((element, None)),
                 ClassElement::AccessorProperty(_) => {
-                    return Err(CompileError::Syntax("auto-accessors are not supported by this engine yet".to_owned()));
+                    return Err(CompileError::syntax("auto-accessors are not supported by this engine yet".to_owned()));
                 }
                 _ => {}
             }
@@ -265,7 +265,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         func: Reg,
     ) -> CResult<()> {
         let Some(entry) = private.iter().find(|p| p.name == name) else {
-            return Err(CompileError::Syntax(format!("undeclared private name #{name}")));
+            return Err(CompileError::syntax(format!("undeclared private name #{name}")));
         };
         let code = self.compile_function_code(&m.value, Some(""), Some(CodeKind::Method))?;
         self.functions.push(code);
@@ -277,7 +277,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             (PrivateKind::Accessor { get: Some(slot), .. }, MethodDefinitionKind::Get) => (1, *slot),
             (PrivateKind::Accessor { set: Some(slot), .. }, MethodDefinitionKind::Set) => (2, *slot),
             (PrivateKind::Method { slot }, _) => (0, *slot),
-            _ => return Err(CompileError::Syntax(format!("Identifier '#{name}' has already been declared"))),
+            _ => return Err(CompileError::syntax(format!("Identifier '#{name}' has already been declared"))),
         };
         self.emit(Instruction::SetFunctionName { func, key, prefix });
         let depth = self.env_depth(self.current_scope());

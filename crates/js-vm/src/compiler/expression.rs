@@ -83,7 +83,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// separators) from the constant pool.
     fn load_bigint(&mut self, decimal: &str, dst: Reg) -> CResult<()> {
         let Ok(n) = decimal.parse::<num_bigint::BigInt>() else {
-            return Err(CompileError::Syntax(format!("Invalid BigInt literal {decimal}")));
+            return Err(CompileError::syntax(format!("Invalid BigInt literal {decimal}")));
         };
         let v = self.vm.bigint(n);
         let c = self.constant(v);
@@ -190,7 +190,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 match &c.expression {
                     ChainElement::CallExpression(call) => self.call(call, dst, &mut exits)?,
                     ChainElement::TSNonNullExpression(_) => {
-                        return Err(CompileError::Syntax("TypeScript syntax is not JavaScript".to_owned()));
+                        return Err(CompileError::syntax("TypeScript syntax is not JavaScript".to_owned()));
                     }
                     other => {
                         if let Some(m) = other.as_member_expression() {
@@ -232,7 +232,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
             Expression::ImportMeta(_) => {
                 if self.analysis.module_scope.is_none() {
-                    return Err(CompileError::Syntax("Cannot use 'import.meta' outside a module".to_owned()));
+                    return Err(CompileError::syntax("Cannot use 'import.meta' outside a module".to_owned()));
                 }
                 self.emit(Instruction::ImportMeta { dst });
             }
@@ -241,7 +241,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Expression::AwaitExpression(a) => self.await_value(&a.argument, dst)?,
             Expression::ImportExpression(call) => {
                 if call.phase.is_some() {
-                    return Err(CompileError::Syntax("import phases are not supported by this engine".to_owned()));
+                    return Err(CompileError::syntax("import phases are not supported by this engine".to_owned()));
                 }
                 let mark = self.mark();
                 let specifier = self.temp()?;
@@ -267,12 +267,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.emit(Instruction::HasPrivate { dst, obj, key });
                 self.release(mark);
             }
-            Expression::Super(_) => return Err(CompileError::Syntax("'super' keyword unexpected here".to_owned())),
+            Expression::Super(_) => return Err(CompileError::syntax("'super' keyword unexpected here".to_owned())),
             _ => {
                 if let Some(m) = e.as_member_expression() {
                     self.member(m, dst, &mut None)?;
                 } else {
-                    return Err(CompileError::Syntax("Unexpected token".to_owned()));
+                    return Err(CompileError::syntax("Unexpected token".to_owned()));
                 }
             }
         }
@@ -352,7 +352,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// `await value`: a rejection resumes as a throw at the `await`.
     fn await_value(&mut self, argument: &'a Expression<'a>, dst: Reg) -> CResult<()> {
         if !self.is_async {
-            return Err(CompileError::Syntax("await is only valid in async functions".to_owned()));
+            return Err(CompileError::syntax("await is only valid in async functions".to_owned()));
         }
         let mark = self.mark();
         let value = self.temp()?;
@@ -526,7 +526,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         let name = id.name.as_str();
         if name == "arguments" && self.outer_scope.as_ref().is_some_and(|o| o.in_class_element) {
-            return Err(CompileError::Syntax(
+            return Err(CompileError::syntax(
                 "'arguments' is not allowed in class field initializer or static initialization block".to_owned(),
             ));
         }
@@ -714,7 +714,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.emit(Instruction::LoadConst { dst, index: c });
             }
             PropertyKey::PrivateIdentifier(_) => {
-                return Err(CompileError::Syntax("private names are not supported by this engine yet".to_owned()));
+                return Err(CompileError::syntax("private names are not supported by this engine yet".to_owned()));
             }
             other => {
                 let Some(e) = other.as_expression() else { return Ok(()) };
@@ -871,7 +871,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     self.expression(&c.expression, key)?;
                 }
                 MemberExpression::PrivateFieldExpression(_) => {
-                    return Err(CompileError::Syntax("Private fields can not be deleted".to_owned()));
+                    return Err(CompileError::syntax("Private fields can not be deleted".to_owned()));
                 }
             }
             self.emit(Instruction::Delete { dst, obj, key, strict: self.strict });
@@ -987,7 +987,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
             s = scoping.scope_parent_id(scope);
         }
-        Err(CompileError::Syntax(format!("Private field '#{name}' must be declared in an enclosing class")))
+        Err(CompileError::syntax(format!("Private field '#{name}' must be declared in an enclosing class")))
     }
 
     /// Reads a property reference.
@@ -1062,7 +1062,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
             MemberExpression::ComputedMemberExpression(c) => self.expression(&c.expression, key)?,
             MemberExpression::PrivateFieldExpression(_) => {
-                return Err(CompileError::Syntax("Unexpected private field".to_owned()));
+                return Err(CompileError::syntax("Unexpected private field".to_owned()));
             }
         }
         Ok(PropertyRef::Super { key })
@@ -1258,7 +1258,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         // Compound and logical assignment: read, combine, write.
         let Some(simple) = a.left.as_simple_assignment_target() else {
-            return Err(CompileError::Syntax("Invalid left-hand side in assignment".to_owned()));
+            return Err(CompileError::syntax("Invalid left-hand side in assignment".to_owned()));
         };
         let mark = self.mark();
         let is_logical = matches!(
@@ -1284,7 +1284,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Some(r)
         } else {
             let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple else {
-                return Err(CompileError::Syntax("Invalid left-hand side in assignment".to_owned()));
+                return Err(CompileError::syntax("Invalid left-hand side in assignment".to_owned()));
             };
             self.identifier(id, dst)?;
             None
@@ -1363,7 +1363,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Some(r)
         } else {
             let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument else {
-                return Err(CompileError::Syntax("Invalid left-hand side expression in update".to_owned()));
+                return Err(CompileError::syntax("Invalid left-hand side expression in update".to_owned()));
             };
             self.identifier(id, dst)?;
             None

@@ -611,7 +611,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             let atom = atom_value(self.vm, &units);
             if let Some(atom) = atom.as_string() {
                 if self.vm.realm.global_lexicals.contains_key(&atom) {
-                    return Err(CompileError::Syntax(format!("Identifier '{name}' has already been declared")));
+                    return Err(CompileError::syntax(format!("Identifier '{name}' has already been declared")));
                 }
                 self.vm
                     .realm
@@ -710,7 +710,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         name: Option<&str>,
         kind: Option<CodeKind>,
     ) -> CResult<Gc<Code>> {
-        let scope = f.scope_id.get().ok_or_else(|| CompileError::Syntax("function without scope".to_owned()))?;
+        let scope = f.scope_id.get().ok_or_else(|| CompileError::syntax("function without scope".to_owned()))?;
         let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
         let name =
             name.map(str::to_owned).or_else(|| f.id.as_ref().map(|id| id.name.as_str().to_owned())).unwrap_or_default();
@@ -744,7 +744,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
 
     /// Compiles an arrow function and emits a `Closure` into `dst`.
     pub fn compile_arrow(&mut self, f: &'a ArrowFunctionExpression<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
-        let scope = f.scope_id.get().ok_or_else(|| CompileError::Syntax("arrow without scope".to_owned()))?;
+        let scope = f.scope_id.get().ok_or_else(|| CompileError::syntax("arrow without scope".to_owned()))?;
         let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
         let mut fc = self.child(scope, CodeKind::Arrow, strict, name.unwrap_or(""));
         fc.is_async = f.r#async;

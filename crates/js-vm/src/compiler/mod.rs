@@ -14,6 +14,7 @@ mod module;
 mod pattern;
 mod scope;
 mod statement;
+mod syntax_message;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -40,12 +41,37 @@ use self::scope::{Analysis, Location};
 /// Why source text could not be compiled.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
 pub enum CompileError {
-    /// An early error: reported as a `SyntaxError`.
-    #[error("SyntaxError: {0}")]
-    Syntax(String),
+    /// An early error: reported as a `SyntaxError`. `at` is the byte offset
+    /// in the source text the parser or scope analysis pointed at, where
+    /// it did.
+    #[error("SyntaxError: {message}")]
+    Syntax {
+        /// What is wrong.
+        message: String,
+        /// Where, when known.
+        at: Option<u32>,
+    },
     /// Nesting deeper than the compiler allows: a `RangeError`.
     #[error("RangeError: {0}")]
     Range(String),
+}
+
+impl CompileError {
+    /// A SyntaxError found by the compiler itself (no source position).
+    pub(crate) fn syntax(message: impl Into<String>) -> Self {
+        Self::Syntax { message: message.into(), at: None }
+    }
+
+    /// oxc's error in `text`: its message (in V8's words where they
+    /// differ), at the offset of its first label.
+    fn from_diagnostic(message: &str, labels: &[oxc_span::LabeledSpan], text: &str) -> Self {
+        let span = labels.first().map(oxc_span::LabeledSpan::span);
+        let message = match span {
+            Some(span) => syntax_message::v8_message(message, text, span.start, span.end),
+            None => message.to_owned(),
+        };
+        Self::Syntax { message, at: span.map(|span| span.start) }
+    }
 }
 
 /// The result of compiling one piece.
@@ -128,10 +154,10 @@ pub(crate) fn parse<'a>(
     let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
     let parsed = Parser::new(allocator, text, source_type).with_options(options).parse();
     if let Some(error) = parsed.diagnostics.errors().next() {
-        return Err(CompileError::Syntax(error.message.to_string()));
+        return Err(CompileError::from_diagnostic(&error.message, &error.labels, text));
     }
     if parsed.panicked {
-        return Err(CompileError::Syntax("Unexpected token".to_owned()));
+        return Err(CompileError::syntax("Unexpected token".to_owned()));
     }
     Ok(parsed.program)
 }
@@ -141,7 +167,7 @@ pub(crate) fn parse<'a>(
 pub(crate) fn analyse<'a>(program: &'a oxc_ast::ast::Program<'a>) -> CResult<oxc_semantic::Semantic<'a>> {
     let built = SemanticBuilder::new().with_check_syntax_error(true).with_build_nodes(true).build(program);
     if let Some(error) = built.diagnostics.errors().next() {
-        return Err(CompileError::Syntax(error.message.to_string()));
+        return Err(CompileError::from_diagnostic(&error.message, &error.labels, program.source_text));
     }
     Ok(built.semantic)
 }

@@ -187,7 +187,7 @@ impl Entries {
                 oxc_ast::ast::ImportAttributeKey::StringLiteral(s) => s.value.as_str().to_owned(),
             };
             if keys.contains(&key) {
-                return Err(CompileError::Syntax(format!("Duplicate import attribute '{key}'")));
+                return Err(CompileError::syntax(format!("Duplicate import attribute '{key}'")));
             }
             if key == "type" {
                 module_type = Some(attribute.value.value.as_str().to_owned());
@@ -212,7 +212,7 @@ impl Entries {
         let slot_of = |symbol: Option<oxc_syntax::symbol::SymbolId>| -> CResult<u32> {
             symbol
                 .and_then(|s| analysis.slot(s))
-                .ok_or_else(|| CompileError::Syntax("unresolved module binding".to_owned()))
+                .ok_or_else(|| CompileError::syntax("unresolved module binding".to_owned()))
         };
         // Local `export { x }` entries wait until every import is known.
         let mut local_specifiers: Vec<(String, String)> = Vec::new();
@@ -220,7 +220,7 @@ impl Entries {
             match statement {
                 Statement::ImportDeclaration(d) => {
                     if d.phase.is_some() {
-                        return Err(CompileError::Syntax("import phases are not supported by this engine".to_owned()));
+                        return Err(CompileError::syntax("import phases are not supported by this engine".to_owned()));
                     }
                     let request = self.request(d.source.value.as_str(), d.with_clause.as_deref())?;
                     for specifier in d.specifiers.iter().flatten() {
@@ -270,7 +270,7 @@ impl Entries {
                         }
                         Declaration::FunctionDeclaration(f) => ids.extend(f.id.as_ref()),
                         Declaration::ClassDeclaration(c) => ids.extend(c.id.as_ref()),
-                        _ => return Err(CompileError::Syntax("Unexpected token".to_owned())),
+                        _ => return Err(CompileError::syntax("Unexpected token".to_owned())),
                     }
                     for id in ids {
                         let slot = slot_of(id.symbol_id.get())?;
@@ -307,10 +307,10 @@ impl Entries {
         for (local, exported) in local_specifiers {
             let symbol = analysis.scoping.get_binding(root, local.as_str().into());
             let Some(symbol) = symbol else {
-                return Err(CompileError::Syntax(format!("Export '{local}' is not defined in module")));
+                return Err(CompileError::syntax(format!("Export '{local}' is not defined in module")));
             };
             let slot =
-                analysis.slot(symbol).ok_or_else(|| CompileError::Syntax("unresolved module binding".to_owned()))?;
+                analysis.slot(symbol).ok_or_else(|| CompileError::syntax("unresolved module binding".to_owned()))?;
             if analysis.scoping.symbol_flags(symbol).contains(SymbolFlags::Import)
                 && let Some(import) = self.imports.iter().find(|i| i.slot == slot)
             {
@@ -409,7 +409,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.release(mark);
                 Ok(())
             }
-            _ => Err(CompileError::Syntax("Unexpected token".to_owned())),
+            _ => Err(CompileError::syntax("Unexpected token".to_owned())),
         }
     }
 
@@ -428,11 +428,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 }
             }
             ExportDefaultDeclarationKind::TSInterfaceDeclaration(_) => {
-                return Err(CompileError::Syntax("Unexpected token".to_owned()));
+                return Err(CompileError::syntax("Unexpected token".to_owned()));
             }
             kind => {
                 let Some(expression) = kind.as_expression() else {
-                    return Err(CompileError::Syntax("Unexpected token".to_owned()));
+                    return Err(CompileError::syntax("Unexpected token".to_owned()));
                 };
                 self.expression_named(expression, r, Some("default"))?;
                 self.store_default(r);

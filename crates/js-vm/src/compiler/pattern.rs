@@ -205,7 +205,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
             other => match other.as_simple_assignment_target() {
                 Some(simple) => self.assign_simple(simple, value),
-                None => Err(CompileError::Syntax("Invalid assignment target".to_owned())),
+                None => Err(CompileError::syntax("Invalid assignment target".to_owned())),
             },
         }
     }
@@ -215,7 +215,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return self.store_identifier(id, value);
         }
         let Some(m) = target.as_member_expression() else {
-            return Err(CompileError::Syntax("Invalid assignment target".to_owned()));
+            return Err(CompileError::syntax("Invalid assignment target".to_owned()));
         };
         let mark = self.mark();
         if matches!(m.object(), oxc_ast::ast::Expression::Super(_)) {

@@ -150,7 +150,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Statement::ExportDefaultDeclaration(export) => self.export_default(export),
             _ => match statement.as_declaration() {
                 Some(Declaration::VariableDeclaration(decl)) => self.variable_declaration(decl),
-                _ => Err(CompileError::Syntax("Unexpected token".to_owned())),
+                _ => Err(CompileError::syntax("Unexpected token".to_owned())),
             },
         }
     }
@@ -176,7 +176,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     pub(super) fn variable_declaration(&mut self, decl: &'a VariableDeclaration<'a>) -> CResult<()> {
         if matches!(decl.kind, VariableDeclarationKind::Using | VariableDeclarationKind::AwaitUsing) {
-            return Err(CompileError::Syntax("'using' declarations are not supported".to_owned()));
+            return Err(CompileError::syntax("'using' declarations are not supported".to_owned()));
         }
         for d in &decl.declarations {
             let mark = self.mark();
@@ -287,7 +287,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
         }
         let Some(level) = target else {
-            return Err(CompileError::Syntax("Illegal break or continue statement".to_owned()));
+            return Err(CompileError::syntax("Illegal break or continue statement".to_owned()));
         };
         self.unwind_for_exit(level + 1)?;
         let jump = self.emit_jump();
@@ -514,7 +514,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
             other => match other.as_assignment_target() {
                 Some(target) => self.assign_to_target(target, value),
-                None => Err(CompileError::Syntax("Invalid left-hand side in for loop".to_owned())),
+                None => Err(CompileError::syntax("Invalid left-hand side in for loop".to_owned())),
             },
         }
     }

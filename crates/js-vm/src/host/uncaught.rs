@@ -33,9 +33,15 @@ impl Vm {
         });
         let is_error = error_site.is_some();
         let site = match how {
-            Uncaught::Exception => {
-                self.throw_site.as_ref().filter(|(thrown, _)| *thrown == value).map(|(_, site)| site.clone())
-            }
+            // An error that escaped without being thrown by code (a
+            // script's or module's SyntaxError) is reported where it was
+            // made.
+            Uncaught::Exception => self
+                .throw_site
+                .as_ref()
+                .filter(|(thrown, _)| *thrown == value)
+                .map(|(_, site)| site.clone())
+                .or_else(|| error_site.clone().flatten()),
             Uncaught::Rejection => error_site.flatten(),
         };
         let mut report = site.map(|site| source_excerpt(&site)).unwrap_or_default();

@@ -581,7 +581,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     r!(dst) = v;
                 }
                 Instruction::ImportMeta { dst } => {
-                    r!(dst) = crate::module::dynamic::import_meta(vm, code)?;
+                    r!(dst) = crate::module::import_meta::import_meta(vm, code)?;
                 }
                 Instruction::ImportCall { dst, specifier, options } => {
                     let options = if options.0 == u16::MAX { Value::UNDEFINED } else { r!(options) };

@@ -1,6 +1,5 @@
-//! The host hooks of modules that code calls: `import()` (§13.3.10
-//! `EvaluateImportCall`, HostLoadImportedModule, `ContinueDynamicImport`)
-//! and `import.meta` (§13.3.12 with HostGetImportMetaProperties).
+//! `import()`: §13.3.10 `EvaluateImportCall`, HostLoadImportedModule and
+//! `ContinueDynamicImport`.
 //!
 //! `import()` returns its promise at once; the module graph is loaded,
 //! linked and evaluated in a later job, as a host that loads
@@ -10,8 +9,8 @@ use js_gc::{Gc, Trace, Tracer};
 use js_microtask::Job;
 use js_promise::Continuation;
 
-use crate::bytecode::{Code, ScriptOrModule};
-use crate::object::internal_methods::{create_data_property_or_throw, get, own_property_keys};
+use crate::bytecode::ScriptOrModule;
+use crate::object::internal_methods::{get, own_property_keys};
 use crate::object::{JsObject, PropertyKey};
 use crate::promise::{DYNAMIC_IMPORT, DYNAMIC_IMPORT_SETTLED};
 use crate::value::Value;
@@ -186,22 +185,4 @@ pub(crate) fn dynamic_import_settled(vm: &mut Vm, data: Value, outcome: Result<V
         Err(reason) => js_promise::promise_reject_function(vm, promise, reason),
     }
     vm.take_termination()
-}
-
-/// `import.meta` of the module `code` belongs to: an object with a null
-/// prototype, made once per module, with the loader's `url`.
-pub(crate) fn import_meta(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
-    let Some(ScriptOrModule::Module(id)) = code.borrow(&vm.heap).source.referrer.borrow().clone() else {
-        return Err(vm.syntax_error("Cannot use 'import.meta' outside a module"));
-    };
-    if let Some(meta) = vm.module(id).meta {
-        return Ok(Value::object(meta));
-    }
-    let meta = vm.new_object(None);
-    vm.module_mut(id).meta = Some(meta);
-    let url = vm.modules.loader.url(&vm.module(id).key);
-    let url = vm.string(&url);
-    let key = vm.key("url");
-    create_data_property_or_throw(vm, meta, key, url)?;
-    Ok(Value::object(meta))
 }

@@ -31,6 +31,20 @@ pub trait ModuleLoader {
     fn url(&self, key: &str) -> String {
         key.to_owned()
     }
+
+    /// The file the module `key` was read from, if it is a file:
+    /// `import.meta.filename`, and its directory `import.meta.dirname`.
+    fn file_path(&self, _key: &str) -> Option<String> {
+        None
+    }
+
+    /// `import.meta.resolve(specifier)` in the module `referrer`: the URL
+    /// `specifier` names, whether or not a module is there (Node resolves
+    /// without loading).
+    fn resolve_url(&mut self, specifier: &str, referrer: &str) -> Result<String, ModuleLoadError> {
+        let key = self.resolve(specifier, Some(referrer))?;
+        Ok(self.url(&key))
+    }
 }
 
 /// Modules are files: relative specifiers (`./x.mjs`, `../y.js`) resolve
@@ -96,8 +110,10 @@ pub fn file_url(path: &str) -> String {
     url
 }
 
-impl ModuleLoader for FsLoader {
-    fn resolve(&mut self, specifier: &str, referrer: Option<&str>) -> Result<String, ModuleLoadError> {
+impl FsLoader {
+    /// The path `specifier` names from `referrer` (the current directory
+    /// for an entry point), normalised but not looked up.
+    fn candidate_path(specifier: &str, referrer: Option<&str>) -> Result<PathBuf, ModuleLoadError> {
         let base_dir = match referrer {
             Some(r) => {
                 let r = Path::new(r);
@@ -117,7 +133,13 @@ impl ModuleLoader for FsLoader {
             let from = referrer.unwrap_or("<entry>");
             return Err(not_found(format!("Cannot find package '{specifier}' imported from {from}")));
         };
-        let path = normalize(&path);
+        Ok(normalize(&path))
+    }
+}
+
+impl ModuleLoader for FsLoader {
+    fn resolve(&mut self, specifier: &str, referrer: Option<&str>) -> Result<String, ModuleLoadError> {
+        let path = Self::candidate_path(specifier, referrer)?;
         match std::fs::canonicalize(&path) {
             Ok(p) if p.is_file() => Ok(p.to_string_lossy().into_owned()),
             _ => {
@@ -137,6 +159,15 @@ impl ModuleLoader for FsLoader {
 
     fn url(&self, key: &str) -> String {
         file_url(key)
+    }
+
+    fn file_path(&self, key: &str) -> Option<String> {
+        Some(key.to_owned())
+    }
+
+    fn resolve_url(&mut self, specifier: &str, referrer: &str) -> Result<String, ModuleLoadError> {
+        let path = Self::candidate_path(specifier, Some(referrer))?;
+        Ok(file_url(&path.to_string_lossy()))
     }
 }
 
@@ -162,5 +193,13 @@ mod tests {
         assert_eq!(err.code.as_deref(), Some("ERR_MODULE_NOT_FOUND"));
         assert!(err.message.contains("/nonexistent/definitely-missing.mjs"));
         assert!(loader.resolve("lodash", Some("/x/main.mjs")).is_err());
+    }
+
+    #[test]
+    fn resolve_url_does_not_need_the_file() {
+        let mut loader = FsLoader;
+        assert_eq!(loader.resolve_url("./missing.mjs", "/a/b/main.mjs").unwrap(), "file:///a/b/missing.mjs");
+        assert_eq!(loader.resolve_url("../x/p q.js", "/a/b/main.mjs").unwrap(), "file:///a/x/p%20q.js");
+        assert_eq!(loader.resolve_url("pkg", "/a/main.mjs").unwrap_err().code.as_deref(), Some("ERR_MODULE_NOT_FOUND"));
     }
 }

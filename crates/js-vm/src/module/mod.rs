@@ -16,6 +16,7 @@
 pub mod builtin;
 pub mod dynamic;
 pub mod evaluate;
+pub mod import_meta;
 pub mod link;
 mod loader;
 pub mod namespace;
@@ -329,7 +330,7 @@ impl Vm {
         source.referrer.replace(Some(ScriptOrModule::Module(id)));
         let compiled = match crate::compiler::compile_module(self, &source) {
             Ok(c) => c,
-            Err(err) => return Err(self.module_compile_error(&err, key)),
+            Err(err) => return Err(self.module_compile_error(&err, key, &source)),
         };
         let env = self
             .heap
@@ -396,12 +397,21 @@ impl Vm {
         id
     }
 
-    /// A module's compile error, naming the file (Node's loader reports
-    /// the file with the SyntaxError too).
-    fn module_compile_error(&mut self, err: &crate::compiler::CompileError, key: &str) -> Exception {
+    /// A module's compile error: made at its position in the module's
+    /// text when the parser gave one (an uncaught one is reported with the
+    /// file, line and caret, as Node's loader does), otherwise naming the
+    /// file in the message.
+    fn module_compile_error(
+        &mut self,
+        err: &crate::compiler::CompileError,
+        key: &str,
+        source: &Rc<Source>,
+    ) -> Exception {
         match err {
-            crate::compiler::CompileError::Syntax(message) => self.syntax_error(&format!("{message} (in {key})")),
-            crate::compiler::CompileError::Range(message) => self.range_error(message),
+            crate::compiler::CompileError::Syntax { message, at: None } => {
+                self.syntax_error(&format!("{message} (in {key})"))
+            }
+            _ => self.compile_error_in(err, source),
         }
     }
 }

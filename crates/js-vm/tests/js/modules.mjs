@@ -75,6 +75,16 @@ console.log(log);
 // import.meta.
 console.log(typeof import.meta, Object.getPrototypeOf(import.meta));
 console.log(import.meta.url.startsWith('file:///'), import.meta.url.endsWith('/tests/js/modules.mjs'));
+console.log(Object.keys(import.meta), import.meta.resolve.name, import.meta.resolve.length);
+console.log(import.meta.filename.endsWith('/tests/js/modules.mjs'), import.meta.dirname.endsWith('/tests/js'));
+console.log(import.meta.url === import.meta.resolve('./modules.mjs'));
+console.log(import.meta.resolve('./fixtures/not-there.mjs').endsWith('/tests/js/fixtures/not-there.mjs'));
+console.log(import.meta.resolve('node:fs'), import.meta.resolve('async_hooks'));
+try {
+  import.meta.resolve('no-such-package');
+} catch (e) {
+  console.log(e.code, e.message.startsWith("Cannot find package 'no-such-package' imported from"));
+}
 
 // Built-in modules.
 const storage = new AsyncLocalStorage();
@@ -91,7 +101,7 @@ console.log(first.name, first.message, first === second);
 const missing = await import('./fixtures/modules/missing.mjs').catch((e) => e);
 console.log(missing.name, missing.code);
 const syntax = await import('./fixtures/modules/bad-syntax.mjs').catch((e) => e);
-console.log(syntax.name);
+console.log(syntax.name, syntax.message);
 const specifierError = await import({
   toString() {
     throw new Error('bad specifier');
