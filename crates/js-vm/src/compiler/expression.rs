@@ -398,41 +398,20 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return self.yield_delegate_async(argument, dst);
         }
         let mark = self.mark();
-        let record = self.temp()?;
-        let value = self.temp()?;
-        let mode = self.temp()?;
-        let result = self.temp()?;
-        match argument {
-            Some(e) => self.expression(e, value)?,
-            None => {
-                self.emit(Instruction::LoadUndefined { dst: value });
-            }
-        }
-        self.emit(Instruction::GetIterator { dst: record, src: value });
-        self.emit(Instruction::LoadUndefined { dst: value });
-        self.emit(Instruction::LoadInt { dst: mode, value: 0 });
-        let top = self.here();
+        let regs = DelegateRegs { record: self.temp()?, value: self.temp()?, mode: self.temp()?, result: self.temp()? };
+        let top = self.yield_delegate_start(argument, &regs, false)?;
+        let DelegateRegs { record, value, mode, result } = regs;
         self.emit(Instruction::YieldDelegateStep { result, iter: record, value, mode });
         let to_return_value = self.emit(Instruction::JumpIfInt { src: mode, value: 3, target: u32::MAX });
-        let done_name = self.name_constant("done");
-        let ic = self.ic();
-        let done = self.temp()?;
-        self.emit(Instruction::GetNamed { dst: done, obj: result, name: done_name, ic });
-        let to_yield = self.emit(Instruction::JumpIfFalse { cond: done, target: u32::MAX });
-        let value_name = self.name_constant("value");
-        let ic = self.ic();
-        self.emit(Instruction::GetNamed { dst: value, obj: result, name: value_name, ic });
-        let to_return_done = self.emit(Instruction::JumpIfInt { src: mode, value: 2, target: u32::MAX });
-        self.emit(Instruction::Move { dst, src: value });
-        let to_end = self.emit_jump();
-        self.patch_here(to_yield);
+        let done = self.yield_delegate_done(&regs, dst)?;
+        self.patch_here(done.to_yield);
         self.emit(Instruction::Yield { value: result, mode, raw: true });
         self.emit(Instruction::Move { dst: value, src: result });
         self.emit(Instruction::Jump { target: top });
         self.patch_here(to_return_value);
-        self.patch_here(to_return_done);
+        self.patch_here(done.to_return_done);
         self.emit_generator_return(value)?;
-        self.patch_here(to_end);
+        self.patch_here(done.to_end);
         self.release(mark);
         Ok(())
     }
@@ -442,39 +421,19 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// and a `return` request's value is awaited before it is passed on.
     fn yield_delegate_async(&mut self, argument: Option<&'a Expression<'a>>, dst: Reg) -> CResult<()> {
         let mark = self.mark();
-        let record = self.temp()?;
-        let value = self.temp()?;
-        let mode = self.temp()?;
-        let result = self.temp()?;
+        let regs = DelegateRegs { record: self.temp()?, value: self.temp()?, mode: self.temp()?, result: self.temp()? };
         let scratch = self.temp()?;
         let await_mode = self.temp()?;
-        match argument {
-            Some(e) => self.expression(e, value)?,
-            None => {
-                self.emit(Instruction::LoadUndefined { dst: value });
-            }
-        }
-        self.emit(Instruction::GetAsyncIterator { dst: record, src: value });
-        self.emit(Instruction::LoadUndefined { dst: value });
-        self.emit(Instruction::LoadInt { dst: mode, value: 0 });
-        let top = self.here();
+        let top = self.yield_delegate_start(argument, &regs, true)?;
+        let DelegateRegs { record, value, mode, result } = regs;
         self.emit(Instruction::AsyncDelegateStep { result, iter: record, value, mode });
         let to_return_value = self.emit(Instruction::JumpIfInt { src: mode, value: 3, target: u32::MAX });
         let to_missing_throw = self.emit(Instruction::JumpIfInt { src: mode, value: 4, target: u32::MAX });
         self.emit_await(result, await_mode);
         self.emit(Instruction::ThrowIfNotObject { src: result });
-        let done_name = self.name_constant("done");
-        let ic = self.ic();
-        let done = self.temp()?;
-        self.emit(Instruction::GetNamed { dst: done, obj: result, name: done_name, ic });
-        let to_yield = self.emit(Instruction::JumpIfFalse { cond: done, target: u32::MAX });
+        let done = self.yield_delegate_done(&regs, dst)?;
+        self.patch_here(done.to_yield);
         let value_name = self.name_constant("value");
-        let ic = self.ic();
-        self.emit(Instruction::GetNamed { dst: value, obj: result, name: value_name, ic });
-        let to_return_done = self.emit(Instruction::JumpIfInt { src: mode, value: 2, target: u32::MAX });
-        self.emit(Instruction::Move { dst, src: value });
-        let to_end = self.emit_jump();
-        self.patch_here(to_yield);
         let ic = self.ic();
         self.emit(Instruction::GetNamed { dst: value, obj: result, name: value_name, ic });
         self.emit(Instruction::AsyncYield { value, mode });
@@ -491,11 +450,55 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.emit(Instruction::ThrowMissingThrowMethod);
         self.patch_here(to_return_value);
         self.emit_await(value, await_mode);
-        self.patch_here(to_return_done);
+        self.patch_here(done.to_return_done);
         self.emit_generator_return(value)?;
-        self.patch_here(to_end);
+        self.patch_here(done.to_end);
         self.release(mark);
         Ok(())
+    }
+
+    /// The start of a `yield*` loop: the operand's iterator (its async
+    /// iterator in an async generator) in `record`, and the first request,
+    /// `next(undefined)`, in `value` and `mode`. Returns the loop's top,
+    /// where each request is sent to the inner iterator.
+    fn yield_delegate_start(
+        &mut self,
+        argument: Option<&'a Expression<'a>>,
+        regs: &DelegateRegs,
+        is_async: bool,
+    ) -> CResult<u32> {
+        match argument {
+            Some(e) => self.expression(e, regs.value)?,
+            None => {
+                self.emit(Instruction::LoadUndefined { dst: regs.value });
+            }
+        }
+        if is_async {
+            self.emit(Instruction::GetAsyncIterator { dst: regs.record, src: regs.value });
+        } else {
+            self.emit(Instruction::GetIterator { dst: regs.record, src: regs.value });
+        }
+        self.emit(Instruction::LoadUndefined { dst: regs.value });
+        self.emit(Instruction::LoadInt { dst: regs.mode, value: 0 });
+        Ok(self.here())
+    }
+
+    /// The inner result object in `result` is checked for `done`; when done,
+    /// its `value` ends the `yield*` (into `dst`), or ends the generator
+    /// when the request was a `return`.
+    fn yield_delegate_done(&mut self, regs: &DelegateRegs, dst: Reg) -> CResult<DelegateExits> {
+        let done_name = self.name_constant("done");
+        let ic = self.ic();
+        let done = self.temp()?;
+        self.emit(Instruction::GetNamed { dst: done, obj: regs.result, name: done_name, ic });
+        let to_yield = self.emit(Instruction::JumpIfFalse { cond: done, target: u32::MAX });
+        let value_name = self.name_constant("value");
+        let ic = self.ic();
+        self.emit(Instruction::GetNamed { dst: regs.value, obj: regs.result, name: value_name, ic });
+        let to_return_done = self.emit(Instruction::JumpIfInt { src: regs.mode, value: 2, target: u32::MAX });
+        self.emit(Instruction::Move { dst, src: regs.value });
+        let to_end = self.emit_jump();
+        Ok(DelegateExits { to_yield, to_return_done, to_end })
     }
 
     /// Emits the `with`-object checks for a read of `name`; returns the
@@ -1480,4 +1483,25 @@ fn binary_instruction(op: BinaryOperator, dst: Reg, lhs: Reg, rhs: Reg) -> Instr
         BinaryOperator::In => Instruction::In { dst, lhs, rhs },
         BinaryOperator::Instanceof => Instruction::InstanceOf { dst, lhs, rhs },
     }
+}
+
+/// The registers of a `yield*` loop: the inner iterator, the request's
+/// value and kind (0 next, 1 throw, 2 return; 3 and 4 set by the step for
+/// a missing `return` / `throw` method), and the inner result.
+#[derive(Clone, Copy)]
+struct DelegateRegs {
+    record: Reg,
+    value: Reg,
+    mode: Reg,
+    result: Reg,
+}
+
+/// The jumps out of a `yield*` loop's `done` check, to patch.
+struct DelegateExits {
+    /// Not done: yield the result.
+    to_yield: usize,
+    /// Done after a `return` request: the generator returns the value.
+    to_return_done: usize,
+    /// Done: the `yield*` expression's value is in `dst`.
+    to_end: usize,
 }
