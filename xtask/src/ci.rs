@@ -113,6 +113,9 @@ pub fn run() -> Result<(), TaskError> {
         &GC_STRESS_SAMPLE.iter().map(|s| (*s).to_owned()).chain(["--gc-stress-compare".to_owned()]).collect::<Vec<_>>(),
     )?;
 
+    // WPT streams and encoding: no file may pass fewer subtests on jsvm.
+    crate::wpt::run(&["--check".to_owned()])?;
+
     println!("\nci: {} passed, {} failed, {} skipped", totals.passed, totals.failed, totals.ignored);
     if totals.failed > 0 {
         return Err(TaskError::Failed { step: "tests".into(), code: None });

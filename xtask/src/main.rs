@@ -7,22 +7,29 @@
 //!   and prints their tables with ratios against each group's baseline.
 //! * `test262 [--check] [PATHS]` — runs the test262 conformance suite on the
 //!   engine and writes (or, with `--check`, verifies) per-directory counts.
+//! * `wpt [--check] [PATHS]` — runs the WPT streams and encoding tests on
+//!   the engine and on node and writes (or, with `--check`, verifies jsvm's)
+//!   per-file subtest counts.
 //! * `diff [FILES]` — runs the JS test programs on `jsvm` and on `node` and
 //!   requires identical output.
 
+mod baseline;
 mod bench;
 mod ci;
 mod command;
 mod diff;
+mod pool;
 mod test262;
+mod wpt;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE] | test262 [--check] [--verbose] [PATHS] | diff [FILES]>
+const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE] | test262 [--check] [--verbose] [PATHS] | wpt [--check] [--verbose] [PATHS] | diff [FILES]>
 
   ci               fmt check, clippy -D warnings, tests, loom tests, gc-stress tests, test262 check
   bench [CRATE]    run criterion benchmarks (CRATE: gc, json, ... or js-gc) and print tables
   test262 [PATHS]  run ../shared/conformance/test262 (all: write conformance/test262.md)
+  wpt [PATHS]      run ../shared/conformance/wpt on jsvm and node (all: write conformance/wpt.md)
   diff [FILES]     run tests/js programs and examples on jsvm and node; outputs must match";
 
 fn main() -> ExitCode {
@@ -31,6 +38,7 @@ fn main() -> ExitCode {
         Some("ci") => ci::run(),
         Some("bench") => bench::run(args.get(1).map(String::as_str)),
         Some("test262") => test262::run(&args[1..]),
+        Some("wpt") => wpt::run(&args[1..]),
         Some("diff") => diff::run(&args[1..]),
         Some("-h" | "--help") => {
             println!("{USAGE}");

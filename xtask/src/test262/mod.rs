@@ -11,7 +11,7 @@ mod report;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -21,15 +21,12 @@ use js_vm::object::Attributes;
 use js_vm::{Exception, JsResult, Phase, Value, Vm, VmOptions};
 
 use crate::command::{TaskError, workspace_root};
+use crate::pool::{self, InterruptSlot};
 use metadata::Metadata;
 pub use report::Counts;
 
 /// Wall-clock limit per test run.
 const TIME_LIMIT: Duration = Duration::from_secs(10);
-/// Worker threads (the machines have two cores).
-const WORKERS: usize = 2;
-/// Stack of each worker: the engine bounds its recursion well below this.
-const WORKER_STACK: usize = 256 * 1024 * 1024;
 
 /// Features this engine does not implement yet: tests that need them are
 /// skipped (and counted as not passed).
@@ -191,7 +188,7 @@ fn run_once(
     source: &str,
     strict: bool,
     harness: &Harness,
-    interrupt_slot: &Mutex<Option<Arc<AtomicBool>>>,
+    interrupt_slot: &InterruptSlot,
 ) -> Outcome {
     let mut options = VmOptions::default();
     if GC_STRESS.load(Ordering::Relaxed) {
@@ -303,7 +300,7 @@ fn describe(vm: &mut Vm, e: Exception) -> String {
 }
 
 /// Runs one test file in the modes its flags ask for.
-fn run_case(case: &TestCase, harness: &Harness, interrupt_slot: &Mutex<Option<Arc<AtomicBool>>>) -> Outcome {
+fn run_case(case: &TestCase, harness: &Harness, interrupt_slot: &InterruptSlot) -> Outcome {
     let source = match std::fs::read_to_string(&case.path) {
         Ok(s) => s,
         Err(e) => return Outcome::Fail(format!("unreadable: {e}")),
@@ -326,14 +323,7 @@ fn run_case(case: &TestCase, harness: &Harness, interrupt_slot: &Mutex<Option<Ar
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run_once(case, &meta, &source, strict, harness, interrupt_slot)
         }))
-        .unwrap_or_else(|payload| {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                .unwrap_or_default();
-            Outcome::Fail(format!("engine panic: {message}"))
-        });
+        .unwrap_or_else(|payload| Outcome::Fail(format!("engine panic: {}", pool::panic_message(&*payload))));
         if let Outcome::Fail(reason) = outcome {
             let mode = if strict { "strict" } else { "sloppy" };
             return Outcome::Fail(format!("[{mode}] {reason}"));
@@ -344,64 +334,13 @@ fn run_case(case: &TestCase, harness: &Harness, interrupt_slot: &Mutex<Option<Ar
 
 /// Runs `cases` on the worker threads; returns outcomes in order.
 fn run_all(cases: &[TestCase], harness: &Harness) -> Vec<Outcome> {
-    let next = AtomicUsize::new(0);
-    let results: Vec<Mutex<Option<Outcome>>> = cases.iter().map(|_| Mutex::new(None)).collect();
-    let slots: Vec<Mutex<Option<Arc<AtomicBool>>>> = (0..WORKERS).map(|_| Mutex::new(None)).collect();
-    let started: Vec<Mutex<Option<Instant>>> = (0..WORKERS).map(|_| Mutex::new(None)).collect();
-    let finished = AtomicBool::new(false);
-    let done_count = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for worker in 0..WORKERS {
-            let (next, results, slots, started, done_count) = (&next, &results, &slots, &started, &done_count);
-            std::thread::Builder::new()
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, move || {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(case) = cases.get(i) else { break };
-                        if let Ok(mut s) = started[worker].lock() {
-                            *s = Some(Instant::now());
-                        }
-                        let outcome = run_case(case, harness, &slots[worker]);
-                        if let Ok(mut s) = started[worker].lock() {
-                            *s = None;
-                        }
-                        if let Ok(mut r) = results[i].lock() {
-                            *r = Some(outcome);
-                        }
-                        done_count.fetch_add(1, Ordering::Relaxed);
-                    }
-                })
-                .map_err(|e| eprintln!("test262: cannot start a worker: {e}"))
-                .ok();
-        }
-        // The watchdog: interrupts a test that runs past the limit.
-        let (slots, started, finished, done_count) = (&slots, &started, &finished, &done_count);
-        scope.spawn(move || {
-            let mut last_report = Instant::now();
-            while !finished.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(50));
-                for w in 0..WORKERS {
-                    let overdue = started[w].lock().ok().and_then(|s| *s).is_some_and(|t| t.elapsed() > TIME_LIMIT);
-                    if overdue && let Some(flag) = slots[w].lock().ok().and_then(|s| s.clone()) {
-                        flag.store(true, Ordering::Relaxed);
-                    }
-                }
-                if last_report.elapsed() > Duration::from_secs(15) {
-                    eprintln!("test262: {} / {} files", done_count.load(Ordering::Relaxed), cases.len());
-                    last_report = Instant::now();
-                }
-                if done_count.load(Ordering::Relaxed) >= cases.len() {
-                    break;
-                }
-            }
-        });
-        while done_count.load(Ordering::Relaxed) < cases.len() {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        finished.store(true, Ordering::Relaxed);
-    });
-    results.into_iter().map(|m| m.into_inner().ok().flatten().unwrap_or(Outcome::Fail("not run".to_owned()))).collect()
+    pool::run_parallel(
+        "test262",
+        cases,
+        |_| TIME_LIMIT,
+        |case, slot| run_case(case, harness, slot),
+        || Outcome::Fail("not run".to_owned()),
+    )
 }
 
 /// `--gc-stress-compare`: every test must end the same with the heap
@@ -508,7 +447,7 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
     );
     let conformance = workspace_root().join("conformance");
     if check {
-        let baseline = report::read_baseline(&conformance.join("test262-baseline.json"))?;
+        let baseline = crate::baseline::read(&conformance.join("test262-baseline.json"))?;
         return report::check(&counts, &baseline);
     }
     print!("{}", report::summary_table(&counts));

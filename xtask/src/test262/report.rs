@@ -95,54 +95,10 @@ pub fn write(dir: &Path, counts: &BTreeMap<String, Counts>, root: &Path) -> Resu
             writeln!(md, "| {dir} | {} | {} | {} | {} | {:.1} |", c.total, c.passed, c.failed, c.skipped, percent(c));
     }
     std::fs::write(dir.join("test262.md"), md).map_err(|e| TaskError::Conformance(e.to_string()))?;
-    let baseline: serde_json::Map<String, serde_json::Value> =
-        counts.iter().map(|(k, c)| (k.clone(), serde_json::Value::from(c.passed))).collect();
-    let json = serde_json::to_string_pretty(&baseline).map_err(|e| TaskError::Conformance(e.to_string()))?;
-    std::fs::write(dir.join("test262-baseline.json"), json + "\n").map_err(|e| TaskError::Conformance(e.to_string()))
-}
-
-/// Reads the baseline: pass counts per directory.
-pub fn read_baseline(path: &Path) -> Result<BTreeMap<String, u64>, TaskError> {
-    let text = std::fs::read_to_string(path).map_err(|e| TaskError::Conformance(format!("{}: {e}", path.display())))?;
-    let map: BTreeMap<String, u64> =
-        serde_json::from_str(&text).map_err(|e| TaskError::Conformance(format!("{}: {e}", path.display())))?;
-    Ok(map)
+    crate::baseline::write(&dir.join("test262-baseline.json"), counts.iter().map(|(k, c)| (k, c.passed)))
 }
 
 /// Fails if any directory that ran passes fewer tests than its baseline.
 pub fn check(counts: &BTreeMap<String, Counts>, baseline: &BTreeMap<String, u64>) -> Result<(), TaskError> {
-    let mut regressions = Vec::new();
-    for (dir, c) in counts {
-        if let Some(&expected) = baseline.get(dir)
-            && c.passed < expected
-        {
-            regressions.push(format!("{dir}: {} passed, baseline {expected}", c.passed));
-        }
-    }
-    if regressions.is_empty() {
-        println!("test262: no directory fell below its baseline ({} checked)", counts.len());
-        Ok(())
-    } else {
-        for r in &regressions {
-            println!("REGRESSION {r}");
-        }
-        Err(TaskError::Conformance(format!("{} directories fell below their baseline", regressions.len())))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn check_flags_only_drops() {
-        let mut counts = BTreeMap::new();
-        counts.insert("a".to_owned(), Counts { total: 10, passed: 8, failed: 2, skipped: 0 });
-        counts.insert("b".to_owned(), Counts { total: 10, passed: 5, failed: 5, skipped: 0 });
-        let mut baseline = BTreeMap::new();
-        baseline.insert("a".to_owned(), 7);
-        assert!(check(&counts, &baseline).is_ok());
-        baseline.insert("b".to_owned(), 6);
-        assert!(check(&counts, &baseline).is_err());
-    }
+    crate::baseline::check("test262", "directory", counts.iter().map(|(k, c)| (k, c.passed)), baseline)
 }
