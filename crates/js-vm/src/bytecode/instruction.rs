@@ -374,6 +374,18 @@ pub enum Instruction {
     /// Inside `with (obj)`: if `obj` has `name`, `obj.name = src` and jump
     /// to `found`.
     WithSet { obj: Reg, name: ConstIndex, src: Reg, found: Target },
+    /// Inside `with (obj)`, resolving a reference once for a
+    /// read-modify-write: if `obj` has `name`, `dst = obj` and jump to
+    /// `found`.
+    WithResolve { dst: Reg, obj: Reg, name: ConstIndex, found: Target },
+    /// Reads `name` from `base`, the object a `WithResolve` found.
+    WithRefGet { dst: Reg, base: Reg, name: ConstIndex },
+    /// Writes `src` to `name` of `base`, the object a `WithResolve` found.
+    WithRefSet { base: Reg, name: ConstIndex, src: Reg },
+    /// Inside `with (obj)`: if `obj` has `name`, `dst = delete obj.name`
+    /// (sloppy: `delete` of an identifier is only allowed there) and jump
+    /// to `found`.
+    WithDelete { dst: Reg, obj: Reg, name: ConstIndex, found: Target },
     /// `dst = ToObject(src)` (the `with` object).
     ToObject { dst: Reg, src: Reg },
     /// Does nothing (`debugger`).

@@ -65,7 +65,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(r)
     }
 
-    fn symbol_of(&self, id: &IdentifierReference<'_>) -> Option<oxc_syntax::symbol::SymbolId> {
+    pub(super) fn symbol_of(&self, id: &IdentifierReference<'_>) -> Option<oxc_syntax::symbol::SymbolId> {
         let reference = id.reference_id.get()?;
         self.analysis.scoping.get_reference(reference).symbol_id()
     }
@@ -399,19 +399,19 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         let mark = self.mark();
         let regs = DelegateRegs { record: self.temp()?, value: self.temp()?, mode: self.temp()?, result: self.temp()? };
-        let top = self.yield_delegate_start(argument, &regs, false)?;
+        let top = self.yield_delegate_start(argument, regs, false)?;
         let DelegateRegs { record, value, mode, result } = regs;
         self.emit(Instruction::YieldDelegateStep { result, iter: record, value, mode });
         let to_return_value = self.emit(Instruction::JumpIfInt { src: mode, value: 3, target: u32::MAX });
-        let done = self.yield_delegate_done(&regs, dst)?;
-        self.patch_here(done.to_yield);
+        let exits = self.yield_delegate_done(regs, dst)?;
+        self.patch_here(exits.not_done);
         self.emit(Instruction::Yield { value: result, mode, raw: true });
         self.emit(Instruction::Move { dst: value, src: result });
         self.emit(Instruction::Jump { target: top });
         self.patch_here(to_return_value);
-        self.patch_here(done.to_return_done);
+        self.patch_here(exits.returned);
         self.emit_generator_return(value)?;
-        self.patch_here(done.to_end);
+        self.patch_here(exits.done);
         self.release(mark);
         Ok(())
     }
@@ -424,15 +424,15 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let regs = DelegateRegs { record: self.temp()?, value: self.temp()?, mode: self.temp()?, result: self.temp()? };
         let scratch = self.temp()?;
         let await_mode = self.temp()?;
-        let top = self.yield_delegate_start(argument, &regs, true)?;
+        let top = self.yield_delegate_start(argument, regs, true)?;
         let DelegateRegs { record, value, mode, result } = regs;
         self.emit(Instruction::AsyncDelegateStep { result, iter: record, value, mode });
         let to_return_value = self.emit(Instruction::JumpIfInt { src: mode, value: 3, target: u32::MAX });
         let to_missing_throw = self.emit(Instruction::JumpIfInt { src: mode, value: 4, target: u32::MAX });
         self.emit_await(result, await_mode);
         self.emit(Instruction::ThrowIfNotObject { src: result });
-        let done = self.yield_delegate_done(&regs, dst)?;
-        self.patch_here(done.to_yield);
+        let exits = self.yield_delegate_done(regs, dst)?;
+        self.patch_here(exits.not_done);
         let value_name = self.name_constant("value");
         let ic = self.ic();
         self.emit(Instruction::GetNamed { dst: value, obj: result, name: value_name, ic });
@@ -450,9 +450,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.emit(Instruction::ThrowMissingThrowMethod);
         self.patch_here(to_return_value);
         self.emit_await(value, await_mode);
-        self.patch_here(done.to_return_done);
+        self.patch_here(exits.returned);
         self.emit_generator_return(value)?;
-        self.patch_here(done.to_end);
+        self.patch_here(exits.done);
         self.release(mark);
         Ok(())
     }
@@ -464,7 +464,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn yield_delegate_start(
         &mut self,
         argument: Option<&'a Expression<'a>>,
-        regs: &DelegateRegs,
+        regs: DelegateRegs,
         is_async: bool,
     ) -> CResult<u32> {
         match argument {
@@ -486,7 +486,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// The inner result object in `result` is checked for `done`; when done,
     /// its `value` ends the `yield*` (into `dst`), or ends the generator
     /// when the request was a `return`.
-    fn yield_delegate_done(&mut self, regs: &DelegateRegs, dst: Reg) -> CResult<DelegateExits> {
+    fn yield_delegate_done(&mut self, regs: DelegateRegs, dst: Reg) -> CResult<DelegateExits> {
         let done_name = self.name_constant("done");
         let ic = self.ic();
         let done = self.temp()?;
@@ -498,23 +498,25 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let to_return_done = self.emit(Instruction::JumpIfInt { src: regs.mode, value: 2, target: u32::MAX });
         self.emit(Instruction::Move { dst, src: regs.value });
         let to_end = self.emit_jump();
-        Ok(DelegateExits { to_yield, to_return_done, to_end })
+        Ok(DelegateExits { not_done: to_yield, returned: to_return_done, done: to_end })
     }
 
-    /// Emits the `with`-object checks for a read of `name`; returns the
+    /// Emits the `with`-object checks for a read of `id`; returns the
     /// jumps to patch to after the static read.
-    fn with_reads(&mut self, name: &str, dst: Reg, this_dst: Reg) -> Vec<usize> {
-        let objects = self.with_objects.clone();
-        let c = self.name_constant(name);
-        objects
-            .iter()
-            .rev()
-            .map(|&obj| self.emit(Instruction::WithGet { dst, obj, name: c, this_dst, found: u32::MAX }))
-            .collect()
+    fn with_reads(&mut self, id: &IdentifierReference<'a>, dst: Reg, this_dst: Reg) -> CResult<Vec<usize>> {
+        if self.with_objects.is_empty() {
+            return Ok(Vec::new());
+        }
+        let objects = self.with_objects_for(self.symbol_of(id))?;
+        let c = self.name_constant(id.name.as_str());
+        Ok(objects
+            .into_iter()
+            .map(|obj| self.emit(Instruction::WithGet { dst, obj, name: c, this_dst, found: u32::MAX }))
+            .collect())
     }
 
     fn identifier(&mut self, id: &'a IdentifierReference<'a>, dst: Reg) -> CResult<()> {
-        let jumps = self.with_reads(id.name.as_str(), dst, Reg(u16::MAX));
+        let jumps = self.with_reads(id, dst, Reg(u16::MAX))?;
         self.identifier_static(id, dst)?;
         for j in jumps {
             self.patch_here(j);
@@ -522,7 +524,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
-    fn identifier_static(&mut self, id: &'a IdentifierReference<'a>, dst: Reg) -> CResult<()> {
+    pub(super) fn identifier_static(&mut self, id: &'a IdentifierReference<'a>, dst: Reg) -> CResult<()> {
         if let Some(symbol) = self.symbol_of(id) {
             self.load_binding_at(symbol, dst, true, Some(id.span.start))?;
             return Ok(());
@@ -574,13 +576,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     /// Writes `src` to an identifier reference.
     pub fn store_identifier(&mut self, id: &'a IdentifierReference<'a>, src: Reg) -> CResult<()> {
-        let objects = self.with_objects.clone();
-        let c = self.name_constant(id.name.as_str());
-        let jumps: Vec<usize> = objects
-            .iter()
-            .rev()
-            .map(|&obj| self.emit(Instruction::WithSet { obj, name: c, src, found: u32::MAX }))
-            .collect();
+        let jumps = self.with_writes(self.symbol_of(id), id.name.as_str(), src)?;
         self.store_identifier_static(id, src)?;
         for j in jumps {
             self.patch_here(j);
@@ -588,7 +584,27 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
-    fn store_identifier_static(&mut self, id: &'a IdentifierReference<'a>, src: Reg) -> CResult<()> {
+    /// Emits the `with`-object checks for a write of `src` to `name`
+    /// (bound to `symbol`); returns the jumps to patch to after the static
+    /// write.
+    pub(super) fn with_writes(
+        &mut self,
+        symbol: Option<oxc_syntax::symbol::SymbolId>,
+        name: &str,
+        src: Reg,
+    ) -> CResult<Vec<usize>> {
+        if self.with_objects.is_empty() {
+            return Ok(Vec::new());
+        }
+        let objects = self.with_objects_for(symbol)?;
+        let c = self.name_constant(name);
+        Ok(objects
+            .into_iter()
+            .map(|obj| self.emit(Instruction::WithSet { obj, name: c, src, found: u32::MAX }))
+            .collect())
+    }
+
+    pub(super) fn store_identifier_static(&mut self, id: &'a IdentifierReference<'a>, src: Reg) -> CResult<()> {
         if let Some(symbol) = self.symbol_of(id) {
             return self.store_binding(symbol, src, false);
         }
@@ -828,8 +844,19 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     && self.outer_binding(id.name.as_str()).is_none()
                     && !(id.name == "arguments" && self.arguments_location().is_some())
                 {
+                    // An unresolvable name is "undefined", not an error; a
+                    // `with` object holding it is asked first.
+                    let found = self.with_reads(id, dst, Reg(u16::MAX))?;
                     let c = self.name_constant(id.name.as_str());
                     self.emit(Instruction::TypeofGlobal { dst, name: c });
+                    if !found.is_empty() {
+                        let to_end = self.emit_jump();
+                        for j in found {
+                            self.patch_here(j);
+                        }
+                        self.emit(Instruction::TypeOf { dst, src: dst });
+                        self.patch_here(to_end);
+                    }
                     return Ok(());
                 }
                 self.expression(&u.argument, dst)?;
@@ -882,11 +909,21 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Ok(());
         }
         if let Expression::Identifier(id) = target {
+            let objects =
+                if self.with_objects.is_empty() { Vec::new() } else { self.with_objects_for(self.symbol_of(id))? };
+            let c = self.name_constant(id.name.as_str());
+            let found: Vec<usize> = objects
+                .into_iter()
+                .map(|obj| self.emit(Instruction::WithDelete { dst, obj, name: c, found: u32::MAX }))
+                .collect();
             if self.symbol_of(id).is_none() {
                 let c = self.name_constant(id.name.as_str());
                 self.emit(Instruction::DeleteGlobal { dst, name: c });
             } else {
                 self.emit(Instruction::LoadBool { dst, value: false });
+            }
+            for j in found {
+                self.patch_here(j);
             }
             return Ok(());
         }
@@ -1156,7 +1193,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         } else if let (Expression::Identifier(id), false) = (callee_expr, self.with_objects.is_empty()) {
             // A call through a `with` object passes it as `this`.
             self.emit(Instruction::LoadUndefined { dst: this });
-            let jumps = self.with_reads(id.name.as_str(), callee, this);
+            let jumps = self.with_reads(id, callee, this)?;
             self.identifier_static(id, callee)?;
             for j in jumps {
                 self.patch_here(j);
@@ -1281,6 +1318,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             self.release(mark);
             return Ok(());
         }
+        let mut base = None;
         let reference = if let Some(m) = simple.as_member_expression() {
             let r = self.property_ref(m)?;
             self.get_ref_converting(r, dst);
@@ -1289,7 +1327,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
             let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple else {
                 return Err(CompileError::syntax("Invalid left-hand side in assignment".to_owned()));
             };
-            self.identifier(id, dst)?;
+            base = self.resolve_identifier_reference(id)?;
+            self.get_identifier_reference(id, base, dst)?;
             None
         };
         let logical = match a.operator {
@@ -1313,7 +1352,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Some(r) => self.set_ref(r, dst),
             None => {
                 if let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple {
-                    self.store_identifier(id, dst)?;
+                    self.put_identifier_reference(id, base, dst)?;
                 }
             }
         }
@@ -1360,6 +1399,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Ok(());
         }
         let new_value = self.temp()?;
+        let mut base = None;
         let reference = if let Some(m) = u.argument.as_member_expression() {
             let r = self.property_ref(m)?;
             self.get_ref_converting(r, dst);
@@ -1368,7 +1408,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
             let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument else {
                 return Err(CompileError::syntax("Invalid left-hand side expression in update".to_owned()));
             };
-            self.identifier(id, dst)?;
+            base = self.resolve_identifier_reference(id)?;
+            self.get_identifier_reference(id, base, dst)?;
             None
         };
         self.emit(Instruction::ToNumeric { dst, src: dst });
@@ -1382,7 +1423,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Some(r) => self.set_ref(r, new_value),
             None => {
                 if let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument {
-                    self.store_identifier(id, new_value)?;
+                    self.put_identifier_reference(id, base, new_value)?;
                 }
             }
         }
@@ -1499,9 +1540,9 @@ struct DelegateRegs {
 /// The jumps out of a `yield*` loop's `done` check, to patch.
 struct DelegateExits {
     /// Not done: yield the result.
-    to_yield: usize,
+    not_done: usize,
     /// Done after a `return` request: the generator returns the value.
-    to_return_done: usize,
+    returned: usize,
     /// Done: the `yield*` expression's value is in `dst`.
-    to_end: usize,
+    done: usize,
 }

@@ -42,8 +42,9 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     pub control: Vec<Control<'a>>,
     depth: u32,
     pub completion: Option<Reg>,
-    /// Registers of the `with` objects in effect, innermost last.
-    pub with_objects: Vec<Reg>,
+    /// The `with` objects in effect, innermost last (those of enclosing
+    /// functions first).
+    pub with_objects: Vec<super::with::WithObject>,
     pub arguments: Option<Location>,
     pub param_count: u16,
     pub length: u16,
@@ -139,6 +140,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         fc.eval_root = self.eval_root;
         fc.depth = self.depth;
         fc.function_names.clone_from(&self.function_names);
+        fc.with_objects = self.with_objects.iter().filter_map(super::with::WithObject::for_closure).collect();
         fc
     }
 
@@ -193,6 +195,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             | Instruction::IteratorNext { done: t, .. }
             | Instruction::WithGet { found: t, .. }
             | Instruction::WithSet { found: t, .. }
+            | Instruction::WithDelete { found: t, .. }
+            | Instruction::WithResolve { found: t, .. }
             | Instruction::ForInNext { done: t, .. }
             | Instruction::AsyncIteratorStep { done: t, .. }
             | Instruction::AsyncIteratorReturn { skip: t, .. } => *t = target,

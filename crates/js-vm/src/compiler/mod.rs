@@ -15,6 +15,7 @@ mod pattern;
 mod scope;
 mod statement;
 mod syntax_message;
+mod with;
 
 use std::collections::HashMap;
 use std::rc::Rc;

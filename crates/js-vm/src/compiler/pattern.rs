@@ -25,7 +25,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
         match pattern {
             BindingPattern::BindingIdentifier(id) => {
                 let Some(symbol) = id.symbol_id.get() else { return Ok(()) };
-                self.store_binding(symbol, value, init)
+                // A `var` declared in a `with` body is assigned through the
+                // object when the object has the name (§14.3.2.1).
+                let jumps = self.with_writes(Some(symbol), id.name.as_str(), value)?;
+                self.store_binding(symbol, value, init)?;
+                for j in jumps {
+                    self.patch_here(j);
+                }
+                Ok(())
             }
             BindingPattern::AssignmentPattern(p) => {
                 let mark = self.mark();

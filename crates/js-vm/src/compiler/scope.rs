@@ -102,6 +102,10 @@ pub struct Analysis {
     /// The module scope, when compiling a module: its bindings all live in
     /// the module environment, where importers and namespaces find them.
     pub module_scope: Option<ScopeId>,
+    /// `with` statements whose body makes closures, by the statement's
+    /// start offset: the scope and slot whose environment holds the object,
+    /// so the closures can consult it.
+    with_envs: HashMap<u32, (ScopeId, u32)>,
 }
 
 impl Analysis {
@@ -129,6 +133,7 @@ impl Analysis {
             }
         }
         let mut simple_parameters = HashMap::new();
+        let with_statements = with_statements_making_closures(&semantic);
         for node in semantic.nodes().iter() {
             if let AstKind::Function(f) = node.kind()
                 && let Some(scope) = f.scope_id.get()
@@ -190,8 +195,14 @@ impl Analysis {
             switch_scopes,
             simple_parameters,
             module_scope: None,
+            with_envs: HashMap::new(),
         };
         analysis.find_captures();
+        for (start, scope) in with_statements {
+            let next = analysis.env_slots.entry(scope).or_insert(0);
+            analysis.with_envs.insert(start, (scope, *next));
+            *next += 1;
+        }
         for (scope, declarations) in declared_private {
             analysis.allocate_private_names(scope, declarations);
         }
@@ -371,6 +382,13 @@ impl Analysis {
         self.slot_of.get(&symbol).copied()
     }
 
+    /// Where the object of the `with` statement starting at `start` is
+    /// kept for the closures its body makes: a scope and a slot of its
+    /// environment (`None` when the body makes no closure).
+    pub fn with_env(&self, start: u32) -> Option<(ScopeId, u32)> {
+        self.with_envs.get(&start).copied()
+    }
+
     /// How many environment slots `scope` needs (0: no environment).
     pub fn env_slot_count(&self, scope: ScopeId) -> u32 {
         self.env_slots.get(&scope).copied().unwrap_or(0)
@@ -381,6 +399,36 @@ impl Analysis {
     pub fn scopes_of(&self, boundary: ScopeId) -> &[ScopeId] {
         self.scopes_of.get(&boundary).map_or(&[], Vec::as_slice)
     }
+}
+
+/// The `with` statements whose body makes closures (by start offset), with
+/// the scope whose environment is to hold the object: the body block's
+/// (a new one each time the body runs), or for a body that is not a block,
+/// the scope around the statement.
+fn with_statements_making_closures(semantic: &Semantic<'_>) -> Vec<(u32, ScopeId)> {
+    let mut with_statements: Vec<(u32, oxc_span::Span, ScopeId)> = Vec::new();
+    let mut closure_starts: Vec<u32> = Vec::new();
+    for node in semantic.nodes().iter() {
+        match node.kind() {
+            AstKind::WithStatement(w) => {
+                let scope = match &w.body {
+                    oxc_ast::ast::Statement::BlockStatement(b) => b.scope_id.get(),
+                    _ => None,
+                };
+                let scope = scope.unwrap_or_else(|| node.scope_id());
+                with_statements.push((w.span.start, oxc_span::GetSpan::span(&w.body), scope));
+            }
+            AstKind::Function(f) => closure_starts.push(f.span.start),
+            AstKind::ArrowFunctionExpression(f) => closure_starts.push(f.span.start),
+            AstKind::Class(c) => closure_starts.push(c.span.start),
+            _ => {}
+        }
+    }
+    with_statements
+        .into_iter()
+        .filter(|(_, body, _)| closure_starts.iter().any(|&c| body.start <= c && c < body.end))
+        .map(|(start, _, scope)| (start, scope))
+        .collect()
 }
 
 /// How a class element declares a private name.

@@ -130,17 +130,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Statement::TryStatement(s) => self.try_statement(s),
             Statement::SwitchStatement(s) => self.switch_statement(s, labels),
             Statement::LabeledStatement(s) => self.labeled_statement(s, labels),
-            Statement::WithStatement(w) => {
-                // The object lives in a register for the body; identifier
-                // accesses in the body check it before their static binding.
-                let obj = self.temp()?;
-                self.expression(&w.object, obj)?;
-                self.emit(Instruction::ToObject { dst: obj, src: obj });
-                self.with_objects.push(obj);
-                let result = self.statement(&w.body);
-                self.with_objects.pop();
-                result
-            }
+            Statement::WithStatement(w) => self.with_statement(w),
             // Module items: imports and re-exports were bound at link time.
             Statement::ImportDeclaration(_)
             | Statement::ExportAllDeclaration(_)
@@ -157,9 +147,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     /// A block with its own scope.
     pub fn block(&mut self, block: &'a BlockStatement<'a>) -> CResult<()> {
+        self.block_then(block, |_| {})
+    }
+
+    /// A block with its own scope; `on_entry` emits code that runs once
+    /// its environment exists, before its statements.
+    pub fn block_then(&mut self, block: &'a BlockStatement<'a>, on_entry: impl FnOnce(&mut Self)) -> CResult<()> {
         if block.scope_id.get() == Some(self.current_scope()) {
             // A catch body can share the catch clause's scope: its bindings
             // are already initialised.
+            on_entry(self);
             self.hoist_block_functions(&block.body)?;
             for statement in &block.body {
                 self.statement(statement)?;
@@ -167,6 +164,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Ok(());
         }
         let pushed = self.enter_scope(block.scope_id.get(), &block.body)?;
+        on_entry(self);
         for statement in &block.body {
             self.statement(statement)?;
         }

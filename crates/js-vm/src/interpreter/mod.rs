@@ -1594,17 +1594,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     if let (Some(o), Some(atom)) = (o.as_object(), n.as_string())
                         && with_has(vm, o, atom)?
                     {
-                        // GetBindingValue (§9.1.1.2.6) asks again: the
-                        // unscopables lookup (or a proxy) may have removed it.
-                        let key = string_key(vm, atom);
-                        r!(dst) = if has_property(vm, o, key)? {
-                            get(vm, o, key, Value::object(o))?
-                        } else if strict_code {
-                            let text = atom.borrow(&vm.heap).flat().to_rust_string();
-                            return Err(vm.reference_error(&format!("{text} is not defined")));
-                        } else {
-                            Value::UNDEFINED
-                        };
+                        r!(dst) = object_binding_value(vm, o, atom, strict_code)?;
                         if this_dst.0 != u16::MAX {
                             r!(this_dst) = Value::object(o);
                         }
@@ -1617,17 +1607,41 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     if let (Some(o), Some(atom)) = (o.as_object(), n.as_string())
                         && with_has(vm, o, atom)?
                     {
-                        // SetMutableBinding (§9.1.1.2.5) checks the binding
-                        // still exists.
+                        set_object_binding(vm, o, atom, v, strict_code)?;
+                        pc = found as usize;
+                        continue;
+                    }
+                }
+                Instruction::WithResolve { dst, obj, name, found } => {
+                    let (o, n) = (r!(obj), constant!(name));
+                    if let (Some(o), Some(atom)) = (o.as_object(), n.as_string())
+                        && with_has(vm, o, atom)?
+                    {
+                        r!(dst) = Value::object(o);
+                        pc = found as usize;
+                        continue;
+                    }
+                }
+                Instruction::WithRefGet { dst, base, name } => {
+                    if let (Some(o), Some(atom)) = (r!(base).as_object(), constant!(name).as_string()) {
+                        r!(dst) = object_binding_value(vm, o, atom, strict_code)?;
+                    }
+                }
+                Instruction::WithRefSet { base, name, src } => {
+                    if let (Some(o), Some(atom)) = (r!(base).as_object(), constant!(name).as_string()) {
+                        let v = r!(src);
+                        set_object_binding(vm, o, atom, v, strict_code)?;
+                    }
+                }
+                Instruction::WithDelete { dst, obj, name, found } => {
+                    let (o, n) = (r!(obj), constant!(name));
+                    if let (Some(o), Some(atom)) = (o.as_object(), n.as_string())
+                        && with_has(vm, o, atom)?
+                    {
+                        // DeleteBinding of an object environment record
+                        // (§9.1.1.2.7).
                         let key = string_key(vm, atom);
-                        if !has_property(vm, o, key)? && strict_code {
-                            let text = atom.borrow(&vm.heap).flat().to_rust_string();
-                            return Err(vm.reference_error(&format!("{text} is not defined")));
-                        }
-                        let ok = im::set(vm, o, key, v, Value::object(o))?;
-                        if !ok && strict_code {
-                            return Err(vm.type_error("Cannot assign to read only property"));
-                        }
+                        r!(dst) = Value::boolean(im::delete(vm, o, key)?);
                         pc = found as usize;
                         continue;
                     }
@@ -1741,6 +1755,38 @@ fn record_transition(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, from:
 
 /// HasBinding of an object environment record (§9.1.1.2.1): the property
 /// exists and `@@unscopables` does not hide it.
+/// GetBindingValue of an object environment record (§9.1.1.2.6): asks
+/// again whether the object has the name (the unscopables lookup or a
+/// proxy may have removed it).
+fn object_binding_value(vm: &mut Vm, o: Gc<JsObject>, atom: Gc<JsString>, strict: bool) -> JsResult<Value> {
+    let key = string_key(vm, atom);
+    if has_property(vm, o, key)? {
+        get(vm, o, key, Value::object(o))
+    } else if strict {
+        let text = atom.borrow(&vm.heap).flat().to_rust_string();
+        Err(vm.reference_error(&format!("{text} is not defined")))
+    } else {
+        Ok(Value::UNDEFINED)
+    }
+}
+
+/// SetMutableBinding of an object environment record (§9.1.1.2.5): in
+/// strict code the binding must still exist.
+fn set_object_binding(vm: &mut Vm, o: Gc<JsObject>, atom: Gc<JsString>, v: Value, strict: bool) -> JsResult<()> {
+    let key = string_key(vm, atom);
+    if !has_property(vm, o, key)? && strict {
+        let text = atom.borrow(&vm.heap).flat().to_rust_string();
+        return Err(vm.reference_error(&format!("{text} is not defined")));
+    }
+    let ok = im::set(vm, o, key, v, Value::object(o))?;
+    if !ok && strict {
+        return Err(vm.type_error("Cannot assign to read only property"));
+    }
+    Ok(())
+}
+
+/// HasBinding of an object environment record (§9.1.1.2.1): the object has
+/// the name and `@@unscopables` does not block it.
 fn with_has(vm: &mut Vm, o: Gc<JsObject>, atom: Gc<JsString>) -> JsResult<bool> {
     let key = string_key(vm, atom);
     if !has_property(vm, o, key)? {

@@ -1,0 +1,172 @@
+//! `with` statements (§14.11): the object environment records they add in
+//! front of the scope chain. Identifier references whose binding is
+//! declared outside the statement (or not at all) look in each object
+//! first, innermost first; those declared inside its body do not.
+//!
+//! The running function keeps the object in a register. When the body
+//! makes closures, the object is also stored in an environment slot the
+//! scope analysis reserved (see [`Analysis::with_env`]), where code of the
+//! closures reads it.
+//!
+//! [`Analysis::with_env`]: super::scope::Analysis::with_env
+
+use oxc_ast::ast::{IdentifierReference, WithStatement};
+use oxc_syntax::scope::ScopeId;
+use oxc_syntax::symbol::SymbolId;
+
+use super::{CResult, FunctionCompiler};
+use crate::bytecode::{Instruction, Reg};
+
+/// One `with` object in effect for the code being compiled.
+#[derive(Clone, Copy, Debug)]
+pub struct WithObject {
+    /// Its register, in the function running the statement.
+    register: Option<Reg>,
+    /// Its environment scope and slot, when the body makes closures.
+    env: Option<(ScopeId, u32)>,
+    /// The scope the statement is in: references to bindings declared
+    /// there or further out consult the object.
+    outer: ScopeId,
+}
+
+impl WithObject {
+    /// How a closure made in the statement's body reaches the object.
+    pub fn for_closure(&self) -> Option<Self> {
+        self.env.map(|env| Self { register: None, env: Some(env), outer: self.outer })
+    }
+}
+
+impl<'a> FunctionCompiler<'_, 'a> {
+    /// `with (object) body`.
+    pub(super) fn with_statement(&mut self, w: &'a WithStatement<'a>) -> CResult<()> {
+        let mark = self.mark();
+        let obj = self.temp()?;
+        self.expression(&w.object, obj)?;
+        self.emit(Instruction::ToObject { dst: obj, src: obj });
+        // The statement's completion value is its body's, or undefined
+        // when the body has none (UpdateEmpty(C, undefined)).
+        if let Some(completion) = self.completion {
+            self.emit(Instruction::LoadUndefined { dst: completion });
+        }
+        let outer = self.current_scope();
+        let env = self.analysis.with_env(w.span.start);
+        self.with_objects.push(WithObject { register: Some(obj), env, outer });
+        let result = match (&w.body, env) {
+            // The body block's environment (made when the block is entered)
+            // holds the object.
+            (oxc_ast::ast::Statement::BlockStatement(block), Some((scope, slot)))
+                if block.scope_id.get() == Some(scope) =>
+            {
+                self.block_then(block, |fc| {
+                    fc.emit(Instruction::SetEnv { src: obj, depth: 0, slot });
+                })
+            }
+            (body, Some((scope, slot))) => {
+                let depth = self.env_depth(scope);
+                self.emit(Instruction::SetEnv { src: obj, depth, slot });
+                self.statement(body)
+            }
+            (body, None) => self.statement(body),
+        };
+        self.with_objects.pop();
+        self.release(mark);
+        result
+    }
+
+    /// The `with` objects a reference to `symbol` (`None`: unresolved, a
+    /// global) consults, innermost first, each in a register.
+    pub(super) fn with_objects_for(&mut self, symbol: Option<SymbolId>) -> CResult<Vec<Reg>> {
+        let applicable: Vec<WithObject> =
+            self.with_objects.iter().rev().filter(|w| self.binding_outside(symbol, w.outer)).copied().collect();
+        let mut registers = Vec::with_capacity(applicable.len());
+        for w in applicable {
+            match (w.register, w.env) {
+                (Some(r), _) => registers.push(r),
+                (None, Some((scope, slot))) => {
+                    let r = self.temp()?;
+                    let depth = self.env_depth(scope);
+                    self.emit(Instruction::GetEnv { dst: r, depth, slot });
+                    registers.push(r);
+                }
+                (None, None) => {}
+            }
+        }
+        Ok(registers)
+    }
+
+    /// Resolves `id` once for a read-modify-write (`x += 1`, `x++`): the
+    /// `with` object holding it goes to the returned register (undefined
+    /// when none does); `None` when no `with` object applies.
+    pub(super) fn resolve_identifier_reference(&mut self, id: &IdentifierReference<'a>) -> CResult<Option<Reg>> {
+        if self.with_objects.is_empty() {
+            return Ok(None);
+        }
+        let objects = self.with_objects_for(self.symbol_of(id))?;
+        if objects.is_empty() {
+            return Ok(None);
+        }
+        let base = self.temp()?;
+        self.emit(Instruction::LoadUndefined { dst: base });
+        let name = self.name_constant(id.name.as_str());
+        let found: Vec<usize> = objects
+            .into_iter()
+            .map(|obj| self.emit(Instruction::WithResolve { dst: base, obj, name, found: u32::MAX }))
+            .collect();
+        for j in found {
+            self.patch_here(j);
+        }
+        Ok(Some(base))
+    }
+
+    /// Reads `id` through a reference resolved by
+    /// [`resolve_identifier_reference`](Self::resolve_identifier_reference).
+    pub(super) fn get_identifier_reference(
+        &mut self,
+        id: &'a IdentifierReference<'a>,
+        base: Option<Reg>,
+        dst: Reg,
+    ) -> CResult<()> {
+        let Some(base) = base else { return self.identifier_static(id, dst) };
+        let to_object = self.emit(Instruction::JumpIfNotUndefined { src: base, target: u32::MAX });
+        self.identifier_static(id, dst)?;
+        let to_end = self.emit_jump();
+        self.patch_here(to_object);
+        let name = self.name_constant(id.name.as_str());
+        self.emit(Instruction::WithRefGet { dst, base, name });
+        self.patch_here(to_end);
+        Ok(())
+    }
+
+    /// Writes `src` to `id` through a resolved reference.
+    pub(super) fn put_identifier_reference(
+        &mut self,
+        id: &'a IdentifierReference<'a>,
+        base: Option<Reg>,
+        src: Reg,
+    ) -> CResult<()> {
+        let Some(base) = base else { return self.store_identifier_static(id, src) };
+        let to_object = self.emit(Instruction::JumpIfNotUndefined { src: base, target: u32::MAX });
+        self.store_identifier_static(id, src)?;
+        let to_end = self.emit_jump();
+        self.patch_here(to_object);
+        let name = self.name_constant(id.name.as_str());
+        self.emit(Instruction::WithRefSet { base, name, src });
+        self.patch_here(to_end);
+        Ok(())
+    }
+
+    /// Whether `symbol` is declared in `scope` or a scope around it (an
+    /// unresolved reference is).
+    fn binding_outside(&self, symbol: Option<SymbolId>, scope: ScopeId) -> bool {
+        let Some(symbol) = symbol else { return true };
+        let declared_in = self.analysis.scoping.symbol_scope_id(symbol);
+        let mut s = Some(scope);
+        while let Some(cur) = s {
+            if cur == declared_in {
+                return true;
+            }
+            s = self.analysis.scoping.scope_parent_id(cur);
+        }
+        false
+    }
+}
