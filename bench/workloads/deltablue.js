@@ -1,8 +1,38 @@
 // An incremental one-way constraint solver after the DeltaBlue algorithm
 // (Freeman-Benson, Maloney, Borning): constraints with strengths, walkabout
 // strengths, incremental planning, chain and projection tests. Written for
-// this project; prints a checksum.
+// this project; checks its result.
 "use strict";
+
+// ---- bench protocol (the same few lines in every workload; bench/README.md) ----
+// Each case warms up, then runs batches until MEASURE_MS have passed and
+// prints {"bench":NAME,"ops":N,"ms":ELAPSED}; `check` throws on a wrong result.
+const WARMUP_MS = 40, MEASURE_MS = 200;
+// Under `cargo xtask bench --instructions` (jsvm only) the environment picks
+// one case and fixes its batch count, so two runs' instruction counts can be
+// subtracted; everywhere else `process` may not even exist.
+const ENV = typeof process === "object" && process !== null && process.env ? process.env : {};
+const ONLY_CASE = ENV.JSVM_BENCH_CASE || "", FIXED_BATCHES = Number(ENV.JSVM_BENCH_BATCHES || 0);
+function report(name, ops, ms) {
+  console.log(JSON.stringify({ bench: name, ops: ops, ms: Math.round(ms * 1000) / 1000 }));
+}
+function bench(name, opsPerBatch, batch, check) {
+  if (ONLY_CASE !== "" && ONLY_CASE !== name) return;
+  let start = performance.now();
+  do check(batch()); while (FIXED_BATCHES === 0 && performance.now() - start < WARMUP_MS);
+  let ops = 0, elapsed;
+  start = performance.now();
+  do {
+    check(batch());
+    ops += opsPerBatch;
+    elapsed = performance.now() - start;
+  } while (FIXED_BATCHES === 0 ? elapsed < MEASURE_MS : ops < FIXED_BATCHES * opsPerBatch);
+  report(name, ops, elapsed);
+}
+function expectEqual(actual, expected, what) {
+  if (actual !== expected) throw new Error(what + ": expected " + expected + ", got " + actual);
+}
+// ---- end of protocol ----
 
 const REQUIRED = 0, STRONG_PREFERRED = 1, PREFERRED = 2, STRONG_DEFAULT = 3, NORMAL = 4, WEAK_DEFAULT = 5, WEAKEST = 6;
 const stronger = (a, b) => a < b;
@@ -285,6 +315,4 @@ function projectionTest(n) {
   return dests.reduce((s, d) => s + d.value, 0);
 }
 
-let checksum = 0;
-for (let i = 0; i < 100; i++) checksum = (checksum + chainTest(200) + projectionTest(200)) % 1000000007;
-console.log("deltablue", checksum);
+bench("deltablue", 1, () => chainTest(100) + projectionTest(100), (sum) => expectEqual(sum, 229230, "deltablue sum"));

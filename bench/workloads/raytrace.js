@@ -1,7 +1,37 @@
 // A small ray tracer: spheres and a checkered plane, point lights with
 // shadows and reflections, rendered into a buffer and summed. Written for
-// this project in the spirit of the classic benchmark; prints a checksum.
+// this project in the spirit of the classic benchmark; checks its result.
 "use strict";
+
+// ---- bench protocol (the same few lines in every workload; bench/README.md) ----
+// Each case warms up, then runs batches until MEASURE_MS have passed and
+// prints {"bench":NAME,"ops":N,"ms":ELAPSED}; `check` throws on a wrong result.
+const WARMUP_MS = 40, MEASURE_MS = 200;
+// Under `cargo xtask bench --instructions` (jsvm only) the environment picks
+// one case and fixes its batch count, so two runs' instruction counts can be
+// subtracted; everywhere else `process` may not even exist.
+const ENV = typeof process === "object" && process !== null && process.env ? process.env : {};
+const ONLY_CASE = ENV.JSVM_BENCH_CASE || "", FIXED_BATCHES = Number(ENV.JSVM_BENCH_BATCHES || 0);
+function report(name, ops, ms) {
+  console.log(JSON.stringify({ bench: name, ops: ops, ms: Math.round(ms * 1000) / 1000 }));
+}
+function bench(name, opsPerBatch, batch, check) {
+  if (ONLY_CASE !== "" && ONLY_CASE !== name) return;
+  let start = performance.now();
+  do check(batch()); while (FIXED_BATCHES === 0 && performance.now() - start < WARMUP_MS);
+  let ops = 0, elapsed;
+  start = performance.now();
+  do {
+    check(batch());
+    ops += opsPerBatch;
+    elapsed = performance.now() - start;
+  } while (FIXED_BATCHES === 0 ? elapsed < MEASURE_MS : ops < FIXED_BATCHES * opsPerBatch);
+  report(name, ops, elapsed);
+}
+function expectEqual(actual, expected, what) {
+  if (actual !== expected) throw new Error(what + ": expected " + expected + ", got " + actual);
+}
+// ---- end of protocol ----
 
 class Vec {
   constructor(x, y, z) { this.x = x; this.y = y; this.z = z; }
@@ -128,6 +158,4 @@ class Scene {
 }
 
 const scene = new Scene();
-let checksum = 0;
-for (let i = 0; i < 3; i++) checksum += scene.render(96, 96);
-console.log("raytrace", checksum);
+bench("raytrace", 1, () => scene.render(16, 16), (sum) => expectEqual(sum, 162580, "raytrace checksum"));

@@ -1,7 +1,37 @@
 // A Richards-style operating-system scheduler simulation: tasks of four
 // kinds pass packets through a priority-ordered run queue. Written for this
-// project in the spirit of the classic benchmark; prints a checksum.
+// project in the spirit of the classic benchmark; checks its result.
 "use strict";
+
+// ---- bench protocol (the same few lines in every workload; bench/README.md) ----
+// Each case warms up, then runs batches until MEASURE_MS have passed and
+// prints {"bench":NAME,"ops":N,"ms":ELAPSED}; `check` throws on a wrong result.
+const WARMUP_MS = 40, MEASURE_MS = 200;
+// Under `cargo xtask bench --instructions` (jsvm only) the environment picks
+// one case and fixes its batch count, so two runs' instruction counts can be
+// subtracted; everywhere else `process` may not even exist.
+const ENV = typeof process === "object" && process !== null && process.env ? process.env : {};
+const ONLY_CASE = ENV.JSVM_BENCH_CASE || "", FIXED_BATCHES = Number(ENV.JSVM_BENCH_BATCHES || 0);
+function report(name, ops, ms) {
+  console.log(JSON.stringify({ bench: name, ops: ops, ms: Math.round(ms * 1000) / 1000 }));
+}
+function bench(name, opsPerBatch, batch, check) {
+  if (ONLY_CASE !== "" && ONLY_CASE !== name) return;
+  let start = performance.now();
+  do check(batch()); while (FIXED_BATCHES === 0 && performance.now() - start < WARMUP_MS);
+  let ops = 0, elapsed;
+  start = performance.now();
+  do {
+    check(batch());
+    ops += opsPerBatch;
+    elapsed = performance.now() - start;
+  } while (FIXED_BATCHES === 0 ? elapsed < MEASURE_MS : ops < FIXED_BATCHES * opsPerBatch);
+  report(name, ops, elapsed);
+}
+function expectEqual(actual, expected, what) {
+  if (actual !== expected) throw new Error(what + ": expected " + expected + ", got " + actual);
+}
+// ---- end of protocol ----
 
 const IDLE = 0, WORKER = 1, HANDLER_A = 2, HANDLER_B = 3, DEVICE_A = 4, DEVICE_B = 5;
 const KIND_DEVICE = 0, KIND_WORK = 1;
@@ -208,9 +238,7 @@ function runRichards(count) {
   return [s.queueCount, s.holdCount];
 }
 
-let checksum = 0;
-for (let i = 0; i < 50; i++) {
-  const [queued, held] = runRichards(10000);
-  checksum = (checksum * 31 + queued + held) % 1000000007;
-}
-console.log("richards", checksum, runRichards(10000));
+bench("richards", 1, () => runRichards(1000), ([queued, held]) => {
+  expectEqual(queued, 2322, "richards queue count");
+  expectEqual(held, 1855, "richards hold count");
+});

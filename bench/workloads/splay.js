@@ -3,6 +3,36 @@
 // for this project in the spirit of the classic benchmark.
 "use strict";
 
+// ---- bench protocol (the same few lines in every workload; bench/README.md) ----
+// Each case warms up, then runs batches until MEASURE_MS have passed and
+// prints {"bench":NAME,"ops":N,"ms":ELAPSED}; `check` throws on a wrong result.
+const WARMUP_MS = 40, MEASURE_MS = 200;
+// Under `cargo xtask bench --instructions` (jsvm only) the environment picks
+// one case and fixes its batch count, so two runs' instruction counts can be
+// subtracted; everywhere else `process` may not even exist.
+const ENV = typeof process === "object" && process !== null && process.env ? process.env : {};
+const ONLY_CASE = ENV.JSVM_BENCH_CASE || "", FIXED_BATCHES = Number(ENV.JSVM_BENCH_BATCHES || 0);
+function report(name, ops, ms) {
+  console.log(JSON.stringify({ bench: name, ops: ops, ms: Math.round(ms * 1000) / 1000 }));
+}
+function bench(name, opsPerBatch, batch, check) {
+  if (ONLY_CASE !== "" && ONLY_CASE !== name) return;
+  let start = performance.now();
+  do check(batch()); while (FIXED_BATCHES === 0 && performance.now() - start < WARMUP_MS);
+  let ops = 0, elapsed;
+  start = performance.now();
+  do {
+    check(batch());
+    ops += opsPerBatch;
+    elapsed = performance.now() - start;
+  } while (FIXED_BATCHES === 0 ? elapsed < MEASURE_MS : ops < FIXED_BATCHES * opsPerBatch);
+  report(name, ops, elapsed);
+}
+function expectEqual(actual, expected, what) {
+  if (actual !== expected) throw new Error(what + ": expected " + expected + ", got " + actual);
+}
+// ---- end of protocol ----
+
 class Node {
   constructor(key, value) { this.key = key; this.value = value; this.left = null; this.right = null; }
 }
@@ -88,14 +118,18 @@ function insertNew() {
 }
 
 for (let i = 0; i < 8000; i++) insertNew();
-let checksum = 0;
-for (let round = 0; round < 40; round++) {
-  for (let i = 0; i < 1000; i++) {
+// One batch: 100 insert/find-greatest/remove steps; the tree keeps 8000 nodes.
+bench("splay", 100, () => {
+  let sum = 0;
+  for (let i = 0; i < 100; i++) {
     const key = insertNew();
     const greatest = tree.maxNode();
-    if (greatest !== null) checksum = (checksum + Math.floor(greatest.key * 1000)) % 1000003;
+    if (greatest !== null) sum += greatest.key >= key ? 1 : 0;
     const removed = tree.remove(key);
     if (removed === null || removed.key !== key) throw new Error("splay: lost key");
   }
-}
-console.log("splay", tree.size, checksum);
+  return sum;
+}, (sum) => {
+  expectEqual(sum, 100, "splay greatest-key checks");
+  expectEqual(tree.size, 8000, "splay tree size");
+});

@@ -16,6 +16,8 @@ pub enum TaskError {
     Results(String),
     /// A conformance run could not run or regressed.
     Conformance(String),
+    /// The command line was not understood.
+    Usage(String),
 }
 
 impl fmt::Display for TaskError {
@@ -26,6 +28,7 @@ impl fmt::Display for TaskError {
             Self::Failed { step, code: None } => write!(f, "step `{step}` was killed by a signal"),
             Self::Results(msg) => write!(f, "benchmark results: {msg}"),
             Self::Conformance(msg) => write!(f, "conformance: {msg}"),
+            Self::Usage(msg) => write!(f, "usage: {msg} (see `cargo xtask --help`)"),
         }
     }
 }

@@ -3,8 +3,9 @@
 //! * `ci` — everything CI checks: formatting, clippy (warnings are errors),
 //!   the workspace tests, the loom model tests of crates that have them, and
 //!   the test suites again with the heap in gc-stress mode.
-//! * `bench [CRATE]` — runs the criterion benchmarks of one crate (or all)
-//!   and prints their tables with ratios against each group's baseline.
+//! * `bench [CRATE] [--peers] [--filter SUBSTR] [--instructions]` — the
+//!   crates' criterion benchmarks and the JS workloads on jsvm, node, `node
+//!   --jitless`, `QuickJS` and Boa (`bench CRATE`: one crate's criterion only).
 //! * `test262 [--check] [PATHS]` — runs the test262 conformance suite on the
 //!   engine and writes (or, with `--check`, verifies) per-directory counts.
 //! * `wpt [--check] [PATHS]` — runs the WPT streams and encoding tests on
@@ -24,10 +25,15 @@ mod wpt;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE] | test262 [--check] [--verbose] [PATHS] | wpt [--check] [--verbose] [PATHS] | diff [FILES]>
+const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE | --peers --filter SUBSTR --instructions] | test262 [--check] [--verbose] [PATHS] | wpt [--check] [--verbose] [PATHS] | diff [FILES]>
 
   ci               fmt check, clippy -D warnings, tests, loom tests, gc-stress tests, test262 check
-  bench [CRATE]    run criterion benchmarks (CRATE: gc, json, ... or js-gc) and print tables
+  bench            quick criterion benchmarks of every crate, then bench/workloads on jsvm and its
+                   peers (node, node --jitless, QuickJS, Boa); writes bench/RESULTS.md
+    --peers          first build the QuickJS and Boa runners (xtask/peers, compiled once)
+    --filter SUBSTR  only workloads/cases whose name contains SUBSTR (no criterion, no RESULTS.md)
+    --instructions   jsvm workloads under callgrind: instructions per operation
+  bench CRATE      one crate's criterion benchmarks at full length (CRATE: gc, json, ... or js-gc)
   test262 [PATHS]  run ../shared/conformance/test262 (all: write conformance/test262.md)
   wpt [PATHS]      run ../shared/conformance/wpt on jsvm and node (all: write conformance/wpt.md)
   diff [FILES]     run tests/js programs and examples on jsvm and node; outputs must match";
@@ -36,7 +42,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci::run(),
-        Some("bench") => bench::run(args.get(1).map(String::as_str)),
+        Some("bench") => bench::run_task(&args[1..]),
         Some("test262") => test262::run(&args[1..]),
         Some("wpt") => wpt::run(&args[1..]),
         Some("diff") => diff::run(&args[1..]),

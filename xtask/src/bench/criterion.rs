@@ -1,4 +1,5 @@
-//! `cargo xtask bench [CRATE]`: runs criterion benchmarks and prints tables.
+//! The criterion part of `cargo xtask bench`: runs the crates' benchmarks
+//! and turns criterion's stored estimates into tables.
 //!
 //! Conventions the benchmarks follow so this task can read them:
 //! * every criterion group id starts with the crate's short name and a slash
@@ -17,6 +18,7 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
+use super::table::{Table, format_time};
 use crate::command::{TaskError, cargo, run_observed, workspace_root};
 
 /// One benchmark's result, as criterion stored it.
@@ -37,7 +39,11 @@ fn package_and_prefix(krate: &str) -> (String, String) {
     (format!("js-{short}"), format!("{short}/"))
 }
 
-pub fn run(krate: Option<&str>) -> Result<(), TaskError> {
+/// Runs the criterion benchmarks of one crate (`krate`, full measurement
+/// times) or of every crate (`quick`: criterion's `--quick` mode, which
+/// stops each benchmark once two samples agree), and returns one table per
+/// group, the `fact:` lines under the last one.
+pub fn run(krate: Option<&str>, quick: bool) -> Result<Vec<Table>, TaskError> {
     let started = SystemTime::now();
     let package = krate.map(package_and_prefix);
     let mut args = vec!["bench", "--all-features"];
@@ -45,9 +51,12 @@ pub fn run(krate: Option<&str>) -> Result<(), TaskError> {
         args.extend(["-p", package.as_str()]);
         prefix.as_str()
     } else {
-        args.push("--workspace");
+        args.extend(["--workspace", "--benches"]);
         ""
     };
+    if quick {
+        args.extend(["--", "--quick", "--noplot"]);
+    }
     let mut facts = Vec::new();
     let mut cmd = cargo(&args);
     run_observed(&format!("cargo {}", args.join(" ")), &mut cmd, |line| {
@@ -60,17 +69,11 @@ pub fn run(krate: Option<&str>) -> Result<(), TaskError> {
     if groups.is_empty() {
         return Err(TaskError::Results(format!("no criterion results for groups starting with `{prefix}`")));
     }
-    println!();
-    for (group, rows) in &groups {
-        print_group(group, rows);
+    let mut tables: Vec<Table> = groups.iter().map(|(group, rows)| group_table(group, rows)).collect();
+    if let Some(last) = tables.last_mut() {
+        last.notes.extend(facts.into_iter().map(|fact| format!("fact: {fact}")));
     }
-    if !facts.is_empty() {
-        println!("\nfacts");
-        for fact in &facts {
-            println!("  {fact}");
-        }
-    }
-    Ok(())
+    Ok(tables)
 }
 
 /// Reads every `new/benchmark.json` under `dir` written since `since`.
@@ -124,15 +127,6 @@ fn read_one(benchmark_json: &Path) -> Result<(String, Measurement), TaskError> {
     Ok((group, Measurement { name, mean_ns, throughput }))
 }
 
-fn format_time(ns: f64) -> String {
-    match ns {
-        ns if ns >= 1e9 => format!("{:.3} s", ns / 1e9),
-        ns if ns >= 1e6 => format!("{:.3} ms", ns / 1e6),
-        ns if ns >= 1e3 => format!("{:.3} µs", ns / 1e3),
-        ns => format!("{ns:.2} ns"),
-    }
-}
-
 fn format_throughput(throughput: Option<&Throughput>, mean_ns: f64) -> String {
     let seconds = mean_ns / 1e9;
     match throughput {
@@ -142,21 +136,19 @@ fn format_throughput(throughput: Option<&Throughput>, mean_ns: f64) -> String {
     }
 }
 
-fn print_group(group: &str, rows: &[Measurement]) {
+/// One group's results, fastest first, with each one's ratio to the fastest.
+fn group_table(group: &str, rows: &[Measurement]) -> Table {
     let mut rows: Vec<&Measurement> = rows.iter().collect();
     rows.sort_by(|a, b| a.mean_ns.total_cmp(&b.mean_ns));
     let fastest = rows.first().map_or(1.0, |m| m.mean_ns);
-    let width = rows.iter().map(|m| m.name.len()).max().unwrap_or(0).max(9);
-    println!("{group}");
-    println!("  {:<width$}  {:>12}  {:>14}  {:>9}", "benchmark", "mean", "throughput", "× fastest");
+    let mut table = Table::new(group, &["benchmark", "mean", "throughput", "× fastest"]);
     for m in rows {
-        println!(
-            "  {:<width$}  {:>12}  {:>14}  {:>9.2}",
-            m.name,
+        table.rows.push(vec![
+            m.name.clone(),
             format_time(m.mean_ns),
             format_throughput(m.throughput.as_ref(), m.mean_ns),
-            m.mean_ns / fastest
-        );
+            format!("{:.2}", m.mean_ns / fastest),
+        ]);
     }
-    println!();
+    table
 }

@@ -1,0 +1,52 @@
+// requires: queueMicrotask
+// Draining the microtask queue: a batch queues BATCH callbacks with
+// queueMicrotask and waits for the queue (FIFO) to reach a last one.
+"use strict";
+
+// ---- bench protocol (the same few lines in every workload; bench/README.md) ----
+// Each case warms up, then runs batches until MEASURE_MS have passed and
+// prints {"bench":NAME,"ops":N,"ms":ELAPSED}; `check` throws on a wrong
+// result, and a failure is printed as {"bench":FILE,"error":TEXT}.
+const WARMUP_MS = 40, MEASURE_MS = 200;
+// Under `cargo xtask bench --instructions` (jsvm only) the environment picks
+// one case and fixes its batch count, so two runs' instruction counts can be
+// subtracted; everywhere else `process` may not even exist.
+const ENV = typeof process === "object" && process !== null && process.env ? process.env : {};
+const ONLY_CASE = ENV.JSVM_BENCH_CASE || "", FIXED_BATCHES = Number(ENV.JSVM_BENCH_BATCHES || 0);
+function report(name, ops, ms) {
+  console.log(JSON.stringify({ bench: name, ops: ops, ms: Math.round(ms * 1000) / 1000 }));
+}
+async function benchAsync(name, opsPerBatch, batch, check) {
+  if (ONLY_CASE !== "" && ONLY_CASE !== name) return;
+  let start = performance.now();
+  do check(await batch()); while (FIXED_BATCHES === 0 && performance.now() - start < WARMUP_MS);
+  let ops = 0, elapsed;
+  start = performance.now();
+  do {
+    check(await batch());
+    ops += opsPerBatch;
+    elapsed = performance.now() - start;
+  } while (FIXED_BATCHES === 0 ? elapsed < MEASURE_MS : ops < FIXED_BATCHES * opsPerBatch);
+  report(name, ops, elapsed);
+}
+function expectEqual(actual, expected, what) {
+  if (actual !== expected) throw new Error(what + ": expected " + expected + ", got " + actual);
+}
+function reportFailure(file) {
+  return (error) => console.log(JSON.stringify({ bench: file, error: String((error && error.stack) || error) }));
+}
+// ---- end of protocol ----
+
+const BATCH = 1000;
+let counter = 0;
+function increment() {
+  counter++;
+}
+
+function drain() {
+  counter = 0;
+  for (let i = 0; i < BATCH; i++) queueMicrotask(increment);
+  return new Promise((resolve) => queueMicrotask(() => resolve(counter)));
+}
+
+benchAsync("queue-microtask", BATCH, drain, (ran) => expectEqual(ran, BATCH, "microtasks run")).catch(reportFailure("queue-microtask"));

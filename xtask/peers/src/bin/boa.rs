@@ -1,0 +1,78 @@
+//! `jsvm-peer-boa FILE`: runs a bench workload on Boa (`boa_engine`).
+//!
+//! See the crate documentation for what the runner provides.
+
+use boa_engine::object::ObjectInitializer;
+use boa_engine::property::Attribute;
+use boa_engine::{Context, JsError, JsResult, JsString, JsValue, Module, NativeFunction, Source, js_string};
+use js_peers::{Workload, fail, performance_now, workload_from_args};
+
+const RUNNER: &str = "jsvm-peer-boa";
+
+/// `console.log(...args)`: `String(arg)` of each argument, joined by spaces.
+fn console_log(_this: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let mut line = String::new();
+    for (index, arg) in args.iter().enumerate() {
+        if index > 0 {
+            line.push(' ');
+        }
+        line.push_str(&arg.to_string(context)?.to_std_string_escaped());
+    }
+    println!("{line}");
+    Ok(JsValue::undefined())
+}
+
+/// `performance.now()`.
+#[allow(clippy::unnecessary_wraps)] // the native-function signature
+fn now(_this: &JsValue, _args: &[JsValue], _context: &mut Context) -> JsResult<JsValue> {
+    Ok(JsValue::from(performance_now()))
+}
+
+/// Installs `console` and `performance` on the global object.
+fn install_host(context: &mut Context) -> JsResult<()> {
+    let console = ObjectInitializer::new(context).function(NativeFunction::from_fn_ptr(console_log), js_string!("log"), 0).build();
+    context.register_global_property(js_string!("console"), console, Attribute::all())?;
+    let performance = ObjectInitializer::new(context).function(NativeFunction::from_fn_ptr(now), js_string!("now"), 0).build();
+    context.register_global_property(js_string!("performance"), performance, Attribute::all())?;
+    Ok(())
+}
+
+/// Text of an uncaught error: message and stack when it has them.
+fn describe(error: &JsError, context: &mut Context) -> String {
+    let value = match error.clone().into_opaque(context) {
+        Ok(value) => value,
+        Err(_) => return error.to_string(),
+    };
+    if let Some(object) = value.as_object()
+        && let Ok(stack) = object.get(js_string!("stack"), context)
+        && !stack.is_undefined()
+    {
+        let message = object.get(js_string!("message"), context).ok().and_then(|m| m.as_string().map(JsString::to_std_string_escaped));
+        return format!("{}\n{}", message.unwrap_or_default(), stack.display());
+    }
+    value.display().to_string()
+}
+
+/// Runs the workload, then every promise job it left.
+fn run(workload: &Workload, context: &mut Context) -> JsResult<()> {
+    install_host(context)?;
+    let source = Source::from_bytes(workload.source.as_bytes()).with_path(&workload.path);
+    if workload.is_module {
+        let module = Module::parse(source, None, context)?;
+        let promise = module.load_link_evaluate(context);
+        context.run_jobs()?;
+        promise.await_blocking(context).map(|_| ())
+    } else {
+        context.eval(source)?;
+        context.run_jobs()
+    }
+}
+
+fn main() {
+    let workload = workload_from_args(RUNNER);
+    let mut context = Context::default();
+    if let Err(error) = run(&workload, &mut context) {
+        let message = describe(&error, &mut context);
+        fail(RUNNER, &message);
+    }
+}
