@@ -4,7 +4,7 @@
 
 use boa_engine::object::ObjectInitializer;
 use boa_engine::property::Attribute;
-use boa_engine::{Context, JsError, JsResult, JsString, JsValue, Module, NativeFunction, Source, js_string};
+use boa_engine::{Context, JsError, JsResult, JsValue, Module, NativeFunction, Source, js_string};
 use js_peers::{Workload, fail, performance_now, workload_from_args};
 
 const RUNNER: &str = "jsvm-peer-boa";
@@ -30,25 +30,29 @@ fn now(_this: &JsValue, _args: &[JsValue], _context: &mut Context) -> JsResult<J
 
 /// Installs `console` and `performance` on the global object.
 fn install_host(context: &mut Context) -> JsResult<()> {
-    let console = ObjectInitializer::new(context).function(NativeFunction::from_fn_ptr(console_log), js_string!("log"), 0).build();
+    let console = ObjectInitializer::new(context)
+        .function(NativeFunction::from_fn_ptr(console_log), js_string!("log"), 0)
+        .build();
     context.register_global_property(js_string!("console"), console, Attribute::all())?;
-    let performance = ObjectInitializer::new(context).function(NativeFunction::from_fn_ptr(now), js_string!("now"), 0).build();
+    let performance =
+        ObjectInitializer::new(context).function(NativeFunction::from_fn_ptr(now), js_string!("now"), 0).build();
     context.register_global_property(js_string!("performance"), performance, Attribute::all())?;
     Ok(())
 }
 
 /// Text of an uncaught error: message and stack when it has them.
 fn describe(error: &JsError, context: &mut Context) -> String {
-    let value = match error.clone().into_opaque(context) {
-        Ok(value) => value,
-        Err(_) => return error.to_string(),
-    };
+    let Ok(value) = error.clone().into_opaque(context) else { return error.to_string() };
     if let Some(object) = value.as_object()
         && let Ok(stack) = object.get(js_string!("stack"), context)
         && !stack.is_undefined()
     {
-        let message = object.get(js_string!("message"), context).ok().and_then(|m| m.as_string().map(JsString::to_std_string_escaped));
-        return format!("{}\n{}", message.unwrap_or_default(), stack.display());
+        let message = object
+            .get(js_string!("message"), context)
+            .ok()
+            .and_then(|m| m.as_string().map(|s| s.to_std_string_escaped()));
+        let stack = stack.as_string().map_or_else(|| stack.display().to_string(), |s| s.to_std_string_escaped());
+        return format!("{}\n{stack}", message.unwrap_or_default());
     }
     value.display().to_string()
 }

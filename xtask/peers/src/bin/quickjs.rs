@@ -1,4 +1,4 @@
-//! `jsvm-peer-quickjs FILE`: runs a bench workload on QuickJS (via `rquickjs`).
+//! `jsvm-peer-quickjs FILE`: runs a bench workload on `QuickJS` (via `rquickjs`).
 //!
 //! See the crate documentation for what the runner provides.
 
@@ -32,7 +32,7 @@ fn describe(value: &Value<'_>) -> String {
         let message = object.get::<_, String>("message").unwrap_or_default();
         return format!("{message}\n{stack}");
     }
-    value.get::<rquickjs::convert::Coerced<String>>().map(|s| s.0).unwrap_or_else(|_| "<exception>".into())
+    value.get::<rquickjs::convert::Coerced<String>>().map_or_else(|_| "<exception>".into(), |s| s.0)
 }
 
 /// Runs the workload and drains the job queue; the error is the uncaught one.
@@ -55,8 +55,10 @@ fn run(workload: &Workload) -> Result<(), String> {
         install_host(&ctx).catch(&ctx).map_err(|e| e.to_string())?;
         let name = workload.path.display().to_string();
         if workload.is_module {
-            let promise = Module::evaluate(ctx.clone(), name, workload.source.as_str()).catch(&ctx).map_err(|e| e.to_string())?;
-            drain(&runtime)?;
+            // `finish` runs jobs until the module's evaluation settles (a
+            // top-level await); the rest are drained below, outside `with`.
+            let promise =
+                Module::evaluate(ctx.clone(), name, workload.source.as_str()).catch(&ctx).map_err(|e| e.to_string())?;
             promise.finish::<()>().catch(&ctx).map_err(|e| e.to_string())?;
         } else {
             ctx.eval::<(), _>(workload.source.as_str()).catch(&ctx).map_err(|e| e.to_string())?;
