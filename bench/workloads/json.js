@@ -3,7 +3,7 @@
 // two-byte string, as one stray character does in practice), and a
 // request-shaped body of 35,000 records in two flavours: all-ASCII (9.0 MB)
 // and with non-Latin-1 text (8.4 million characters, 10.3 MB as UTF-8).
-// Lengths are checked exactly, and one round trip per input is compared.
+// Lengths are checked exactly, parses by their records.
 "use strict";
 
 // ---- bench protocol (the same few lines in every workload; bench/README.md) ----
@@ -21,8 +21,12 @@ function report(name, ops, ms) {
 function bench(name, opsPerBatch, batch, check) {
   if (ONLY_CASE !== "" && ONLY_CASE !== name) return;
   let start = performance.now();
-  do check(batch()); while (FIXED_BATCHES === 0 && performance.now() - start < WARMUP_MS);
-  let ops = 0, elapsed;
+  check(batch());
+  let ops = 0, elapsed = performance.now() - start;
+  // An engine that needs the whole measuring time for one batch gains
+  // nothing from warming up: that batch is the measurement.
+  if (FIXED_BATCHES === 0 && elapsed >= MEASURE_MS) return report(name, opsPerBatch, elapsed);
+  while (FIXED_BATCHES === 0 && performance.now() - start < WARMUP_MS) check(batch());
   start = performance.now();
   do {
     check(batch());
@@ -84,10 +88,10 @@ const wideBody = requestBody(RECORDS, true);
 const asciiText = JSON.stringify(asciiBody);
 const wideText = JSON.stringify(wideBody);
 
-// One exact round trip of each input before timing.
+// The source makes one exact round trip before timing (the bodies' parses
+// are checked as they are measured: a round trip each would double the
+// setup time of the slowest engines).
 expectEqual(JSON.parse(JSON.stringify(source)), source, "source round trip");
-expectEqual(JSON.stringify(JSON.parse(asciiText)), asciiText, "ASCII body round trip");
-expectEqual(JSON.stringify(JSON.parse(wideText)), wideText, "non-Latin-1 body round trip");
 
 const length = (expected, what) => (text) => expectEqual(text.length, expected, what);
 const parsed = (original) => (body) => {
