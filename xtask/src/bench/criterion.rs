@@ -51,7 +51,9 @@ pub fn run(krate: Option<&str>, quick: bool) -> Result<Vec<Table>, TaskError> {
         args.extend(["-p", package.as_str()]);
         prefix.as_str()
     } else {
-        args.extend(["--workspace", "--benches"]);
+        // `--bench "*"` selects the `[[bench]]` targets only: `--benches` would
+        // also run the libtest harnesses, which reject criterion's options.
+        args.extend(["--workspace", "--bench", "*"]);
         ""
     };
     if quick {
