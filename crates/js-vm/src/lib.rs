@@ -67,5 +67,6 @@ pub mod vm;
 
 pub use host::uncaught::Uncaught;
 pub use module::{FsLoader, ModuleLoadError, ModuleLoader};
+pub use realm::RealmId;
 pub use value::Value;
 pub use vm::{ConsoleSink, Exception, JsResult, Phase, StdConsole, Vm, VmOptions};

@@ -12,7 +12,7 @@ use crate::bytecode::{Code, Source};
 use crate::compiler::{self, CompileError};
 use crate::interpreter::{Frame, InlineCacheTables};
 use crate::object::{JsObject, ObjectKind, PropertyKey, Shape};
-use crate::realm::{CommonAtoms, Realm, WellKnownSymbols};
+use crate::realm::{CommonAtoms, Realm, RealmId, WellKnownSymbols};
 use crate::string::{AtomTable, JsString};
 use crate::value::Value;
 
@@ -101,10 +101,14 @@ pub struct Vm {
     pub atoms: AtomTable,
     pub(crate) stack: Vec<Value>,
     pub(crate) frames: Vec<Frame>,
-    pub(crate) realm: Realm,
-    /// Realms made by [`Vm::create_realm`] and not running now (while one
-    /// of them runs, the main realm waits in its place).
-    pub(crate) other_realms: Vec<Realm>,
+    /// The current realm (§9.4: the running execution context's Realm).
+    /// It is boxed so that switching realms moves a pointer.
+    pub(crate) realm: Box<Realm>,
+    /// Which realm [`Vm::realm`] is.
+    pub(crate) realm_id: RealmId,
+    /// Every realm by [`RealmId`]; the current one's slot is empty while
+    /// it sits in [`Vm::realm`].
+    pub(crate) realms: Vec<Option<Box<Realm>>>,
     pub(crate) root_shape: Gc<Shape>,
     pub(crate) symbols: WellKnownSymbols,
     pub(crate) names: CommonAtoms,
@@ -169,14 +173,15 @@ impl Vm {
         let root_shape = heap.alloc(Shape::root());
         let names = CommonAtoms::new(&mut heap, &mut atoms);
         let symbols = WellKnownSymbols::new(&mut heap, &mut atoms);
-        let realm = Realm::new(&mut heap, root_shape);
+        let realm = Box::new(Realm::new(&mut heap, root_shape, RealmId::MAIN));
         let mut vm = Self {
             heap,
             atoms,
             stack: Vec::with_capacity(1024),
             frames: Vec::new(),
             realm,
-            other_realms: Vec::new(),
+            realm_id: RealmId::MAIN,
+            realms: vec![None],
             root_shape,
             symbols,
             names,
@@ -207,33 +212,75 @@ impl Vm {
     }
 
     /// Creates a new realm with its own intrinsics and global object (as
-    /// `$262.createRealm()` needs) and returns its number. Well-known
-    /// symbols and the `Symbol.for` registry are shared, as the spec says.
-    pub fn create_realm(&mut self) -> usize {
-        let fresh = Realm::new(&mut self.heap, self.root_shape);
-        let previous = std::mem::replace(&mut self.realm, fresh);
-        crate::builtins::install(self);
-        let created = std::mem::replace(&mut self.realm, previous);
-        self.other_realms.push(created);
-        self.other_realms.len() - 1
+    /// `$262.createRealm()` needs) and returns it. Well-known symbols and
+    /// the `Symbol.for` registry are shared, as the spec says. Builtins made
+    /// while it is set up belong to it.
+    pub fn create_realm(&mut self) -> RealmId {
+        let id = RealmId(u32::try_from(self.realms.len()).unwrap_or(u32::MAX));
+        let fresh = Box::new(Realm::new(&mut self.heap, self.root_shape, id));
+        self.realms.push(Some(fresh));
+        self.run_in_realm(id, crate::builtins::install);
+        id
     }
 
-    /// The global object of realm `index`.
-    pub fn realm_global(&self, index: usize) -> Option<Gc<JsObject>> {
-        self.other_realms.get(index).map(|r| r.global)
+    /// The realm code runs in now.
+    pub fn current_realm(&self) -> RealmId {
+        self.realm_id
     }
 
-    /// Runs a script in realm `index` (its global object and bindings).
-    /// Functions keep no realm of their own yet: code running later, from
-    /// any realm, uses the realm that is current then.
-    pub fn eval_script_in_realm(&mut self, index: usize, file_name: &str, text: &str) -> JsResult<Value> {
-        if index >= self.other_realms.len() {
+    /// The realm record `id`, wherever it is kept.
+    pub(crate) fn realm_record(&self, id: RealmId) -> Option<&Realm> {
+        if id == self.realm_id {
+            Some(&self.realm)
+        } else {
+            self.realms.get(id.index()).and_then(|slot| slot.as_deref())
+        }
+    }
+
+    /// The global object of realm `id`.
+    pub fn realm_global(&self, id: RealmId) -> Option<Gc<JsObject>> {
+        self.realm_record(id).map(|r| r.global)
+    }
+
+    /// Makes `id` the current realm and returns the one it replaces, which
+    /// the caller re-enters when the code that belongs to `id` is done. An
+    /// unknown realm leaves the current one in place.
+    #[inline]
+    pub(crate) fn enter_realm(&mut self, id: RealmId) -> RealmId {
+        let previous = self.realm_id;
+        if id != previous {
+            self.switch_realm(id);
+        }
+        previous
+    }
+
+    /// Parks the current realm in its slot and takes `id` out of its own.
+    #[cold]
+    fn switch_realm(&mut self, id: RealmId) {
+        let Some(next) = self.realms.get_mut(id.index()).and_then(Option::take) else { return };
+        let previous = std::mem::replace(&mut self.realm, next);
+        if let Some(slot) = self.realms.get_mut(self.realm_id.index()) {
+            *slot = Some(previous);
+        }
+        self.realm_id = id;
+    }
+
+    /// Runs `f` with `id` as the current realm, then returns to the realm
+    /// current before.
+    pub fn run_in_realm<R>(&mut self, id: RealmId, f: impl FnOnce(&mut Vm) -> R) -> R {
+        let previous = self.enter_realm(id);
+        let result = f(self);
+        self.enter_realm(previous);
+        result
+    }
+
+    /// Runs a script in realm `id` (its global object and bindings; the
+    /// functions it makes belong to that realm).
+    pub fn eval_script_in_realm(&mut self, id: RealmId, file_name: &str, text: &str) -> JsResult<Value> {
+        if self.realm_record(id).is_none() {
             return Err(self.range_error("no such realm"));
         }
-        std::mem::swap(&mut self.realm, &mut self.other_realms[index]);
-        let result = self.eval_script(file_name, text);
-        std::mem::swap(&mut self.realm, &mut self.other_realms[index]);
-        result
+        self.run_in_realm(id, |vm| vm.eval_script(file_name, text))
     }
 
     /// Replaces where `console` output goes.
@@ -360,7 +407,7 @@ impl Vm {
             stack: &self.stack,
             frames: &self.frames,
             realm: &self.realm,
-            other_realms: &self.other_realms,
+            realms: &self.realms,
             root_shape: self.root_shape,
             symbols: &self.symbols,
             names: &self.names,
@@ -449,7 +496,7 @@ struct VmRoots<'a> {
     stack: &'a [Value],
     frames: &'a [Frame],
     realm: &'a Realm,
-    other_realms: &'a [Realm],
+    realms: &'a [Option<Box<Realm>>],
     root_shape: Gc<Shape>,
     symbols: &'a WellKnownSymbols,
     names: &'a CommonAtoms,
@@ -476,7 +523,7 @@ impl Roots for VmRoots<'_> {
             frame.trace(tracer);
         }
         self.realm.trace(tracer);
-        for realm in self.other_realms {
+        for realm in self.realms.iter().flatten() {
             realm.trace(tracer);
         }
         self.root_shape.trace(tracer);

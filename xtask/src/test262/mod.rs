@@ -136,7 +136,8 @@ impl js_vm::ConsoleSink for Recorder {
 
 /// `$262.evalScript` of a realm made by `createRealm`.
 fn eval_script_in_realm(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let realm = info.data(vm).as_number().and_then(|n| usize::try_from(n as i64).ok()).unwrap_or(0);
+    let index = info.data(vm).as_number().and_then(|n| usize::try_from(n as i64).ok()).unwrap_or(usize::MAX);
+    let realm = js_vm::RealmId::from_index(index);
     let v = info.arg(vm, 0);
     let text = vm.to_rust_string(v)?;
     vm.eval_script_in_realm(realm, "evalScript", &text)
@@ -155,14 +156,19 @@ fn detach_array_buffer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn create_realm(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     let realm = vm.create_realm();
     let Some(global) = vm.realm_global(realm) else { return Ok(Value::UNDEFINED) };
-    let host = vm.new_plain_object();
-    value_property(vm, host, "global", Value::object(global), Attributes::METHOD);
-    let eval = native_function_with_data(vm, "evalScript", 1, eval_script_in_realm, Value::number(realm as f64));
-    value_property(vm, host, "evalScript", Value::object(eval), Attributes::METHOD);
-    method(vm, host, "gc", 0, gc);
-    method(vm, host, "createRealm", 0, create_realm);
-    method(vm, host, "detachArrayBuffer", 1, detach_array_buffer);
-    value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
+    // The new realm's `$262` and its functions belong to that realm.
+    let host = vm.run_in_realm(realm, |vm| {
+        let host = vm.new_plain_object();
+        value_property(vm, host, "global", Value::object(global), Attributes::METHOD);
+        let index = Value::number(realm.index() as f64);
+        let eval = native_function_with_data(vm, "evalScript", 1, eval_script_in_realm, index);
+        value_property(vm, host, "evalScript", Value::object(eval), Attributes::METHOD);
+        method(vm, host, "gc", 0, gc);
+        method(vm, host, "createRealm", 0, create_realm);
+        method(vm, host, "detachArrayBuffer", 1, detach_array_buffer);
+        value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
+        host
+    });
     Ok(Value::object(host))
 }
 

@@ -156,7 +156,7 @@ pub(crate) fn array_with_length(vm: &mut Vm, length: f64) -> JsResult<Gc<JsObjec
 
 fn array_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let new_target = info.new_target.unwrap_or(info.callee);
-    let proto = prototype_from_constructor(vm, new_target)?;
+    let proto = prototype_from_constructor(vm, new_target, |i| i.array_prototype)?;
     let a = if info.argc == 1 {
         let len = info.arg(vm, 0);
         match len.as_number() {

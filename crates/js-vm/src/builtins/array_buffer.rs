@@ -11,7 +11,7 @@ use js_gc::Gc;
 
 use super::{accessor_property, constructor, method};
 use crate::abstract_ops::{species_constructor, to_integer_or_infinity, to_number};
-use crate::interpreter::CallInfo;
+use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{construct, define_builtin, get};
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
 use crate::value::Value;
@@ -186,23 +186,12 @@ fn construct_buffer(vm: &mut Vm, info: &CallInfo, shared: bool) -> JsResult<Valu
     if max.is_some_and(|max| byte_length > max) {
         return Err(vm.range_error("Invalid array buffer length: larger than maxByteLength"));
     }
-    let default = if shared {
-        vm.realm.intrinsics.shared_array_buffer_prototype
+    let proto = if shared {
+        prototype_from_constructor(vm, nt, |i| i.shared_array_buffer_prototype)?
     } else {
-        vm.realm.intrinsics.array_buffer_prototype
+        prototype_from_constructor(vm, nt, |i| i.array_buffer_prototype)?
     };
-    let proto = prototype_or(vm, nt, default)?;
     allocate_buffer(vm, proto, byte_length, max, shared).map(Value::object)
-}
-
-/// `GetPrototypeFromConstructor` with the intrinsic default `fallback`.
-pub(crate) fn prototype_or(vm: &mut Vm, ctor: Gc<JsObject>, fallback: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
-    let key = PropertyKey::String(vm.names.prototype);
-    let p = get(vm, ctor, key, Value::object(ctor))?;
-    // A `prototype` getter may return a fresh object that nothing else
-    // holds while the caller goes on to run more user code.
-    vm.keep_alive(p);
-    Ok(p.as_object().unwrap_or(fallback))
 }
 
 fn array_buffer_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

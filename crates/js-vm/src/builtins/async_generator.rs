@@ -6,7 +6,7 @@
 use js_gc::Gc;
 use js_promise::{promise_reject_function, promise_resolve_function};
 
-use super::generator::dynamic_function;
+use super::dynamic_function::{DynamicFunctionKind, create_dynamic_function};
 use super::iteration::iter_result;
 use super::{method, native_function};
 use crate::interpreter::async_generator::{
@@ -81,11 +81,11 @@ fn throw(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 fn async_function_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    dynamic_function(vm, info, "async function")
+    create_dynamic_function(vm, info, DynamicFunctionKind::Async)
 }
 
 fn async_generator_function_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    dynamic_function(vm, info, "async function*")
+    create_dynamic_function(vm, info, DynamicFunctionKind::AsyncGenerator)
 }
 
 /// The hidden constructor `name` whose `prototype` is `function_proto`,

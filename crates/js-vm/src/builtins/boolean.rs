@@ -11,7 +11,7 @@ fn boolean_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
     let b = to_boolean(vm, v);
     let Some(nt) = info.new_target else { return Ok(Value::boolean(b)) };
-    let proto = prototype_from_constructor(vm, nt)?;
+    let proto = prototype_from_constructor(vm, nt, |i| i.boolean_prototype)?;
     Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::Boolean(b))))
 }
 

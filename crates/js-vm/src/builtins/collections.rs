@@ -191,7 +191,11 @@ fn construct(vm: &mut Vm, info: &CallInfo, which: Collection) -> JsResult<Value>
     let Some(nt) = info.new_target else {
         return Err(vm.type_error(&format!("Constructor {name} requires 'new'")));
     };
-    let proto = prototype_from_constructor(vm, nt)?;
+    let proto = if which == Collection::Map {
+        prototype_from_constructor(vm, nt, |i| i.map_prototype)?
+    } else {
+        prototype_from_constructor(vm, nt, |i| i.set_prototype)?
+    };
     let kind = if which == Collection::Map { ObjectKind::Map(Box::default()) } else { ObjectKind::Set(Box::default()) };
     let o = vm.new_object_of_kind(Some(proto), kind);
     vm.keep_alive(Value::object(o));
@@ -509,7 +513,11 @@ fn construct_weak(vm: &mut Vm, info: &CallInfo, set: bool) -> JsResult<Value> {
     let Some(nt) = info.new_target else {
         return Err(vm.type_error(&format!("Constructor {name} requires 'new'")));
     };
-    let proto = prototype_from_constructor(vm, nt)?;
+    let proto = if set {
+        prototype_from_constructor(vm, nt, |i| i.weak_set_prototype)?
+    } else {
+        prototype_from_constructor(vm, nt, |i| i.weak_map_prototype)?
+    };
     let kind = if set { ObjectKind::WeakSet(Box::default()) } else { ObjectKind::WeakMap(Box::default()) };
     let o = vm.new_object_of_kind(Some(proto), kind);
     vm.keep_alive(Value::object(o));

@@ -4,11 +4,11 @@
 
 use js_gc::Gc;
 
-use super::array_buffer::{buffer_data, is_immutable_buffer, prototype_or, to_index, with_buffer_mut};
+use super::array_buffer::{buffer_data, is_immutable_buffer, to_index, with_buffer_mut};
 use super::typed_array::ElementType;
 use super::{accessor_property, constructor, method};
 use crate::abstract_ops::to_boolean;
-use crate::interpreter::CallInfo;
+use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::define_builtin;
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
 use crate::value::Value;
@@ -73,8 +73,7 @@ fn data_view_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
         Some(len)
     };
-    let default = vm.realm.intrinsics.data_view_prototype;
-    let proto = prototype_or(vm, nt, default)?;
+    let proto = prototype_from_constructor(vm, nt, |i| i.data_view_prototype)?;
     // Reading `prototype` ran user code, which may have detached or shrunk
     // the buffer.
     let Some(data) = buffer_data(vm, buffer).filter(|d| !d.is_detached()) else {

@@ -50,8 +50,8 @@ impl ErrorKind {
         }
     }
 
-    fn prototype(self, vm: &Vm) -> Gc<JsObject> {
-        let i = &vm.realm.intrinsics;
+    /// `%NativeError.prototype%` for this kind among `i`.
+    fn intrinsic_prototype(self, i: &crate::realm::Intrinsics) -> Gc<JsObject> {
         match self {
             ErrorKind::Error => i.error_prototype,
             ErrorKind::Eval => i.eval_error_prototype,
@@ -68,7 +68,7 @@ impl ErrorKind {
 impl Vm {
     /// A new error object of `kind` with `message` and a stack.
     pub fn make_error(&mut self, kind: ErrorKind, message: &str) -> Gc<JsObject> {
-        let proto = kind.prototype(self);
+        let proto = kind.intrinsic_prototype(&self.realm.intrinsics);
         let site = self.current_site();
         let obj = self.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED, site });
         let msg = self.string(message);
@@ -187,8 +187,7 @@ fn stack_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// The shared body of the error constructors (§20.5.1.1).
 fn construct_error(vm: &mut Vm, info: &CallInfo, kind: ErrorKind, message_index: usize) -> JsResult<Value> {
     let new_target = info.new_target.unwrap_or(info.callee);
-    let proto = prototype_from_constructor(vm, new_target)?;
-    let proto = if proto == vm.realm.intrinsics.object_prototype { kind.prototype(vm) } else { proto };
+    let proto = prototype_from_constructor(vm, new_target, |i| kind.intrinsic_prototype(i))?;
     let site = vm.current_site();
     let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED, site });
     vm.keep_alive(Value::object(obj));
@@ -306,7 +305,7 @@ pub(crate) fn install(vm: &mut Vm) {
         (ErrorKind::Aggregate, aggregate_error_ctor),
     ];
     for (kind, f) in natives {
-        let proto = kind.prototype(vm);
+        let proto = kind.intrinsic_prototype(&vm.realm.intrinsics);
         let length = if kind == ErrorKind::Aggregate { 2 } else { 1 };
         let ctor = constructor(vm, kind.name(), length, f, proto);
         // The NativeError constructors inherit from Error.

@@ -1,13 +1,11 @@
 //! Function objects: closure creation, `arguments`, classes, and the
 //! Function constructor and prototype (§20.2).
 
-use std::rc::Rc;
-
 use js_gc::Gc;
 
+use super::dynamic_function::{DynamicFunctionKind, create_dynamic_function};
 use super::{constructor, method, native_function, symbol_method};
-use crate::abstract_ops::{is_callable, to_string};
-use crate::bytecode::{Code, CodeKind, Source};
+use crate::bytecode::{Code, CodeKind};
 use crate::environment::DeclarativeEnvironment;
 use crate::function::{BoundFunction, Closure, Function, NativeFunction};
 use crate::interpreter::{CallInfo, call_function, is_constructor};
@@ -21,10 +19,10 @@ pub(crate) fn return_undefined(_vm: &mut Vm, _info: &CallInfo) -> JsResult<Value
     Ok(Value::UNDEFINED)
 }
 
-/// %Function.prototype%'s own behaviour: accepts anything, returns
-/// `undefined`.
-pub(crate) fn empty_function() -> Function {
-    Function::Native(NativeFunction { call: return_undefined, constructor: false, data: Value::UNDEFINED })
+/// %Function.prototype%'s own behaviour in `realm`: accepts anything,
+/// returns `undefined`.
+pub(crate) fn empty_function(realm: crate::realm::RealmId) -> Function {
+    Function::Native(NativeFunction { call: return_undefined, constructor: false, data: Value::UNDEFINED, realm })
 }
 
 /// `OrdinaryFunctionCreate` + `MakeConstructor` for compiled code.
@@ -46,7 +44,7 @@ pub(crate) fn make_closure(
     } else {
         vm.realm.intrinsics.function_prototype
     };
-    let closure = Closure { code, env, this_value, new_target, home_object: None, fields: None };
+    let closure = Closure { code, env, this_value, new_target, home_object: None, fields: None, realm: vm.realm_id };
     let f = vm.new_object_of_kind(Some(proto), ObjectKind::Function(Function::Closure(closure)));
     let length_key = PropertyKey::String(vm.names.length);
     define_builtin(vm, f, length_key, Value::number(f64::from(length)), Attributes::CONFIGURABLE_ONLY);
@@ -332,31 +330,7 @@ fn has_instance(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// `Function(...params, body)`: compiles source text as a sloppy function.
 fn function_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let args = info.args(vm);
-    let mut params = Vec::new();
-    for &a in args.iter().take(args.len().saturating_sub(1)) {
-        let s = to_string(vm, a)?;
-        params.push(crate::interpreter::string_text(vm, s));
-    }
-    let body = match args.last() {
-        Some(&b) => {
-            let s = to_string(vm, b)?;
-            crate::interpreter::string_text(vm, s)
-        }
-        None => String::new(),
-    };
-    let text = format!("(function anonymous({}\n) {{\n{body}\n}})", params.join(","));
-    let source = Rc::new(Source::new("<anonymous>", text));
-    crate::bytecode::inherit_referrer(vm, &source);
-    let code = match crate::compiler::compile_script(vm, &source) {
-        Ok(code) => code,
-        Err(e) => return Err(vm.compile_error(&e)),
-    };
-    let result = crate::interpreter::run_script(vm, code)?;
-    if !is_callable(vm, result) {
-        return Err(vm.syntax_error("Function body did not produce a function"));
-    }
-    Ok(result)
+    create_dynamic_function(vm, info, DynamicFunctionKind::Normal)
 }
 
 /// %`ThrowTypeError`%.

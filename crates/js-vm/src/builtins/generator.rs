@@ -1,10 +1,8 @@
 //! `%GeneratorFunction%`, `%GeneratorFunction.prototype%` and
 //! `%GeneratorPrototype%` (§27.3, §27.5).
 
-use std::rc::Rc;
-
+use super::dynamic_function::{DynamicFunctionKind, create_dynamic_function};
 use super::{method, native_function};
-use crate::bytecode::Source;
 use crate::interpreter::{CallInfo, ResumeMode, generator_resume};
 use crate::object::internal_methods::define_builtin;
 use crate::object::{Attributes, PropertyKey};
@@ -38,29 +36,7 @@ fn throw(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// `GeneratorFunction(...params, body)`.
 fn generator_function_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    dynamic_function(vm, info, "function*")
-}
-
-/// CreateDynamicFunction (§20.2.1.1.1) for the function kind introduced by
-/// `keyword` (`function*`, `async function`, `async function*`).
-pub(crate) fn dynamic_function(vm: &mut Vm, info: &CallInfo, keyword: &str) -> JsResult<Value> {
-    let args = info.args(vm);
-    let mut params = Vec::new();
-    for &a in args.iter().take(args.len().saturating_sub(1)) {
-        params.push(vm.to_rust_string(a)?);
-    }
-    let body = match args.last() {
-        Some(&b) => vm.to_rust_string(b)?,
-        None => String::new(),
-    };
-    let text = format!("({keyword} anonymous({}\n) {{\n{body}\n}})", params.join(","));
-    let source = Rc::new(Source::new("<anonymous>", text));
-    crate::bytecode::inherit_referrer(vm, &source);
-    let code = match crate::compiler::compile_script(vm, &source) {
-        Ok(code) => code,
-        Err(e) => return Err(vm.compile_error(&e)),
-    };
-    crate::interpreter::run_script(vm, code)
+    create_dynamic_function(vm, info, DynamicFunctionKind::Generator)
 }
 
 /// Installs the generator intrinsics.

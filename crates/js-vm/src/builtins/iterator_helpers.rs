@@ -514,9 +514,7 @@ fn wrap_return(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn iterator_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     match info.new_target {
         Some(nt) if nt != info.callee => {
-            let key = PropertyKey::String(vm.names.prototype);
-            let proto = crate::object::internal_methods::get(vm, nt, key, Value::object(nt))?;
-            let proto = proto.as_object().unwrap_or(vm.realm.intrinsics.iterator_prototype);
+            let proto = crate::interpreter::prototype_from_constructor(vm, nt, |i| i.iterator_prototype)?;
             Ok(Value::object(vm.new_object(Some(proto))))
         }
         _ => Err(vm.type_error("Abstract class Iterator not directly constructable")),

@@ -12,6 +12,7 @@ pub mod boolean;
 pub mod collections;
 pub mod data_view;
 pub mod date;
+mod dynamic_function;
 pub mod error;
 pub mod function;
 pub mod generator;
@@ -82,7 +83,8 @@ pub(crate) fn install(vm: &mut Vm) {
 /// A new native function object with `name` and `length`.
 pub fn native_function(vm: &mut Vm, name: &str, length: u32, f: NativeFn, constructor: bool) -> Gc<JsObject> {
     let proto = vm.realm.intrinsics.function_prototype;
-    let kind = ObjectKind::Function(Function::Native(NativeFunction { call: f, constructor, data: Value::UNDEFINED }));
+    let native = NativeFunction { call: f, constructor, data: Value::UNDEFINED, realm: vm.realm_id };
+    let kind = ObjectKind::Function(Function::Native(native));
     let obj = vm.new_object_of_kind(Some(proto), kind);
     let length_key = PropertyKey::String(vm.names.length);
     define_builtin(vm, obj, length_key, Value::number(f64::from(length)), Attributes::CONFIGURABLE_ONLY);

@@ -18,7 +18,7 @@ fn number_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
     };
     let Some(nt) = info.new_target else { return Ok(Value::number(n)) };
-    let proto = prototype_from_constructor(vm, nt)?;
+    let proto = prototype_from_constructor(vm, nt, |i| i.number_prototype)?;
     Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::Number(n))))
 }
 

@@ -131,7 +131,7 @@ fn object_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if let Some(nt) = info.new_target
         && nt != info.callee
     {
-        let proto = prototype_from_constructor(vm, nt)?;
+        let proto = prototype_from_constructor(vm, nt, |i| i.object_prototype)?;
         return Ok(Value::object(vm.new_object(Some(proto))));
     }
     let v = info.arg(vm, 0);

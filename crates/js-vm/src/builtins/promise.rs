@@ -126,9 +126,7 @@ fn promise_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let shown = vm.display(executor);
         return Err(vm.type_error(&format!("Promise resolver {shown} is not a function")));
     }
-    let key = PropertyKey::String(vm.names.prototype);
-    let proto = get(vm, nt, key, Value::object(nt))?;
-    let proto = proto.as_object().unwrap_or(vm.realm.intrinsics.promise_prototype);
+    let proto = crate::interpreter::prototype_from_constructor(vm, nt, |i| i.promise_prototype)?;
     let promise = new_promise_with_proto(vm, proto);
     vm.keep_alive(Value::object(promise));
     let (resolve, reject) = create_resolving_functions(vm, promise);

@@ -52,7 +52,7 @@ fn string_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         to_string(vm, v)?
     };
     let Some(nt) = info.new_target else { return Ok(Value::string(s)) };
-    let proto = prototype_from_constructor(vm, nt)?;
+    let proto = prototype_from_constructor(vm, nt, |i| i.string_prototype)?;
     Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::String(s))))
 }
 

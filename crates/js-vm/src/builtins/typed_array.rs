@@ -18,8 +18,7 @@ use std::cmp::Ordering;
 use js_gc::Gc;
 
 use super::array_buffer::{
-    MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, prototype_or, relative_index, to_index,
-    with_buffer_mut,
+    MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, relative_index, to_index, with_buffer_mut,
 };
 use super::{accessor_property, method, native_function, value_property};
 use crate::abstract_ops::{
@@ -27,12 +26,13 @@ use crate::abstract_ops::{
     number_to_string, same_value, same_value_zero, species_constructor, string_to_number, to_big_int64, to_big_uint64,
     to_boolean, to_int32, to_integer_or_infinity, to_number, to_object, to_string,
 };
-use crate::interpreter::{CallInfo, IteratorRecord, is_constructor};
+use crate::interpreter::{CallInfo, IteratorRecord, is_constructor, prototype_from_constructor};
 use crate::object::internal_methods::{
     call, construct, create_data_property, define_builtin, define_own_property, get, get_method, get_own_property,
     get_value, length_of_array_like, set,
 };
 use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
+use crate::realm::Intrinsics;
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -524,13 +524,27 @@ fn intrinsic_constructor(vm: &Vm, t: ElementType) -> Gc<JsObject> {
     }
 }
 
-/// `%XArray.prototype%`, read from the intrinsic constructor's
-/// non-writable, non-configurable `prototype`.
+/// `%XArray.prototype%` among the intrinsics `i`.
+pub(crate) fn intrinsic_prototype_of(i: &Intrinsics, t: ElementType) -> Gc<JsObject> {
+    match t {
+        ElementType::Int8 => i.int8_array_prototype,
+        ElementType::Uint8 => i.uint8_array_prototype,
+        ElementType::Uint8Clamped => i.uint8_clamped_array_prototype,
+        ElementType::Int16 => i.int16_array_prototype,
+        ElementType::Uint16 => i.uint16_array_prototype,
+        ElementType::Int32 => i.int32_array_prototype,
+        ElementType::Uint32 => i.uint32_array_prototype,
+        ElementType::Float16 => i.float16_array_prototype,
+        ElementType::Float32 => i.float32_array_prototype,
+        ElementType::Float64 => i.float64_array_prototype,
+        ElementType::BigInt64 => i.big_int64_array_prototype,
+        ElementType::BigUint64 => i.big_uint64_array_prototype,
+    }
+}
+
+/// `%XArray.prototype%` of the current realm.
 pub(crate) fn intrinsic_prototype(vm: &Vm, t: ElementType) -> Gc<JsObject> {
-    let ctor = intrinsic_constructor(vm, t);
-    let key = PropertyKey::String(vm.names.prototype);
-    let proto = ctor.borrow(&vm.heap).get_own(&vm.heap, key).and_then(|(v, _)| v.as_object());
-    proto.unwrap_or(vm.realm.intrinsics.typed_array_prototype)
+    intrinsic_prototype_of(&vm.realm.intrinsics, t)
 }
 
 /// A typed array object over `buffer`.
@@ -667,14 +681,16 @@ fn construct_typed_array(vm: &mut Vm, info: &CallInfo, t: ElementType) -> JsResu
     let Some(nt) = info.new_target else {
         return Err(vm.type_error(&format!("Constructor {} requires 'new'", t.name())));
     };
-    let default_proto = intrinsic_prototype(vm, t);
     let first = info.arg(vm, 0);
     let Some(source) = first.as_object() else {
         let len = to_index(vm, first)?;
-        let proto = prototype_or(vm, nt, default_proto)?;
+        let proto = prototype_from_constructor(vm, nt, |i| intrinsic_prototype_of(i, t))?;
         return allocate(vm, proto, t, len).map(Value::object);
     };
-    let proto = prototype_or(vm, nt, default_proto)?;
+    let proto = prototype_from_constructor(vm, nt, |i| intrinsic_prototype_of(i, t))?;
+    // A `prototype` getter may return a fresh object that nothing else
+    // holds while more user code runs below.
+    vm.keep_alive(Value::object(proto));
     if let Some(src) = typed_array_data(vm, source) {
         return from_typed_array(vm, proto, t, &src).map(Value::object);
     }
@@ -1600,21 +1616,22 @@ pub(crate) fn install(vm: &mut Vm) {
         value_property(vm, c, "BYTES_PER_ELEMENT", size, Attributes::NONE);
         value_property(vm, element_proto, "BYTES_PER_ELEMENT", size, Attributes::NONE);
         let i = &mut vm.realm.intrinsics;
-        let slot = match t {
-            ElementType::Int8 => &mut i.int8_array,
-            ElementType::Uint8 => &mut i.uint8_array,
-            ElementType::Uint8Clamped => &mut i.uint8_clamped_array,
-            ElementType::Int16 => &mut i.int16_array,
-            ElementType::Uint16 => &mut i.uint16_array,
-            ElementType::Int32 => &mut i.int32_array,
-            ElementType::Uint32 => &mut i.uint32_array,
-            ElementType::Float16 => &mut i.float16_array,
-            ElementType::Float32 => &mut i.float32_array,
-            ElementType::Float64 => &mut i.float64_array,
-            ElementType::BigInt64 => &mut i.big_int64_array,
-            ElementType::BigUint64 => &mut i.big_uint64_array,
+        let (ctor_slot, proto_slot) = match t {
+            ElementType::Int8 => (&mut i.int8_array, &mut i.int8_array_prototype),
+            ElementType::Uint8 => (&mut i.uint8_array, &mut i.uint8_array_prototype),
+            ElementType::Uint8Clamped => (&mut i.uint8_clamped_array, &mut i.uint8_clamped_array_prototype),
+            ElementType::Int16 => (&mut i.int16_array, &mut i.int16_array_prototype),
+            ElementType::Uint16 => (&mut i.uint16_array, &mut i.uint16_array_prototype),
+            ElementType::Int32 => (&mut i.int32_array, &mut i.int32_array_prototype),
+            ElementType::Uint32 => (&mut i.uint32_array, &mut i.uint32_array_prototype),
+            ElementType::Float16 => (&mut i.float16_array, &mut i.float16_array_prototype),
+            ElementType::Float32 => (&mut i.float32_array, &mut i.float32_array_prototype),
+            ElementType::Float64 => (&mut i.float64_array, &mut i.float64_array_prototype),
+            ElementType::BigInt64 => (&mut i.big_int64_array, &mut i.big_int64_array_prototype),
+            ElementType::BigUint64 => (&mut i.big_uint64_array, &mut i.big_uint64_array_prototype),
         };
-        *slot = c;
+        *ctor_slot = c;
+        *proto_slot = element_proto;
     }
 }
 

@@ -79,7 +79,7 @@ fn weak_ref_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     } else {
         return Err(vm.type_error("WeakRef: invalid target"));
     };
-    let proto = prototype_from_constructor(vm, nt)?;
+    let proto = prototype_from_constructor(vm, nt, |i| i.weak_ref_prototype)?;
     let o = vm.new_object_of_kind(Some(proto), ObjectKind::WeakRef(Box::new(weak)));
     // AddToKeptObjects: the target survives the current job.
     vm.kept_alive.push(target);
@@ -106,7 +106,7 @@ fn registry_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if !is_callable(vm, cleanup) {
         return Err(vm.type_error("FinalizationRegistry: cleanup must be callable"));
     }
-    let proto = prototype_from_constructor(vm, nt)?;
+    let proto = prototype_from_constructor(vm, nt, |i| i.finalization_registry_prototype)?;
     let state = RegistryState { cleanup, table: FinalizationTable::new() };
     let o = vm.new_object_of_kind(Some(proto), ObjectKind::FinalizationRegistry(Box::new(state)));
     Ok(Value::object(o))

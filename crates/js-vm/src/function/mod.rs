@@ -6,7 +6,8 @@ use js_gc::{Gc, Trace, Tracer};
 use crate::bytecode::Code;
 use crate::environment::DeclarativeEnvironment;
 use crate::interpreter::CallInfo;
-use crate::object::JsObject;
+use crate::object::{JsObject, ObjectKind};
+use crate::realm::RealmId;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -37,6 +38,8 @@ pub struct Closure {
     pub home_object: Option<Gc<JsObject>>,
     /// Class field initialiser function run on construction.
     pub fields: Option<Gc<JsObject>>,
+    /// `[[Realm]]`: the realm its code runs in.
+    pub realm: RealmId,
 }
 
 /// A built-in function's slots.
@@ -49,6 +52,9 @@ pub struct NativeFunction {
     /// A value the body can read (for functions made at run time, such as
     /// promise resolvers).
     pub data: Value,
+    /// `[[Realm]]`: the realm whose intrinsics the body uses (the one
+    /// current when the function was made).
+    pub realm: RealmId,
 }
 
 /// A bound function's slots.
@@ -74,6 +80,27 @@ impl Function {
             Function::Native(n) => n.constructor,
             Function::Bound(b) => b.target.borrow(heap).is_constructor(heap),
         }
+    }
+}
+
+/// `GetFunctionRealm` (§7.3.24): the realm of a function object, through
+/// bound functions to their targets and proxies to theirs (a `TypeError`
+/// for a revoked proxy); the current realm for anything else.
+pub fn get_function_realm(vm: &mut Vm, mut f: Gc<JsObject>) -> JsResult<RealmId> {
+    loop {
+        let next = match &f.borrow(&vm.heap).kind {
+            ObjectKind::Function(Function::Closure(c)) => return Ok(c.realm),
+            ObjectKind::Function(Function::Native(n)) => return Ok(n.realm),
+            ObjectKind::Function(Function::Bound(b)) => b.target,
+            ObjectKind::Proxy(p) => match p.target {
+                Some(target) => target,
+                None => {
+                    return Err(vm.type_error("Cannot perform 'GetFunctionRealm' on a proxy that has been revoked"));
+                }
+            },
+            _ => return Ok(vm.realm_id),
+        };
+        f = next;
     }
 }
 

@@ -83,7 +83,8 @@ fn dom_exception_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name =
         if name.is_undefined() { vm.string("Error") } else { Value::string(crate::abstract_ops::to_string(vm, name)?) };
     vm.keep_alive(name);
-    let proto = prototype_from_constructor(vm, new_target)?;
+    let fallback = vm.host_objects.dom_exception_prototype;
+    let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     Ok(Value::object(create_dom_exception(vm, proto, message, name)))
 }
 

@@ -6,6 +6,7 @@ use js_gc::{Gc, Trace, Tracer};
 use crate::bytecode::{Code, Reg};
 use crate::environment::DeclarativeEnvironment;
 use crate::object::{JsObject, PropertyKey};
+use crate::realm::RealmId;
 use crate::value::Value;
 use crate::vm::Vm;
 
@@ -36,6 +37,9 @@ pub struct Frame {
     pub construct: bool,
     /// The generator this frame runs, once `GeneratorStart` made it.
     pub generator: Option<Gc<JsObject>>,
+    /// The realm that was current when the frame was pushed, entered again
+    /// when it is popped (the frame itself runs in its function's realm).
+    pub caller_realm: RealmId,
 }
 
 // SAFETY: code, environment, callee, new.target and extra arguments.

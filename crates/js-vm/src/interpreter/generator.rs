@@ -7,6 +7,7 @@ use super::{Frame, run};
 use crate::bytecode::{Code, Instruction, Reg};
 use crate::environment::DeclarativeEnvironment;
 use crate::object::{JsObject, ObjectKind};
+use crate::realm::RealmId;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
@@ -33,6 +34,8 @@ pub struct SavedFrame {
     extra_args: Box<[Value]>,
     argc: u32,
     registers: Box<[Value]>,
+    /// The realm the frame runs in (its function's), entered on resumption.
+    realm: RealmId,
 }
 
 /// A generator object's internal slots.
@@ -70,7 +73,9 @@ unsafe impl Trace for GeneratorState {
 
 /// Pops the running frame into a [`SavedFrame`].
 pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame, Frame)> {
-    let frame = vm.frames.pop()?;
+    // The running frame's realm is the current one.
+    let realm = vm.realm_id;
+    let frame = super::pop_frame(vm)?;
     let registers = usize::from(frame.code.borrow(&vm.heap).register_count);
     let saved = SavedFrame {
         code: frame.code,
@@ -81,6 +86,7 @@ pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame,
         extra_args: frame.extra_args.clone(),
         argc: frame.argc,
         registers: vm.stack[frame.base..frame.base + registers].into(),
+        realm,
     };
     vm.stack.truncate(frame.base);
     Some((saved, frame))
@@ -214,7 +220,9 @@ pub(super) fn push_saved_frame(
         entry: true,
         construct: false,
         generator: Some(owner),
+        caller_realm: vm.realm_id,
     });
+    vm.enter_realm(saved.realm);
 }
 
 /// What resuming a suspended frame of an executable needs before it runs:

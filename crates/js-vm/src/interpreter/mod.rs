@@ -31,6 +31,7 @@ use crate::object::internal_methods::{
     self as im, create_data_property_or_throw, define_own_property, get, get_value, has_property, key_to_display,
 };
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyDescriptor, PropertyKey, Shape};
+use crate::realm::Intrinsics;
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -126,10 +127,14 @@ fn enter_function(
             if new_target.is_some() && !native.constructor {
                 return Err(vm.type_error("value is not a constructor"));
             }
-            let body = native.call;
+            let (body, realm) = (native.call, native.realm);
             let info = CallInfo { callee: f, this, new_target, args_base, argc };
             let roots = vm.temp_roots.len();
+            // A builtin runs in its own realm: the objects and errors it
+            // makes come from that realm's intrinsics.
+            let caller_realm = vm.enter_realm(realm);
             let result = body(vm, &info);
+            vm.enter_realm(caller_realm);
             vm.temp_roots.truncate(roots);
             result.map(Entered::Native)
         }
@@ -146,12 +151,16 @@ fn enter_function(
         }
         Function::Closure(closure) => {
             let code = closure.code;
-            let (closure_this, closure_env) = (closure.this_value, closure.env);
+            let (closure_this, closure_env, realm) = (closure.this_value, closure.env, closure.realm);
             let c = code.borrow(&vm.heap);
             let (kind, strict, registers, params) = (c.kind, c.strict, c.register_count, c.param_count);
             let this = match (kind, new_target) {
                 (CodeKind::ClassConstructor { .. }, None) => {
-                    return Err(vm.type_error("Class constructor cannot be invoked without 'new'"));
+                    // §10.2.1 step 2: the error comes from the callee's realm.
+                    let caller_realm = vm.enter_realm(realm);
+                    let error = vm.type_error("Class constructor cannot be invoked without 'new'");
+                    vm.enter_realm(caller_realm);
+                    return Err(error);
                 }
                 (CodeKind::Arrow | CodeKind::Method, Some(_)) => {
                     return Err(vm.type_error("value is not a constructor"));
@@ -159,7 +168,7 @@ fn enter_function(
                 (CodeKind::Arrow, None) => closure_this,
                 (CodeKind::ClassConstructor { derived: true }, Some(_)) => Value::HOLE,
                 (_, Some(nt)) => {
-                    let proto = prototype_from_constructor(vm, nt)?;
+                    let proto = prototype_from_constructor(vm, nt, |i| i.object_prototype)?;
                     Value::object(vm.new_object(Some(proto)))
                 }
                 (_, None) if strict => this,
@@ -200,12 +209,13 @@ fn enter_function(
                 entry,
                 construct: new_target.is_some(),
                 generator: None,
+                caller_realm: vm.realm_id,
             });
+            vm.enter_realm(realm);
             if new_target.is_some()
                 && let Err(e) = initialize_fields(vm, f)
             {
-                let frame = vm.frames.pop();
-                if let Some(frame) = frame {
+                if let Some(frame) = pop_frame(vm) {
                     vm.stack.truncate(frame.base);
                 }
                 return Err(e);
@@ -251,33 +261,23 @@ fn initialize_fields(vm: &mut Vm, f: Gc<JsObject>) -> JsResult<()> {
     Ok(())
 }
 
-/// `GetPrototypeFromConstructor` with %Object.prototype% as the default.
-pub fn prototype_from_constructor(vm: &mut Vm, ctor: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
+/// `GetPrototypeFromConstructor` (§10.1.14): `ctor.prototype` when it is
+/// an object, otherwise the intrinsic `default` picks out of the
+/// constructor's realm (`GetFunctionRealm`), which may not be the current
+/// one.
+pub fn prototype_from_constructor(
+    vm: &mut Vm,
+    ctor: Gc<JsObject>,
+    default: impl FnOnce(&Intrinsics) -> Gc<JsObject>,
+) -> JsResult<Gc<JsObject>> {
     let key = PropertyKey::String(vm.names.prototype);
     let proto = get(vm, ctor, key, Value::object(ctor))?;
     if let Some(proto) = proto.as_object() {
         return Ok(proto);
     }
-    check_function_realm(vm, ctor)?;
-    Ok(vm.realm.intrinsics.object_prototype)
-}
-
-/// The part of `GetFunctionRealm` (§7.3.24) that can fail: through bound
-/// functions and proxies to the function whose realm is used, throwing on
-/// a revoked proxy. Functions keep no realm of their own yet, so the realm
-/// itself is always the current one.
-fn check_function_realm(vm: &mut Vm, mut f: Gc<JsObject>) -> JsResult<()> {
-    loop {
-        let next = match &f.borrow(&vm.heap).kind {
-            ObjectKind::Function(Function::Bound(b)) => b.target,
-            ObjectKind::Proxy(p) => match p.target {
-                Some(target) => target,
-                None => return Err(vm.type_error("Cannot perform 'GetFunctionRealm' on a proxy that has been revoked")),
-            },
-            _ => return Ok(()),
-        };
-        f = next;
-    }
+    let realm = crate::function::get_function_realm(vm, ctor)?;
+    let intrinsics = &vm.realm_record(realm).unwrap_or(&vm.realm).intrinsics;
+    Ok(default(intrinsics))
 }
 
 /// Runs a compiled script's top level.
@@ -300,6 +300,7 @@ pub fn run_script(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
         entry: true,
         construct: false,
         generator: None,
+        caller_realm: vm.realm_id,
     });
     vm.native_depth += 1;
     let result = run(vm);
@@ -327,6 +328,7 @@ pub fn run_eval(vm: &mut Vm, code: Gc<Code>, env: Option<Gc<DeclarativeEnvironme
         entry: true,
         construct: false,
         generator: None,
+        caller_realm: vm.realm_id,
     });
     vm.native_depth += 1;
     let result = run(vm);
@@ -374,7 +376,7 @@ fn super_base(vm: &mut Vm) -> JsResult<Option<Gc<JsObject>>> {
 fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
     let Exception::Throw(value) = exception else {
         // Termination is not catchable: drop frames up to the entry frame.
-        while let Some(frame) = vm.frames.pop() {
+        while let Some(frame) = pop_frame(vm) {
             vm.stack.truncate(frame.base);
             if frame.entry {
                 break;
@@ -399,7 +401,7 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
             }
             return Ok(None);
         }
-        let Some(frame) = vm.frames.pop() else { return Err(exception) };
+        let Some(frame) = pop_frame(vm) else { return Err(exception) };
         if let Some(g) = frame.generator {
             // A throw leaving an async function rejects its promise, which
             // the caller gets as the call's result.
@@ -420,7 +422,7 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
 /// Pops the returning frame and delivers `result` to its caller. Returns
 /// `Some` when the frame was an entry frame.
 fn return_from_frame(vm: &mut Vm, value: Value) -> JsResult<Option<Value>> {
-    let Some(frame) = vm.frames.pop() else { return Ok(Some(value)) };
+    let Some(frame) = pop_frame(vm) else { return Ok(Some(value)) };
     let mut result = value;
     if let Some(g) = frame.generator {
         let settled = async_function::settle(vm, g, Ok(value));
@@ -448,6 +450,14 @@ fn return_from_frame(vm: &mut Vm, value: Value) -> JsResult<Option<Value>> {
     }
     vm.stack.truncate(frame.base);
     Ok(deliver_result(vm, &frame, result))
+}
+
+/// Pops the top frame and returns to the realm its caller runs in.
+#[inline]
+pub(crate) fn pop_frame(vm: &mut Vm) -> Option<Frame> {
+    let frame = vm.frames.pop()?;
+    vm.enter_realm(frame.caller_realm);
+    Some(frame)
 }
 
 /// Hands `result` to the caller of the popped `frame`; `Some` when the frame

@@ -170,6 +170,55 @@ intrinsics! {
     big_uint64_array,
     /// `%DataView.prototype%`
     data_view_prototype,
+    /// `%Int8Array.prototype%`
+    int8_array_prototype,
+    /// `%Uint8Array.prototype%`
+    uint8_array_prototype,
+    /// `%Uint8ClampedArray.prototype%`
+    uint8_clamped_array_prototype,
+    /// `%Int16Array.prototype%`
+    int16_array_prototype,
+    /// `%Uint16Array.prototype%`
+    uint16_array_prototype,
+    /// `%Int32Array.prototype%`
+    int32_array_prototype,
+    /// `%Uint32Array.prototype%`
+    uint32_array_prototype,
+    /// `%Float16Array.prototype%`
+    float16_array_prototype,
+    /// `%Float32Array.prototype%`
+    float32_array_prototype,
+    /// `%Float64Array.prototype%`
+    float64_array_prototype,
+    /// `%BigInt64Array.prototype%`
+    big_int64_array_prototype,
+    /// `%BigUint64Array.prototype%`
+    big_uint64_array_prototype,
+}
+
+/// Which realm of the VM something belongs to: a small number, so every
+/// function object can carry its `[[Realm]]` and a call can tell whether
+/// it crosses realms with one comparison. The VM's first realm is
+/// [`RealmId::MAIN`]; [`Vm::create_realm`](crate::Vm::create_realm) numbers
+/// the others in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct RealmId(pub(crate) u32);
+
+impl RealmId {
+    /// The realm a VM starts with.
+    pub const MAIN: RealmId = RealmId(0);
+
+    /// The realm's position among the VM's realms.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The realm at position `index` (as [`RealmId::index`] gave it); a
+    /// position no realm has names no realm, which the VM's realm lookups
+    /// report as missing.
+    pub fn from_index(index: usize) -> RealmId {
+        RealmId(u32::try_from(index).unwrap_or(u32::MAX))
+    }
 }
 
 /// A global `let`/`const`/`class` binding.
@@ -196,13 +245,13 @@ impl Realm {
     /// Creates the realm's objects with their prototype links; builtins fill
     /// in the properties.
     #[allow(clippy::too_many_lines, reason = "one line per intrinsic object")]
-    pub(crate) fn new(heap: &mut Heap, root: Gc<Shape>) -> Self {
+    pub(crate) fn new(heap: &mut Heap, root: Gc<Shape>, id: RealmId) -> Self {
         let obj = |heap: &mut Heap, proto: Option<Gc<JsObject>>, kind: ObjectKind| {
             heap.alloc(JsObject::new(root, proto, kind))
         };
         let object_prototype = obj(heap, None, ObjectKind::Ordinary);
         let p = Some(object_prototype);
-        let function_prototype = obj(heap, p, ObjectKind::Function(crate::builtins::function::empty_function()));
+        let function_prototype = obj(heap, p, ObjectKind::Function(crate::builtins::function::empty_function(id)));
         let array_prototype = obj(heap, p, ObjectKind::Array { length: 0, length_writable: true });
         let string_prototype = {
             let empty = heap.alloc(JsString::from_rust_str(""));
@@ -324,6 +373,18 @@ impl Realm {
                 big_int64_array: placeholder,
                 big_uint64_array: placeholder,
                 data_view_prototype: placeholder,
+                int8_array_prototype: placeholder,
+                uint8_array_prototype: placeholder,
+                uint8_clamped_array_prototype: placeholder,
+                int16_array_prototype: placeholder,
+                uint16_array_prototype: placeholder,
+                int32_array_prototype: placeholder,
+                uint32_array_prototype: placeholder,
+                float16_array_prototype: placeholder,
+                float32_array_prototype: placeholder,
+                float64_array_prototype: placeholder,
+                big_int64_array_prototype: placeholder,
+                big_uint64_array_prototype: placeholder,
             },
         }
     }

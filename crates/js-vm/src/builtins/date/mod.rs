@@ -102,7 +102,7 @@ fn date_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             time_clip(utc(date))
         }
     };
-    let proto = prototype_from_constructor(vm, nt)?;
+    let proto = prototype_from_constructor(vm, nt, |i| i.date_prototype)?;
     Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::Date(tv))))
 }
 

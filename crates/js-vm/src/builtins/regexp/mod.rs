@@ -146,7 +146,7 @@ fn regexp_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let f = if f.is_undefined() { vm.atoms.intern_str(&mut vm.heap, "") } else { to_string(vm, f)? };
     vm.keep_alive(Value::string(f));
     let new_target = info.new_target.unwrap_or(info.callee);
-    let proto = prototype_from_constructor(vm, new_target)?;
+    let proto = prototype_from_constructor(vm, new_target, |i| i.regexp_prototype)?;
     regexp_create(vm, p, f, Some(proto))
 }
 
