@@ -125,6 +125,14 @@ fn array_species_create(vm: &mut Vm, original: Gc<JsObject>, length: f64) -> JsR
     }
     let key = PropertyKey::String(vm.names.constructor);
     let mut c = get(vm, original, key, Value::object(original))?;
+    if let Some(co) = c.as_object().filter(|o| crate::interpreter::is_constructor(vm, *o)) {
+        // Another realm's %Array% makes an Array of this realm instead
+        // (arrays passed between realms keep working with `map` & co).
+        let realm = crate::function::get_function_realm(vm, co)?;
+        if realm != vm.realm_id && vm.realm_record(realm).is_some_and(|r| r.intrinsics.array_constructor == co) {
+            c = Value::UNDEFINED;
+        }
+    }
     if let Some(co) = c.as_object() {
         let species = PropertyKey::Symbol(vm.symbols.species);
         c = get(vm, co, species, c)?;
@@ -179,48 +187,6 @@ fn array_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn is_array(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
     Ok(Value::boolean(crate::abstract_ops::is_array(vm, v)?))
-}
-
-fn of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let args = info.args(vm);
-    Ok(Value::object(array_create(vm, &args)))
-}
-
-fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let items = info.arg(vm, 0);
-    let map = info.arg(vm, 1);
-    let this_arg = info.arg(vm, 2);
-    if !map.is_undefined() && !is_callable(vm, map) {
-        return Err(vm.type_error("Array.from: when provided, the second argument must be a function"));
-    }
-    let iterator_key = PropertyKey::Symbol(vm.symbols.iterator);
-    let using_iterator = if items.is_nullish() {
-        return Err(vm.type_error("Array.from requires an array-like object"));
-    } else {
-        crate::object::internal_methods::get_value(vm, items, iterator_key)?
-    };
-    let values = if using_iterator.is_nullish() {
-        let o = to_object(vm, items)?;
-        vm.keep_alive(Value::object(o));
-        let len = length_of_array_like(vm, o)?;
-        let mut v = Vec::new();
-        for i in 0..len as u64 {
-            v.push(get_index(vm, o, i as f64)?);
-        }
-        v
-    } else {
-        super::iteration::iterate_to_vec(vm, items)?
-    };
-    let mut out = Vec::with_capacity(values.len());
-    for (i, v) in values.into_iter().enumerate() {
-        if map.is_undefined() {
-            out.push(v);
-        } else {
-            out.push(call(vm, map, this_arg, &[v, Value::number(i as f64)])?);
-            vm.keep_alive(*out.last().unwrap_or(&Value::UNDEFINED));
-        }
-    }
-    Ok(Value::object(array_create(vm, &out)))
 }
 
 fn push(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -1001,8 +967,8 @@ pub(crate) fn install(vm: &mut Vm) {
     let ctor = constructor(vm, "Array", 1, array_ctor, proto);
     vm.realm.intrinsics.array_constructor = ctor;
     method(vm, ctor, "isArray", 1, is_array);
-    method(vm, ctor, "of", 0, of);
-    method(vm, ctor, "from", 1, from);
+    method(vm, ctor, "of", 0, super::array_from::of);
+    method(vm, ctor, "from", 1, super::array_from::from);
     super::array_from_async::install(vm, ctor);
     let species = PropertyKey::Symbol(vm.symbols.species);
     super::accessor_property(vm, ctor, species, "[Symbol.species]", Some(species_getter), None);

@@ -16,7 +16,7 @@ use super::native_function_with_data;
 use crate::abstract_ops::{is_callable, to_boolean, to_object};
 use crate::interpreter::{CallInfo, IteratorRecord, is_constructor};
 use crate::object::internal_methods::{
-    call, construct, create_data_property_or_throw, get, get_method, get_value, length_of_array_like, set,
+    call, construct, create_data_property_or_throw, get, get_method, length_of_array_like, set,
 };
 use crate::object::{JsObject, PropertyKey};
 use crate::promise::new_promise_with_proto;
@@ -152,7 +152,7 @@ fn start(
         let record = match (using_async, using_sync) {
             (Some(method), _) => super::async_iteration::async_iterator_from_method(vm, items, method)?,
             (None, Some(method)) => {
-                let sync = sync_iterator_from_method(vm, items, method)?;
+                let sync = super::iteration::get_iterator_from_method(vm, items, method)?;
                 super::async_iteration::create_async_from_sync_iterator(vm, sync)?
             }
             (None, None) => return Err(vm.type_error("Array.fromAsync: no iterator")),
@@ -184,18 +184,6 @@ fn start(
 fn construct_target(vm: &mut Vm, c: Gc<JsObject>, args: &[Value]) -> JsResult<Gc<JsObject>> {
     let a = construct(vm, c, args, None)?;
     a.as_object().ok_or_else(|| vm.type_error("Array.fromAsync: constructor did not return an object"))
-}
-
-/// `GetIteratorFromMethod(obj, method)` for `@@iterator`.
-fn sync_iterator_from_method(vm: &mut Vm, items: Value, method: Value) -> JsResult<Gc<IteratorRecord>> {
-    let iterator = call(vm, method, items, &[])?;
-    if !iterator.is_object() {
-        return Err(vm.type_error("Result of the Symbol.iterator method is not an object"));
-    }
-    vm.keep_alive(iterator);
-    let next_key = PropertyKey::String(vm.names.next);
-    let next = get_value(vm, iterator, next_key)?;
-    Ok(vm.heap.alloc(IteratorRecord { iterator, next, done: false }))
 }
 
 /// Asks the source for its next value (or finishes): calls the iterator's

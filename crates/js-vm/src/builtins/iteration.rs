@@ -32,6 +32,19 @@ pub fn get_iterator(vm: &mut Vm, v: Value) -> JsResult<Gc<IteratorRecord>> {
     Ok(vm.heap.alloc(IteratorRecord { iterator, next, done: false }))
 }
 
+/// `GetIteratorFromMethod(obj, method)` (§7.4.2) for an `@@iterator`
+/// method already read.
+pub fn get_iterator_from_method(vm: &mut Vm, obj: Value, method: Value) -> JsResult<Gc<IteratorRecord>> {
+    let iterator = call(vm, method, obj, &[])?;
+    if !iterator.is_object() {
+        return Err(vm.type_error("Result of the Symbol.iterator method is not an object"));
+    }
+    vm.keep_alive(iterator);
+    let next_key = PropertyKey::String(vm.names.next);
+    let next = get_value(vm, iterator, next_key)?;
+    Ok(vm.heap.alloc(IteratorRecord { iterator, next, done: false }))
+}
+
 /// `IteratorStepValue` (§7.4.8): the next value, or `None` when done.
 pub fn iterator_step_value(vm: &mut Vm, record: Gc<IteratorRecord>) -> JsResult<Option<Value>> {
     let r = record.borrow(&vm.heap);

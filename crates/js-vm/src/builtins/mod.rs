@@ -3,6 +3,7 @@
 
 pub mod array;
 pub mod array_buffer;
+mod array_from;
 pub mod array_from_async;
 pub mod async_generator;
 pub mod async_iteration;

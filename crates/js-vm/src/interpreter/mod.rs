@@ -171,9 +171,13 @@ fn enter_function(
                     let proto = prototype_from_constructor(vm, nt, |i| i.object_prototype)?;
                     Value::object(vm.new_object(Some(proto)))
                 }
-                (_, None) if strict => this,
-                (_, None) if this.is_nullish() => Value::object(vm.realm.global),
-                (_, None) => Value::object(to_object(vm, this)?),
+                (_, None) if strict || this.is_object() => this,
+                // OrdinaryCallBindThis (§10.2.1.2): a sloppy callee sees its
+                // own realm's global object and wrapper objects.
+                (_, None) if this.is_nullish() => {
+                    Value::object(vm.realm_record(realm).map_or(vm.realm.global, |r| r.global))
+                }
+                (_, None) => Value::object(vm.run_in_realm(realm, |vm| to_object(vm, this))?),
             };
             if vm.frames.len() >= vm.options.max_call_depth {
                 return Err(vm.range_error("Maximum call stack size exceeded"));
