@@ -219,7 +219,15 @@ impl Vm {
         let id = RealmId(u32::try_from(self.realms.len()).unwrap_or(u32::MAX));
         let fresh = Box::new(Realm::new(&mut self.heap, self.root_shape, id));
         self.realms.push(Some(fresh));
+        // The host's objects (prototypes of timers, `process`...) stay the
+        // ones the VM's first realm made: the new realm's globals get their
+        // own, but the VM-wide records keep pointing at the first realm's.
+        let host_objects = std::mem::take(&mut self.host_objects);
+        let mark = self.temp_roots.len();
+        self.temp_roots.extend(host_objects.objects().map(Value::object));
         self.run_in_realm(id, crate::builtins::install);
+        self.temp_roots.truncate(mark);
+        self.host_objects = host_objects;
         id
     }
 
@@ -553,11 +561,15 @@ impl Roots for VmRoots<'_> {
     }
 }
 
-/// Records `code`'s inline caches with the VM (done when code is loaded).
+/// Records `code`'s inline caches with the VM and ties it to the current
+/// realm (done when code is loaded).
 pub(crate) fn register_code(vm: &mut Vm, code: Gc<Code>) {
     let count = code.borrow(&vm.heap).ic_count;
     let table = vm.inline_caches.allocate(GcAny::from(code), count);
-    code.borrow_mut(&mut vm.heap).ic_table = table;
+    let realm = vm.realm_id;
+    let c = code.borrow_mut(&mut vm.heap);
+    c.ic_table = table;
+    c.realm = realm;
     let children: Vec<Gc<Code>> = code.borrow(&vm.heap).functions.to_vec();
     for child in children {
         register_code(vm, child);

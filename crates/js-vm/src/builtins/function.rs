@@ -44,7 +44,7 @@ pub(crate) fn make_closure(
     } else {
         vm.realm.intrinsics.function_prototype
     };
-    let closure = Closure { code, env, this_value, new_target, home_object: None, fields: None, realm: vm.realm_id };
+    let closure = Closure { code, env, this_value, new_target, home_object: None, fields: None };
     let f = vm.new_object_of_kind(Some(proto), ObjectKind::Function(Function::Closure(closure)));
     let length_key = PropertyKey::String(vm.names.length);
     define_builtin(vm, f, length_key, Value::number(f64::from(length)), Attributes::CONFIGURABLE_ONLY);

@@ -217,6 +217,10 @@ pub struct Code {
     pub is_async: bool,
     /// The source.
     pub source: Rc<Source>,
+    /// The realm the code was loaded into. Every function made from it
+    /// belongs to that realm, so this is their `[[Realm]]`: keeping it here
+    /// rather than in each function object keeps those objects small.
+    pub realm: crate::realm::RealmId,
 }
 
 impl Code {

@@ -240,6 +240,7 @@ pub(crate) fn build_code(
         eval_scopes: eval_scopes.into_boxed_slice(),
         mapped_parameters: mapped_parameters.into(),
         is_async,
+        realm: vm.realm_id,
     })
 }
 

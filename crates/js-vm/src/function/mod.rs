@@ -38,8 +38,6 @@ pub struct Closure {
     pub home_object: Option<Gc<JsObject>>,
     /// Class field initialiser function run on construction.
     pub fields: Option<Gc<JsObject>>,
-    /// `[[Realm]]`: the realm its code runs in.
-    pub realm: RealmId,
 }
 
 /// A built-in function's slots.
@@ -89,7 +87,8 @@ impl Function {
 pub fn get_function_realm(vm: &mut Vm, mut f: Gc<JsObject>) -> JsResult<RealmId> {
     loop {
         let next = match &f.borrow(&vm.heap).kind {
-            ObjectKind::Function(Function::Closure(c)) => return Ok(c.realm),
+            // A closure's `[[Realm]]` is kept in its code (see `Code::realm`).
+            ObjectKind::Function(Function::Closure(c)) => return Ok(c.code.borrow(&vm.heap).realm),
             ObjectKind::Function(Function::Native(n)) => return Ok(n.realm),
             ObjectKind::Function(Function::Bound(b)) => b.target,
             ObjectKind::Proxy(p) => match p.target {

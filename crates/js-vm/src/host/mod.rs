@@ -45,10 +45,10 @@ pub(crate) struct HostObjects {
     pub(crate) dom_exception_prototype: Option<Gc<JsObject>>,
 }
 
-// SAFETY: every object is reported.
-unsafe impl Trace for HostObjects {
-    fn trace(&self, tracer: &mut Tracer) {
-        for o in [
+impl HostObjects {
+    /// Every object made so far.
+    pub(crate) fn objects(&self) -> impl Iterator<Item = Gc<JsObject>> {
+        [
             self.process,
             self.async_hooks,
             self.async_local_storage_prototype,
@@ -60,7 +60,13 @@ unsafe impl Trace for HostObjects {
         ]
         .into_iter()
         .flatten()
-        {
+    }
+}
+
+// SAFETY: every object is reported.
+unsafe impl Trace for HostObjects {
+    fn trace(&self, tracer: &mut Tracer) {
+        for o in self.objects() {
             o.trace(tracer);
         }
     }

@@ -151,9 +151,9 @@ fn enter_function(
         }
         Function::Closure(closure) => {
             let code = closure.code;
-            let (closure_this, closure_env, realm) = (closure.this_value, closure.env, closure.realm);
+            let (closure_this, closure_env) = (closure.this_value, closure.env);
             let c = code.borrow(&vm.heap);
-            let (kind, strict, registers, params) = (c.kind, c.strict, c.register_count, c.param_count);
+            let (kind, strict, registers, params, realm) = (c.kind, c.strict, c.register_count, c.param_count, c.realm);
             let this = match (kind, new_target) {
                 (CodeKind::ClassConstructor { .. }, None) => {
                     // §10.2.1 step 2: the error comes from the callee's realm.
