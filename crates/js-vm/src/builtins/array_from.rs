@@ -81,15 +81,15 @@ impl ArrayTarget {
 
     /// `Set(A, "length", len, true)`.
     pub(crate) fn set_length(self, vm: &mut Vm, len: u64) -> JsResult<()> {
-        let a = match self {
-            ArrayTarget::Fresh(a) if len <= u64::from(u32::MAX) => {
-                if let ObjectKind::Array { length, .. } = &mut a.borrow_mut(&mut vm.heap).kind {
-                    *length = len as u32;
-                }
-                return Ok(());
+        if let ArrayTarget::Fresh(a) = self
+            && let Ok(len) = u32::try_from(len)
+        {
+            if let ObjectKind::Array { length, .. } = &mut a.borrow_mut(&mut vm.heap).kind {
+                *length = len;
             }
-            ArrayTarget::Fresh(a) | ArrayTarget::Constructed(a) => a,
-        };
+            return Ok(());
+        }
+        let (ArrayTarget::Fresh(a) | ArrayTarget::Constructed(a)) = self;
         let key = PropertyKey::String(vm.names.length);
         if set(vm, a, key, Value::number(len as f64), Value::object(a))? {
             Ok(())

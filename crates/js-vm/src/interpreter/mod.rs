@@ -31,7 +31,7 @@ use crate::object::internal_methods::{
     self as im, create_data_property_or_throw, define_own_property, get, get_value, has_property, key_to_display,
 };
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyDescriptor, PropertyKey, Shape};
-use crate::realm::Intrinsics;
+use crate::realm::{Intrinsics, RealmId};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -155,13 +155,7 @@ fn enter_function(
             let c = code.borrow(&vm.heap);
             let (kind, strict, registers, params, realm) = (c.kind, c.strict, c.register_count, c.param_count, c.realm);
             let this = match (kind, new_target) {
-                (CodeKind::ClassConstructor { .. }, None) => {
-                    // §10.2.1 step 2: the error comes from the callee's realm.
-                    let caller_realm = vm.enter_realm(realm);
-                    let error = vm.type_error("Class constructor cannot be invoked without 'new'");
-                    vm.enter_realm(caller_realm);
-                    return Err(error);
-                }
+                (CodeKind::ClassConstructor { .. }, None) => return Err(class_constructor_call_error(vm, realm)),
                 (CodeKind::Arrow | CodeKind::Method, Some(_)) => {
                     return Err(vm.type_error("value is not a constructor"));
                 }
@@ -172,12 +166,7 @@ fn enter_function(
                     Value::object(vm.new_object(Some(proto)))
                 }
                 (_, None) if strict || this.is_object() => this,
-                // OrdinaryCallBindThis (§10.2.1.2): a sloppy callee sees its
-                // own realm's global object and wrapper objects.
-                (_, None) if this.is_nullish() => {
-                    Value::object(vm.realm_record(realm).map_or(vm.realm.global, |r| r.global))
-                }
-                (_, None) => Value::object(vm.run_in_realm(realm, |vm| to_object(vm, this))?),
+                (_, None) => sloppy_this(vm, this, realm)?,
             };
             if vm.frames.len() >= vm.options.max_call_depth {
                 return Err(vm.range_error("Maximum call stack size exceeded"));
@@ -227,6 +216,23 @@ fn enter_function(
             Ok(Entered::Frame)
         }
     }
+}
+
+/// The `TypeError` of calling a class constructor without `new`, made in
+/// the constructor's realm (§10.2.1 step 2).
+#[cold]
+fn class_constructor_call_error(vm: &mut Vm, realm: RealmId) -> Exception {
+    vm.run_in_realm(realm, |vm| vm.type_error("Class constructor cannot be invoked without 'new'"))
+}
+
+/// OrdinaryCallBindThis (§10.2.1.2) for a sloppy callee called with a
+/// primitive `this`: `undefined` and `null` become the global object of
+/// the callee's realm, other primitives that realm's wrapper objects.
+fn sloppy_this(vm: &mut Vm, this: Value, realm: RealmId) -> JsResult<Value> {
+    if this.is_nullish() {
+        return Ok(Value::object(vm.realm_record(realm).map_or(vm.realm.global, |r| r.global)));
+    }
+    Ok(Value::object(vm.run_in_realm(realm, |vm| to_object(vm, this))?))
 }
 
 /// `[[Call]]` or `[[Construct]]` of a proxy, which behaves as a native
