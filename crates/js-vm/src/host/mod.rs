@@ -1,7 +1,7 @@
 //! Host-defined globals in Node's conventions: `console`, the event loop
 //! (timers, `setImmediate`, `process.nextTick`), `process`, `performance`,
 //! `AsyncLocalStorage` (through `require('node:async_hooks')`),
-//! `AsyncContext`, `DOMException`, `structuredClone`, and the `$vm`
+//! `AsyncContext`, `DOMException`, `structuredClone`, the WHATWG streams, and the `$vm`
 //! internals object of `--expose-internals`.
 
 pub mod async_local_storage;
@@ -10,6 +10,7 @@ pub mod dom_exception;
 pub mod event_loop;
 mod internals;
 pub mod process;
+pub mod streams;
 pub mod structured_clone;
 pub mod uncaught;
 
@@ -27,6 +28,7 @@ pub(crate) fn install(vm: &mut Vm) {
     async_local_storage::install(vm);
     dom_exception::install(vm);
     structured_clone::install(vm);
+    streams::install(vm);
     if vm.options.expose_internals {
         internals::install(vm);
     }
@@ -43,6 +45,7 @@ pub(crate) struct HostObjects {
     pub(crate) timeout_prototype: Option<Gc<JsObject>>,
     pub(crate) immediate_prototype: Option<Gc<JsObject>>,
     pub(crate) dom_exception_prototype: Option<Gc<JsObject>>,
+    pub(crate) streams: streams::StreamPrototypes,
 }
 
 impl HostObjects {
@@ -69,5 +72,6 @@ unsafe impl Trace for HostObjects {
         for o in self.objects() {
             o.trace(tracer);
         }
+        self.streams.trace(tracer);
     }
 }

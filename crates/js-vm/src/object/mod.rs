@@ -180,6 +180,9 @@ pub enum ObjectKind {
     /// handler's traps. Its own property storage is an empty dictionary
     /// (so shape-keyed fast paths never match it) and its `proto` is unused.
     Proxy(ProxyData),
+    /// A WHATWG streams object (a stream, reader, writer, controller,
+    /// queuing strategy or an internal pipe record): the js-streams slots.
+    Stream(Box<crate::host::streams::VmStreamSlots>),
 }
 
 /// What an array-like iterator yields.
@@ -434,6 +437,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::TypedArray(view) => view.buffer.trace(tracer),
             ObjectKind::DataView(view) => view.buffer.trace(tracer),
             ObjectKind::Proxy(p) => p.trace(tracer),
+            ObjectKind::Stream(slots) => slots.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)

@@ -49,6 +49,13 @@ impl Vm {
             let _ = run_promise_job(self, job);
             return self.take_termination();
         }
+        if js_streams::is_stream_job(kind) {
+            // Values the stream algorithms root live until the job ends.
+            let mark = self.temp_roots.len();
+            js_streams::run_stream_job(self, job);
+            self.temp_roots.truncate(mark);
+            return self.take_termination();
+        }
         if kind == RESUME_ASYNC_FUNCTION {
             let resume = ContinuationJob::read(job);
             return with_job_context(self, job, |vm| {

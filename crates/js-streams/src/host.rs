@@ -1,0 +1,71 @@
+//! `StreamHost`: what the stream algorithms need from the engine.
+
+use js_gc::Trace;
+use js_promise::PromiseHost;
+
+use crate::slots::StreamSlots;
+
+/// The error constructors the algorithms throw with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// `TypeError`.
+    Type,
+    /// `RangeError`.
+    Range,
+}
+
+/// The slots of a stream object, with the host's value, object and promise
+/// types.
+pub type Slots<H> = StreamSlots<<H as PromiseHost>::Value, <H as StreamHost>::Object, <H as PromiseHost>::Promise>;
+
+/// The engine's side of the stream algorithms.
+///
+/// Streams, controllers, readers, writers and the crate's internal records
+/// (a pipe in progress, an async iterator) are host objects whose cells
+/// embed one [`StreamSlots`]; promises, jobs and calls come from the
+/// [`PromiseHost`] supertrait.
+///
+/// # Rooting
+///
+/// The algorithms hold objects across a callback that can run user code
+/// ([`PromiseHost::call`], [`to_number`](Self::to_number),
+/// `PromiseResolve`) only if they are that call's arguments, slots of the
+/// running job, reachable from those, or were rooted with
+/// [`root`](Self::root) (every object [`new_stream_object`](Self::new_stream_object)
+/// makes is). A host that collects inside those callbacks keeps rooted
+/// values alive until the native function or job that started the
+/// operation returns.
+pub trait StreamHost: PromiseHost {
+    /// A reference to one of the host's stream objects.
+    type Object: Copy + PartialEq + Trace + 'static;
+
+    /// The slots embedded in `object`'s cell.
+    fn stream_slots(&mut self, object: Self::Object) -> &mut Slots<Self>;
+
+    /// `value` as a stream object (any kind), if it is one.
+    fn as_stream_object(&self, value: Self::Value) -> Option<Self::Object>;
+
+    /// `object` as a JavaScript value.
+    fn stream_object_value(&self, object: Self::Object) -> Self::Value;
+
+    /// A new object holding `slots`, its prototype the realm's prototype
+    /// for that kind (no prototype for the internal records), rooted until
+    /// the current operation ends.
+    fn new_stream_object(&mut self, slots: Slots<Self>) -> Self::Object;
+
+    /// A new error object of `kind` with `message`.
+    fn new_error(&mut self, kind: ErrorKind, message: &str) -> Self::Value;
+
+    /// `CreateIterResultObject(value, done)` (a `{ value, done }` read
+    /// result).
+    fn iter_result(&mut self, value: Self::Value, done: bool) -> Self::Value;
+
+    /// `ToNumber(value)` (a size algorithm's result).
+    ///
+    /// # Errors
+    /// The thrown value of an abrupt completion.
+    fn to_number(&mut self, value: Self::Value) -> Result<f64, Self::Value>;
+
+    /// Keeps `value` alive until the current operation ends.
+    fn root(&mut self, value: Self::Value);
+}

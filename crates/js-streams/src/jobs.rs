@@ -1,0 +1,119 @@
+//! The crate's continuation jobs: each kind resumes one algorithm step
+//! with the object it concerns (slot 0) and the outcome (slot 1, rejected
+//! if [`js_promise::SETTLED_REJECTED`]), queued by a slim promise reaction
+//! or directly. The host's microtask loop hands jobs whose kind
+//! [`is_stream_job`] to [`run_stream_job`].
+
+use js_microtask::{Job, JobKind};
+use js_promise::{ContinuationJob, PromiseValue, with_job_context};
+
+use crate::host::StreamHost;
+use crate::promises::queue_continuation;
+
+/// A readable controller's start promise settled.
+pub const START_SETTLED_READABLE: JobKind = JobKind::new(0xFE00);
+/// A readable controller's pull promise settled.
+pub const PULL_SETTLED: JobKind = JobKind::new(0xFE01);
+/// A source's cancel promise settled (slot 0: the promise `cancel()` returned).
+pub const CANCEL_SETTLED: JobKind = JobKind::new(0xFE02);
+/// A writable controller's start promise settled.
+pub const START_SETTLED_WRITABLE: JobKind = JobKind::new(0xFE03);
+/// A sink's write promise settled.
+pub const WRITE_SETTLED: JobKind = JobKind::new(0xFE04);
+/// A sink's close promise settled.
+pub const CLOSE_SETTLED: JobKind = JobKind::new(0xFE05);
+/// A sink's abort promise settled (slot 0: the stream).
+pub const ABORT_SETTLED: JobKind = JobKind::new(0xFE06);
+/// A transform's promise settled (slot 0: the transform controller).
+pub const TRANSFORM_SETTLED: JobKind = JobKind::new(0xFE07);
+/// A transform run after backpressure lifted settled.
+pub const TRANSFORM_SETTLED_AFTER_BACKPRESSURE: JobKind = JobKind::new(0xFE08);
+/// Backpressure lifted for a waiting write.
+pub const BACKPRESSURE_SETTLED: JobKind = JobKind::new(0xFE09);
+/// A flush promise settled.
+pub const FLUSH_SETTLED: JobKind = JobKind::new(0xFE0A);
+/// A transformer's cancel promise settled.
+pub const TRANSFORM_CANCEL_SETTLED: JobKind = JobKind::new(0xFE0B);
+/// [`WRITE_SETTLED`] one turn later.
+pub const WRITE_SETTLED_NEXT_TURN: JobKind = JobKind::new(0xFE0C);
+/// [`WRITE_SETTLED`] two turns later.
+pub const WRITE_SETTLED_TWO_TURNS: JobKind = JobKind::new(0xFE0D);
+/// A pipe's next step (slot 0: the pipe record).
+pub const PIPE_STEP: JobKind = JobKind::new(0xFE10);
+/// A pipe's wait for `ready` settled.
+pub const PIPE_READY: JobKind = JobKind::new(0xFE11);
+/// The pipe's source reader's `closed` settled.
+pub const PIPE_SOURCE_CLOSED: JobKind = JobKind::new(0xFE12);
+/// The pipe's destination writer's `closed` settled.
+pub const PIPE_DEST_CLOSED: JobKind = JobKind::new(0xFE13);
+/// The pipe's last write settled during shutdown.
+pub const PIPE_WRITES_DONE: JobKind = JobKind::new(0xFE14);
+/// The pipe's shutdown action settled.
+pub const PIPE_ACTION_SETTLED: JobKind = JobKind::new(0xFE15);
+/// An async iterator's `return()` cancel settled.
+pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
+
+/// Whether `kind` is one of this crate's jobs. The crate claims kinds
+/// `0xFE00..=0xFEFF`.
+pub const fn is_stream_job(kind: JobKind) -> bool {
+    matches!(kind.tag(), 0xFE00..=0xFEFF)
+}
+
+/// Runs one of this crate's jobs under the context it captured. A job
+/// whose slot 0 is not what its kind puts there runs nothing.
+pub fn run_stream_job<H: StreamHost>(host: &mut H, job: &Job<H::Value>) {
+    let continuation = ContinuationJob::read(job);
+    let kind = job.kind();
+    with_job_context(host, job, |host| {
+        if kind == CANCEL_SETTLED {
+            if let Some(promise) = host.as_promise(continuation.data) {
+                match continuation.outcome {
+                    Ok(_) => crate::promises::resolve(host, promise, H::Value::undefined()),
+                    Err(reason) => crate::promises::reject(host, promise, reason),
+                }
+            }
+            return;
+        }
+        if let Some(target) = host.as_stream_object(continuation.data) {
+            dispatch(host, kind, target, continuation.data, continuation.outcome);
+        }
+    });
+}
+
+fn dispatch<H: StreamHost>(
+    host: &mut H,
+    kind: JobKind,
+    target: H::Object,
+    data: H::Value,
+    outcome: Result<H::Value, H::Value>,
+) {
+    use crate::{
+        pipe_to, readable_stream_async_iterator, readable_stream_default_controller as rsdc, transform_stream,
+        writable_stream, writable_stream_default_controller as wsdc,
+    };
+    match kind {
+        START_SETTLED_READABLE => rsdc::start_settled(host, target, outcome),
+        PULL_SETTLED => rsdc::pull_settled(host, target, outcome),
+        START_SETTLED_WRITABLE => wsdc::start_settled(host, target, outcome),
+        WRITE_SETTLED => wsdc::write_settled(host, target, outcome),
+        WRITE_SETTLED_NEXT_TURN => queue_continuation(host, WRITE_SETTLED, data, outcome),
+        WRITE_SETTLED_TWO_TURNS => queue_continuation(host, WRITE_SETTLED_NEXT_TURN, data, outcome),
+        CLOSE_SETTLED => wsdc::close_settled(host, target, outcome),
+        ABORT_SETTLED => writable_stream::abort_settled(host, target, outcome),
+        TRANSFORM_SETTLED => transform_stream::transform_settled(host, target, outcome, WRITE_SETTLED),
+        TRANSFORM_SETTLED_AFTER_BACKPRESSURE => {
+            transform_stream::transform_settled(host, target, outcome, WRITE_SETTLED_TWO_TURNS);
+        }
+        BACKPRESSURE_SETTLED => transform_stream::backpressure_settled(host, target),
+        FLUSH_SETTLED => transform_stream::flush_settled(host, target, outcome),
+        TRANSFORM_CANCEL_SETTLED => transform_stream::cancel_settled(host, target, outcome),
+        PIPE_STEP => pipe_to::step(host, target),
+        PIPE_READY => pipe_to::ready_settled(host, target, outcome),
+        PIPE_SOURCE_CLOSED => pipe_to::source_closed_settled(host, target, outcome),
+        PIPE_DEST_CLOSED => pipe_to::dest_closed_settled(host, target, outcome),
+        PIPE_WRITES_DONE => pipe_to::run_action(host, target),
+        PIPE_ACTION_SETTLED => pipe_to::action_settled(host, target, outcome),
+        ITERATOR_RETURN_SETTLED => readable_stream_async_iterator::return_settled(host, target, outcome),
+        _ => {}
+    }
+}

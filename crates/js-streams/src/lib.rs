@@ -1,0 +1,67 @@
+//! WHATWG Streams (<https://streams.spec.whatwg.org/>) state machines for a
+//! JavaScript engine: `ReadableStream` with its default controller, default
+//! reader and async iterator, `WritableStream` with its default controller
+//! and writer, `TransformStream`, and `pipeTo`, generic over a
+//! [`StreamHost`].
+//!
+//! # The embedder's side
+//!
+//! The host implements [`StreamHost`] (over [`js_promise::PromiseHost`]):
+//! its stream objects embed a [`StreamSlots`], it makes those objects with
+//! the right prototypes, error objects and read results, and it converts
+//! the JavaScript-facing arguments (underlying source and sink
+//! dictionaries, strategies, options) before calling the algorithms here.
+//! Its microtask loop hands jobs whose kind [`is_stream_job`] to
+//! [`run_stream_job`].
+//!
+//! # Performance decisions
+//!
+//! * **No closure per pull or write.** Every "upon fulfilment / rejection"
+//!   of the spec is a js-promise continuation: a slim (or inline) reaction
+//!   whose job kind is one of this crate's ([`jobs`]) and whose payload is
+//!   the controller, stream or pipe record. A pull or write whose result is
+//!   not a promise is continued by a directly queued job, in the same turn
+//!   the spec's resolved promise would take, with no promise made.
+//! * **Buffered reads are settled at once.** `read()` and async iteration
+//!   on a stream with queued chunks take the chunk without a read request
+//!   and return a promise already fulfilled with the result.
+//! * **User algorithms are called with their exact arity** (`pull(c)`,
+//!   `write(chunk, c)`, `close()`, `cancel(reason)`), and directly: no
+//!   algorithm wrapper objects.
+//! * **No size algorithm object.** A strategy without `size` stores
+//!   `undefined` and every chunk has size 1.
+//! * **`start()` results that are not objects** are continued by a plain
+//!   microtask (objects and thenables keep the promise path, which is
+//!   observable).
+//! * **`closed` and `ready` promises are made on first observation**
+//!   ([`LazyPromise`]), with the identity the spec gives them from then on.
+//!
+//! # Limits
+//!
+//! Byte streams (`type: "bytes"`, BYOB readers), `tee()`,
+//! `ReadableStream.from`, the `signal` option of `pipeTo` and
+//! `WritableStreamDefaultController.signal` are not implemented. Tick
+//! counts follow the spec on the common paths; a transform run after
+//! backpressure lifted approximates the spec's chain of derived promises.
+//! The crate claims job kinds `0xFE00..=0xFEFF`.
+
+pub mod host;
+pub mod jobs;
+pub mod lazy_promise;
+pub mod pipe_to;
+mod promises;
+pub mod queue;
+pub mod readable_stream;
+pub mod readable_stream_async_iterator;
+pub mod readable_stream_default_controller;
+pub mod readable_stream_default_reader;
+pub mod slots;
+pub mod transform_stream;
+pub mod writable_stream;
+pub mod writable_stream_default_controller;
+pub mod writable_stream_default_writer;
+
+pub use host::{ErrorKind, Slots, StreamHost};
+pub use jobs::{is_stream_job, run_stream_job};
+pub use lazy_promise::LazyPromise;
+pub use slots::StreamSlots;

@@ -1,0 +1,89 @@
+//! The promise operations of the Streams spec ("a new promise", "a promise
+//! resolved with", "upon fulfillment/rejection") over js-promise, with
+//! continuations instead of closures.
+
+use js_microtask::{Job, JobKind};
+use js_promise::{
+    Continuation, PromiseHost, PromiseStatus, PromiseValue, SETTLED_REJECTED, await_value,
+    perform_promise_then_continuation, promise_reject_function, promise_resolve_function, reject_promise,
+};
+
+/// A new pending promise.
+pub(crate) fn new_promise<H: PromiseHost>(host: &mut H) -> H::Promise {
+    host.new_promise()
+}
+
+/// "A promise resolved with `value`" (`PromiseResolve(%Promise%, value)`;
+/// a throwing `constructor` getter gives a promise rejected with what it
+/// threw).
+pub(crate) fn promise_resolved_with<H: PromiseHost>(host: &mut H, value: H::Value) -> H::Promise {
+    match js_promise::promise_resolve(host, value) {
+        Ok(promise) => promise,
+        Err(thrown) => promise_rejected_with(host, thrown),
+    }
+}
+
+/// "A promise rejected with `reason`".
+pub(crate) fn promise_rejected_with<H: PromiseHost>(host: &mut H, reason: H::Value) -> H::Promise {
+    let promise = host.new_promise();
+    reject_promise(host, promise, reason);
+    promise
+}
+
+/// "Resolve `promise` with `value`"; nothing if it is already resolved.
+pub(crate) fn resolve<H: PromiseHost>(host: &mut H, promise: H::Promise, value: H::Value) {
+    promise_resolve_function(host, promise, value);
+}
+
+/// "Reject `promise` with `reason`"; nothing if it is already resolved.
+pub(crate) fn reject<H: PromiseHost>(host: &mut H, promise: H::Promise, reason: H::Value) {
+    promise_reject_function(host, promise, reason);
+}
+
+/// Sets `[[PromiseIsHandled]]` (no rejection is reported for it).
+pub(crate) fn mark_handled<H: PromiseHost>(host: &mut H, promise: H::Promise) {
+    host.promise_state(promise).mark_handled();
+}
+
+/// Whether `promise` is still pending.
+pub(crate) fn is_pending<H: PromiseHost>(host: &mut H, promise: H::Promise) -> bool {
+    host.promise_state(promise).status() == PromiseStatus::Pending
+}
+
+/// "Upon settlement of a promise resolved with `value`": `kind` runs with
+/// `data` and the outcome, in exactly the turns the spec's reaction takes
+/// (a non-object or a settled native promise: the next microtask, queued
+/// now; no promise is made for them).
+pub(crate) fn upon_value<H: PromiseHost>(host: &mut H, value: H::Value, kind: JobKind, data: H::Value) {
+    if let Err(thrown) = await_value(host, value, Continuation { job: kind, data }) {
+        queue_continuation(host, kind, data, Err(thrown));
+    }
+}
+
+/// "Upon settlement of `promise`" with a continuation.
+pub(crate) fn upon_promise<H: PromiseHost>(host: &mut H, promise: H::Promise, kind: JobKind, data: H::Value) {
+    perform_promise_then_continuation(host, promise, Continuation { job: kind, data });
+}
+
+/// Queues `kind` with `data` and `outcome` as a microtask now, laid out as a
+/// settled reaction's continuation job: how a completion that the spec
+/// turns into an already-settled promise reaches its reaction, without the
+/// promise, and how a step the spec takes one turn later (a derived
+/// promise's reaction) is scheduled.
+pub(crate) fn queue_continuation<H: PromiseHost>(
+    host: &mut H,
+    kind: JobKind,
+    data: H::Value,
+    outcome: Result<H::Value, H::Value>,
+) {
+    let (argument, rejected) = match outcome {
+        Ok(value) => (value, false),
+        Err(reason) => (reason, true),
+    };
+    let context = host.capture_reaction_context();
+    let mut job = context.store_in(Job::new(kind, [data, argument, H::Value::undefined(), H::Value::undefined()]));
+    if rejected {
+        job = job.with_flags(SETTLED_REJECTED);
+    }
+    host.enqueue_job(job);
+}

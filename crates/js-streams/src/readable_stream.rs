@@ -1,0 +1,172 @@
+//! ReadableStream abstract operations (Streams §4.9): creation, locking,
+//! cancel, close, error and the read-request queue.
+
+use js_promise::PromiseValue;
+
+use crate::host::{ErrorKind, StreamHost};
+use crate::jobs::CANCEL_SETTLED;
+use crate::promises::{new_promise, promise_rejected_with, promise_resolved_with, upon_promise};
+use crate::readable_stream_async_iterator as async_iterator;
+use crate::readable_stream_default_controller as controller;
+use crate::slots::{ReadRequest, ReadableState, ReadableStreamSlots, StreamSlots, default_reader, readable_stream};
+
+/// `InitializeReadableStream`: a new stream object in state `"readable"`,
+/// without a controller yet.
+pub fn new_readable_stream<H: StreamHost>(host: &mut H) -> H::Object {
+    host.new_stream_object(StreamSlots::ReadableStream(ReadableStreamSlots {
+        state: ReadableState::Readable,
+        stored_error: H::Value::undefined(),
+        disturbed: false,
+        reader: None,
+        controller: None,
+    }))
+}
+
+/// `IsReadableStreamLocked`.
+pub fn is_readable_stream_locked<H: StreamHost>(host: &mut H, stream: H::Object) -> bool {
+    readable_stream(host, stream).reader.is_some()
+}
+
+/// `[[state]]`.
+pub fn readable_stream_state<H: StreamHost>(host: &mut H, stream: H::Object) -> ReadableState {
+    readable_stream(host, stream).state
+}
+
+/// `[[storedError]]`.
+pub fn readable_stream_stored_error<H: StreamHost>(host: &mut H, stream: H::Object) -> H::Value {
+    readable_stream(host, stream).stored_error
+}
+
+/// `ReadableStreamCancel(stream, reason)`: the promise it returns.
+pub fn readable_stream_cancel<H: StreamHost>(host: &mut H, stream: H::Object, reason: H::Value) -> H::Promise {
+    let slots = readable_stream(host, stream);
+    slots.disturbed = true;
+    let (state, stored_error, controller) = (slots.state, slots.stored_error, slots.controller);
+    match state {
+        ReadableState::Closed => return promise_resolved_with(host, H::Value::undefined()),
+        ReadableState::Errored => return promise_rejected_with(host, stored_error),
+        ReadableState::Readable => {}
+    }
+    readable_stream_close(host, stream);
+    let Some(controller) = controller else { return promise_resolved_with(host, H::Value::undefined()) };
+    let source_cancel = controller::cancel_steps(host, controller, reason);
+    // "Reacting to sourceCancelPromise with a fulfilment step that returns
+    // undefined": the derived promise, settled by a continuation.
+    let result = new_promise(host);
+    let result_value = host.promise_value(result);
+    host.root(result_value);
+    upon_promise(host, source_cancel, CANCEL_SETTLED, result_value);
+    result
+}
+
+/// `ReadableStreamClose(stream)`.
+pub fn readable_stream_close<H: StreamHost>(host: &mut H, stream: H::Object) {
+    let slots = readable_stream(host, stream);
+    slots.state = ReadableState::Closed;
+    let Some(reader) = slots.reader else { return };
+    let reader_slots = default_reader(host, reader);
+    let mut closed = reader_slots.closed;
+    closed.resolve(host, H::Value::undefined());
+    let reader_slots = default_reader(host, reader);
+    reader_slots.closed = closed;
+    let requests = std::mem::take(&mut reader_slots.read_requests);
+    for request in requests {
+        read_request_close_steps(host, request);
+    }
+}
+
+/// `ReadableStreamError(stream, e)`.
+pub fn readable_stream_error<H: StreamHost>(host: &mut H, stream: H::Object, error: H::Value) {
+    let slots = readable_stream(host, stream);
+    slots.state = ReadableState::Errored;
+    slots.stored_error = error;
+    let Some(reader) = slots.reader else { return };
+    let mut closed = default_reader(host, reader).closed;
+    closed.reject_handled(host, error);
+    default_reader(host, reader).closed = closed;
+    error_read_requests(host, reader, error);
+}
+
+/// `ReadableStreamDefaultReaderErrorReadRequests(reader, e)`.
+pub(crate) fn error_read_requests<H: StreamHost>(host: &mut H, reader: H::Object, error: H::Value) {
+    let requests = std::mem::take(&mut default_reader(host, reader).read_requests);
+    for request in requests {
+        read_request_error_steps(host, request, error);
+    }
+}
+
+/// `ReadableStreamGetNumReadRequests(stream)` (0 without a reader).
+pub(crate) fn num_read_requests<H: StreamHost>(host: &mut H, stream: H::Object) -> usize {
+    match readable_stream(host, stream).reader {
+        Some(reader) => default_reader(host, reader).read_requests.len(),
+        None => 0,
+    }
+}
+
+/// `ReadableStreamAddReadRequest(stream, readRequest)`.
+pub(crate) fn add_read_request<H: StreamHost>(
+    host: &mut H,
+    stream: H::Object,
+    request: ReadRequest<H::Object, H::Promise>,
+) {
+    if let Some(reader) = readable_stream(host, stream).reader {
+        default_reader(host, reader).read_requests.push_back(request);
+    }
+}
+
+/// `ReadableStreamFulfillReadRequest(stream, chunk, done)`.
+pub(crate) fn fulfill_read_request<H: StreamHost>(host: &mut H, stream: H::Object, chunk: H::Value, done: bool) {
+    let Some(reader) = readable_stream(host, stream).reader else { return };
+    let Some(request) = default_reader(host, reader).read_requests.pop_front() else { return };
+    if done {
+        read_request_close_steps(host, request);
+    } else {
+        read_request_chunk_steps(host, request, chunk);
+    }
+}
+
+/// A read request's chunk steps.
+pub(crate) fn read_request_chunk_steps<H: StreamHost>(
+    host: &mut H,
+    request: ReadRequest<H::Object, H::Promise>,
+    chunk: H::Value,
+) {
+    match request {
+        ReadRequest::Promise(promise) => {
+            let result = host.iter_result(chunk, false);
+            crate::promises::resolve(host, promise, result);
+        }
+        ReadRequest::AsyncIterator(iterator, promise) => async_iterator::chunk_steps(host, iterator, promise, chunk),
+        ReadRequest::Pipe(pipe) => crate::pipe_to::chunk_steps(host, pipe, chunk),
+    }
+}
+
+/// A read request's close steps.
+pub(crate) fn read_request_close_steps<H: StreamHost>(host: &mut H, request: ReadRequest<H::Object, H::Promise>) {
+    match request {
+        ReadRequest::Promise(promise) => {
+            let result = host.iter_result(H::Value::undefined(), true);
+            crate::promises::resolve(host, promise, result);
+        }
+        ReadRequest::AsyncIterator(iterator, promise) => async_iterator::close_steps(host, iterator, promise),
+        ReadRequest::Pipe(pipe) => crate::pipe_to::read_close_steps(host, pipe),
+    }
+}
+
+/// A read request's error steps.
+pub(crate) fn read_request_error_steps<H: StreamHost>(
+    host: &mut H,
+    request: ReadRequest<H::Object, H::Promise>,
+    error: H::Value,
+) {
+    match request {
+        ReadRequest::Promise(promise) => crate::promises::reject(host, promise, error),
+        ReadRequest::AsyncIterator(iterator, promise) => async_iterator::error_steps(host, iterator, promise, error),
+        ReadRequest::Pipe(pipe) => crate::pipe_to::read_error_steps(host, pipe, error),
+    }
+}
+
+/// The TypeError for a locked stream.
+pub(crate) fn locked_error<H: StreamHost>(host: &mut H) -> H::Value {
+    host.new_error(ErrorKind::Type, "ReadableStream is locked")
+}

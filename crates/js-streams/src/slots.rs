@@ -1,0 +1,475 @@
+//! The internal slots of every stream object, embedded by the host in its
+//! cells ([`StreamSlots`]), and typed access to them.
+
+use std::collections::VecDeque;
+
+use js_gc::{Trace, Tracer};
+
+use crate::host::StreamHost;
+use crate::lazy_promise::LazyPromise;
+use crate::queue::ValueQueue;
+
+/// `ReadableStream.[[state]]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadableState {
+    /// `"readable"`.
+    Readable,
+    /// `"closed"`.
+    Closed,
+    /// `"errored"`.
+    Errored,
+}
+
+/// `WritableStream.[[state]]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WritableState {
+    /// `"writable"`.
+    Writable,
+    /// `"closed"`.
+    Closed,
+    /// `"erroring"`.
+    Erroring,
+    /// `"errored"`.
+    Errored,
+}
+
+/// The slots of a `ReadableStream`.
+#[derive(Debug)]
+pub struct ReadableStreamSlots<V, O> {
+    /// `[[state]]`.
+    pub state: ReadableState,
+    /// `[[storedError]]`.
+    pub stored_error: V,
+    /// `[[disturbed]]`.
+    pub disturbed: bool,
+    /// `[[reader]]`.
+    pub reader: Option<O>,
+    /// `[[controller]]`.
+    pub controller: Option<O>,
+}
+
+/// Where a readable controller's pull and cancel algorithms come from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SourceAlgorithms<V, O> {
+    /// An underlying source object and its `pull` and `cancel` methods
+    /// (`undefined` when absent).
+    User {
+        /// The underlying source (the `this` of its methods).
+        source: V,
+        /// `pull`, or `undefined`.
+        pull: V,
+        /// `cancel`, or `undefined`.
+        cancel: V,
+    },
+    /// The readable side of a `TransformStream` (the stream).
+    Transform(O),
+    /// Cleared (`ClearAlgorithms`).
+    Cleared,
+}
+
+/// The slots of a `ReadableStreamDefaultController`.
+#[derive(Debug)]
+pub struct ReadableControllerSlots<V, O> {
+    /// `[[stream]]`.
+    pub stream: O,
+    /// `[[queue]]` and `[[queueTotalSize]]`.
+    pub queue: ValueQueue<V>,
+    /// `[[started]]`.
+    pub started: bool,
+    /// `[[closeRequested]]`.
+    pub close_requested: bool,
+    /// `[[pullAgain]]`.
+    pub pull_again: bool,
+    /// `[[pulling]]`.
+    pub pulling: bool,
+    /// `[[strategyHWM]]`.
+    pub high_water_mark: f64,
+    /// The strategy's `size` function, `undefined` for none (every chunk
+    /// has size 1; no algorithm object is made for that).
+    pub size: V,
+    /// `[[pullAlgorithm]]` and `[[cancelAlgorithm]]`.
+    pub algorithms: SourceAlgorithms<V, O>,
+}
+
+/// A pending read: what a chunk, the close or an error does for it
+/// (`ReadRequest`'s chunk, close and error steps).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ReadRequest<O, P> {
+    /// `reader.read()`: settles the promise with a read result.
+    Promise(P),
+    /// An async iterator's `next()`: settles the promise and finishes the
+    /// iterator (the iterator object).
+    AsyncIterator(O, P),
+    /// A pipe's read (the pipe record).
+    Pipe(O),
+}
+
+/// The slots of a `ReadableStreamDefaultReader`.
+#[derive(Debug)]
+pub struct ReaderSlots<V, O, P> {
+    /// `[[stream]]`.
+    pub stream: Option<O>,
+    /// `[[closedPromise]]`, made on first observation.
+    pub closed: LazyPromise<V, P>,
+    /// `[[readRequests]]`.
+    pub read_requests: VecDeque<ReadRequest<O, P>>,
+}
+
+/// The pending `abort()` of a writable stream.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PendingAbortRequest<V, P> {
+    /// `[[promise]]`.
+    pub promise: P,
+    /// `[[reason]]`.
+    pub reason: V,
+    /// `[[wasAlreadyErroring]]`.
+    pub was_already_erroring: bool,
+}
+
+/// The slots of a `WritableStream`.
+#[derive(Debug)]
+pub struct WritableStreamSlots<V, O, P> {
+    /// `[[state]]`.
+    pub state: WritableState,
+    /// `[[storedError]]`.
+    pub stored_error: V,
+    /// `[[writer]]`.
+    pub writer: Option<O>,
+    /// `[[controller]]`.
+    pub controller: Option<O>,
+    /// `[[inFlightWriteRequest]]`.
+    pub in_flight_write_request: Option<P>,
+    /// `[[closeRequest]]`.
+    pub close_request: Option<P>,
+    /// `[[inFlightCloseRequest]]`.
+    pub in_flight_close_request: Option<P>,
+    /// `[[pendingAbortRequest]]`.
+    pub pending_abort_request: Option<PendingAbortRequest<V, P>>,
+    /// The abort request whose sink `abort()` is running.
+    pub abort_in_progress: Option<P>,
+    /// `[[writeRequests]]`.
+    pub write_requests: VecDeque<P>,
+    /// `[[backpressure]]`.
+    pub backpressure: bool,
+}
+
+/// Where a writable controller's write, close and abort algorithms come
+/// from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SinkAlgorithms<V, O> {
+    /// An underlying sink object and its methods (`undefined` when absent).
+    User {
+        /// The underlying sink (the `this` of its methods).
+        sink: V,
+        /// `write`, or `undefined`.
+        write: V,
+        /// `close`, or `undefined`.
+        close: V,
+        /// `abort`, or `undefined`.
+        abort: V,
+    },
+    /// The writable side of a `TransformStream` (the stream).
+    Transform(O),
+    /// Cleared (`ClearAlgorithms`).
+    Cleared,
+}
+
+/// The slots of a `WritableStreamDefaultController`.
+#[derive(Debug)]
+pub struct WritableControllerSlots<V, O> {
+    /// `[[stream]]`.
+    pub stream: O,
+    /// `[[queue]]` (chunks and the close sentinel).
+    pub queue: ValueQueue<V>,
+    /// `[[started]]`.
+    pub started: bool,
+    /// `[[strategyHWM]]`.
+    pub high_water_mark: f64,
+    /// The strategy's `size` function, `undefined` for none.
+    pub size: V,
+    /// The sink algorithms.
+    pub algorithms: SinkAlgorithms<V, O>,
+}
+
+/// The slots of a `WritableStreamDefaultWriter`.
+#[derive(Debug)]
+pub struct WriterSlots<V, O, P> {
+    /// `[[stream]]`.
+    pub stream: Option<O>,
+    /// `[[closedPromise]]`, made on first observation.
+    pub closed: LazyPromise<V, P>,
+    /// `[[readyPromise]]`, made on first observation.
+    pub ready: LazyPromise<V, P>,
+}
+
+/// The slots of a `TransformStream`.
+#[derive(Debug)]
+pub struct TransformStreamSlots<V, O, P> {
+    /// `[[backpressure]]`.
+    pub backpressure: bool,
+    /// `[[backpressureChangePromise]]`.
+    pub backpressure_change_promise: Option<P>,
+    /// `[[readable]]`.
+    pub readable: O,
+    /// `[[writable]]`.
+    pub writable: O,
+    /// `[[controller]]`.
+    pub controller: Option<O>,
+    /// The chunk of a write waiting for backpressure to lift.
+    pub waiting_chunk: V,
+}
+
+/// The slots of a `TransformStreamDefaultController`.
+#[derive(Debug)]
+pub struct TransformControllerSlots<V, O, P> {
+    /// `[[stream]]`.
+    pub stream: O,
+    /// The transformer (the `this` of its methods).
+    pub transformer: V,
+    /// `transform`, or `undefined` (the identity transform).
+    pub transform: V,
+    /// `flush`, or `undefined`.
+    pub flush: V,
+    /// `cancel`, or `undefined`.
+    pub cancel: V,
+    /// Whether `ClearAlgorithms` ran.
+    pub cleared: bool,
+    /// `[[finishPromise]]`.
+    pub finish_promise: Option<P>,
+    /// The reason given to the abort or cancel that made `finish_promise`.
+    pub finish_reason: V,
+    /// Whether that was an abort of the writable side (else a cancel of
+    /// the readable side or a flush).
+    pub cancel_from_abort: bool,
+}
+
+/// What a pipe does once it shuts down.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ShutdownAction<V> {
+    /// Plain shutdown.
+    None,
+    /// `WritableStreamAbort(dest, reason)`.
+    AbortDest(V),
+    /// `ReadableStreamCancel(source, reason)`.
+    CancelSource(V),
+    /// `WritableStreamDefaultWriterCloseWithErrorPropagation(writer)`.
+    CloseDest,
+}
+
+/// A `pipeTo` in progress.
+#[derive(Debug)]
+pub struct PipeSlots<V, O, P> {
+    /// The source stream.
+    pub source: O,
+    /// The destination stream.
+    pub dest: O,
+    /// The reader on the source.
+    pub reader: O,
+    /// The writer on the destination.
+    pub writer: O,
+    /// `preventClose`.
+    pub prevent_close: bool,
+    /// `preventAbort`.
+    pub prevent_abort: bool,
+    /// `preventCancel`.
+    pub prevent_cancel: bool,
+    /// `shuttingDown`.
+    pub shutting_down: bool,
+    /// The promise `pipeTo` returned.
+    pub promise: P,
+    /// The last write's promise.
+    pub current_write: Option<P>,
+    /// The action to run once pending writes finished.
+    pub action: ShutdownAction<V>,
+    /// The error to finish with (`None`: fulfil).
+    pub error: Option<V>,
+    /// Whether a read or a wait for `ready` is outstanding.
+    pub busy: bool,
+}
+
+/// Which queuing strategy class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrategyKind {
+    /// `ByteLengthQueuingStrategy`.
+    ByteLength,
+    /// `CountQueuingStrategy`.
+    Count,
+}
+
+/// The slots of every stream object.
+#[derive(Debug)]
+pub enum StreamSlots<V, O, P> {
+    /// A `ReadableStream`.
+    ReadableStream(ReadableStreamSlots<V, O>),
+    /// A `ReadableStreamDefaultController`.
+    ReadableStreamDefaultController(ReadableControllerSlots<V, O>),
+    /// A `ReadableStreamDefaultReader`.
+    ReadableStreamDefaultReader(ReaderSlots<V, O, P>),
+    /// A `ReadableStream` async iterator.
+    ReadableStreamAsyncIterator(AsyncIteratorState<V, O, P>),
+    /// A `WritableStream`.
+    WritableStream(WritableStreamSlots<V, O, P>),
+    /// A `WritableStreamDefaultController`.
+    WritableStreamDefaultController(WritableControllerSlots<V, O>),
+    /// A `WritableStreamDefaultWriter`.
+    WritableStreamDefaultWriter(WriterSlots<V, O, P>),
+    /// A `TransformStream`.
+    TransformStream(TransformStreamSlots<V, O, P>),
+    /// A `TransformStreamDefaultController`.
+    TransformStreamDefaultController(TransformControllerSlots<V, O, P>),
+    /// A pipe in progress (internal, never exposed).
+    Pipe(PipeSlots<V, O, P>),
+    /// A `ByteLengthQueuingStrategy` or `CountQueuingStrategy`.
+    QueuingStrategy {
+        /// `[[highWaterMark]]`.
+        high_water_mark: f64,
+        /// Which class.
+        kind: StrategyKind,
+    },
+}
+
+/// A `ReadableStream` async iterator's state.
+#[derive(Debug)]
+pub struct AsyncIteratorState<V, O, P> {
+    /// The reader it holds.
+    pub reader: O,
+    /// `preventCancel`.
+    pub prevent_cancel: bool,
+    /// Reads made by `next()` and not yet answered.
+    pub pending_reads: usize,
+    /// Whether iteration finished (`[[isFinished]]`).
+    pub finished: bool,
+    /// `return()` calls waiting for the reads before them: each one's
+    /// promise and argument.
+    pub waiting_returns: VecDeque<(P, V)>,
+    /// The `return()` whose cancel is running: its promise and argument.
+    pub returning: Option<(P, V)>,
+}
+
+/// Implements `Trace` for a slots struct by tracing the listed fields.
+macro_rules! trace_fields {
+    ($name:ident < $($param:ident),* > : $($field:ident),*) => {
+        // SAFETY: every field that can hold a pointer is listed.
+        unsafe impl<$($param: Trace),*> Trace for $name<$($param),*> {
+            fn trace(&self, tracer: &mut Tracer) {
+                $(self.$field.trace(tracer);)*
+            }
+        }
+    };
+}
+
+trace_fields!(ReadableStreamSlots<V, O>: stored_error, reader, controller);
+trace_fields!(ReadableControllerSlots<V, O>: stream, queue, size, algorithms);
+trace_fields!(ReaderSlots<V, O, P>: stream, closed, read_requests);
+trace_fields!(AsyncIteratorState<V, O, P>: reader, waiting_returns, returning);
+trace_fields!(WritableStreamSlots<V, O, P>: stored_error, writer, controller, in_flight_write_request, close_request, in_flight_close_request, pending_abort_request, abort_in_progress, write_requests);
+trace_fields!(WritableControllerSlots<V, O>: stream, queue, size, algorithms);
+trace_fields!(WriterSlots<V, O, P>: stream, closed, ready);
+trace_fields!(TransformStreamSlots<V, O, P>: backpressure_change_promise, readable, writable, controller, waiting_chunk);
+trace_fields!(TransformControllerSlots<V, O, P>: stream, transformer, transform, flush, cancel, finish_promise, finish_reason);
+trace_fields!(PipeSlots<V, O, P>: source, dest, reader, writer, promise, current_write, action, error);
+trace_fields!(PendingAbortRequest<V, P>: promise, reason);
+
+// SAFETY: every variant's pointers are traced.
+unsafe impl<V: Trace, O: Trace> Trace for SourceAlgorithms<V, O> {
+    fn trace(&self, tracer: &mut Tracer) {
+        match self {
+            Self::User { source, pull, cancel } => {
+                source.trace(tracer);
+                pull.trace(tracer);
+                cancel.trace(tracer);
+            }
+            Self::Transform(stream) => stream.trace(tracer),
+            Self::Cleared => {}
+        }
+    }
+}
+
+// SAFETY: every variant's pointers are traced.
+unsafe impl<V: Trace, O: Trace> Trace for SinkAlgorithms<V, O> {
+    fn trace(&self, tracer: &mut Tracer) {
+        match self {
+            Self::User { sink, write, close, abort } => {
+                sink.trace(tracer);
+                write.trace(tracer);
+                close.trace(tracer);
+                abort.trace(tracer);
+            }
+            Self::Transform(stream) => stream.trace(tracer),
+            Self::Cleared => {}
+        }
+    }
+}
+
+// SAFETY: every variant's pointers are traced.
+unsafe impl<O: Trace, P: Trace> Trace for ReadRequest<O, P> {
+    fn trace(&self, tracer: &mut Tracer) {
+        match self {
+            Self::Promise(promise) => promise.trace(tracer),
+            Self::AsyncIterator(iterator, promise) => {
+                iterator.trace(tracer);
+                promise.trace(tracer);
+            }
+            Self::Pipe(pipe) => pipe.trace(tracer),
+        }
+    }
+}
+
+// SAFETY: the reason is the only pointer.
+unsafe impl<V: Trace> Trace for ShutdownAction<V> {
+    fn trace(&self, tracer: &mut Tracer) {
+        if let Self::AbortDest(reason) | Self::CancelSource(reason) = self {
+            reason.trace(tracer);
+        }
+    }
+}
+
+// SAFETY: each variant's slots are traced.
+unsafe impl<V: Trace, O: Trace, P: Trace> Trace for StreamSlots<V, O, P> {
+    fn trace(&self, tracer: &mut Tracer) {
+        match self {
+            Self::ReadableStream(s) => s.trace(tracer),
+            Self::ReadableStreamDefaultController(s) => s.trace(tracer),
+            Self::ReadableStreamDefaultReader(s) => s.trace(tracer),
+            Self::ReadableStreamAsyncIterator(s) => s.trace(tracer),
+            Self::WritableStream(s) => s.trace(tracer),
+            Self::WritableStreamDefaultController(s) => s.trace(tracer),
+            Self::WritableStreamDefaultWriter(s) => s.trace(tracer),
+            Self::TransformStream(s) => s.trace(tracer),
+            Self::TransformStreamDefaultController(s) => s.trace(tracer),
+            Self::Pipe(s) => s.trace(tracer),
+            Self::QueuingStrategy { .. } => {}
+        }
+    }
+}
+
+/// Typed access to a host object's slots: `$variant` of
+/// [`StreamSlots`]. The host brand-checks objects before they reach the
+/// algorithms, and the algorithms only link objects of the right kinds, so
+/// a mismatch is a bug in this crate.
+macro_rules! accessor {
+    ($fn_name:ident, $variant:ident, $ty:ty) => {
+        #[doc = concat!("The slots of a `", stringify!($variant), "`.")]
+        pub(crate) fn $fn_name<H: StreamHost>(host: &mut H, object: H::Object) -> &mut $ty {
+            match host.stream_slots(object) {
+                StreamSlots::$variant(slots) => slots,
+                _ => unreachable!(concat!("not a ", stringify!($variant))),
+            }
+        }
+    };
+}
+
+type Val<H> = <H as js_promise::PromiseHost>::Value;
+type Obj<H> = <H as StreamHost>::Object;
+type Prom<H> = <H as js_promise::PromiseHost>::Promise;
+
+accessor!(readable_stream, ReadableStream, ReadableStreamSlots<Val<H>, Obj<H>>);
+accessor!(readable_controller, ReadableStreamDefaultController, ReadableControllerSlots<Val<H>, Obj<H>>);
+accessor!(default_reader, ReadableStreamDefaultReader, ReaderSlots<Val<H>, Obj<H>, Prom<H>>);
+accessor!(async_iterator, ReadableStreamAsyncIterator, AsyncIteratorState<Val<H>, Obj<H>, Prom<H>>);
+accessor!(writable_stream, WritableStream, WritableStreamSlots<Val<H>, Obj<H>, Prom<H>>);
+accessor!(writable_controller, WritableStreamDefaultController, WritableControllerSlots<Val<H>, Obj<H>>);
+accessor!(writer, WritableStreamDefaultWriter, WriterSlots<Val<H>, Obj<H>, Prom<H>>);
+accessor!(transform_stream, TransformStream, TransformStreamSlots<Val<H>, Obj<H>, Prom<H>>);
+accessor!(transform_controller, TransformStreamDefaultController, TransformControllerSlots<Val<H>, Obj<H>, Prom<H>>);
+accessor!(pipe, Pipe, PipeSlots<Val<H>, Obj<H>, Prom<H>>);

@@ -1,0 +1,218 @@
+//! The WHATWG Streams globals (`ReadableStream`, `WritableStream`,
+//! `TransformStream`, their readers, writers and controllers, and the two
+//! queuing strategies) over the js-streams crate: [`Vm`] as its
+//! [`StreamHost`], WebIDL argument conversion, brand checks and the
+//! prototypes.
+//!
+//! Every stream object is an object of kind [`ObjectKind::Stream`] whose
+//! cell embeds the crate's [`StreamSlots`].
+
+mod conversions;
+mod queuing_strategy;
+mod readable_stream;
+mod readable_stream_async_iterator;
+mod readable_stream_default_controller;
+mod readable_stream_default_reader;
+mod transform_stream;
+mod transform_stream_default_controller;
+mod writable_stream;
+mod writable_stream_default_controller;
+mod writable_stream_default_writer;
+
+use js_gc::{Gc, Trace, Tracer};
+use js_streams::{ErrorKind, StreamHost, StreamSlots};
+
+use crate::builtins::error::ErrorKind as VmErrorKind;
+use crate::object::internal_methods::define_builtin;
+use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::value::Value;
+use crate::vm::{Exception, JsResult, Vm};
+
+/// The slots of a stream object in this engine.
+pub type VmStreamSlots = StreamSlots<Value, Gc<JsObject>, Gc<JsObject>>;
+
+/// The prototypes of the stream classes (one set per VM), and the
+/// queuing strategies' shared `size` functions.
+#[derive(Default)]
+pub(crate) struct StreamPrototypes {
+    readable_stream: Option<Gc<JsObject>>,
+    readable_stream_default_reader: Option<Gc<JsObject>>,
+    readable_stream_default_controller: Option<Gc<JsObject>>,
+    readable_stream_async_iterator: Option<Gc<JsObject>>,
+    writable_stream: Option<Gc<JsObject>>,
+    writable_stream_default_writer: Option<Gc<JsObject>>,
+    writable_stream_default_controller: Option<Gc<JsObject>>,
+    transform_stream: Option<Gc<JsObject>>,
+    transform_stream_default_controller: Option<Gc<JsObject>>,
+    byte_length_queuing_strategy: Option<Gc<JsObject>>,
+    count_queuing_strategy: Option<Gc<JsObject>>,
+    byte_length_size: Option<Gc<JsObject>>,
+    count_size: Option<Gc<JsObject>>,
+}
+
+// SAFETY: every object is reported.
+unsafe impl Trace for StreamPrototypes {
+    fn trace(&self, tracer: &mut Tracer) {
+        for o in [
+            self.readable_stream,
+            self.readable_stream_default_reader,
+            self.readable_stream_default_controller,
+            self.readable_stream_async_iterator,
+            self.writable_stream,
+            self.writable_stream_default_writer,
+            self.writable_stream_default_controller,
+            self.transform_stream,
+            self.transform_stream_default_controller,
+            self.byte_length_queuing_strategy,
+            self.count_queuing_strategy,
+            self.byte_length_size,
+            self.count_size,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            o.trace(tracer);
+        }
+    }
+}
+
+/// Installs the stream globals.
+pub(crate) fn install(vm: &mut Vm) {
+    readable_stream::install(vm);
+    readable_stream_default_reader::install(vm);
+    readable_stream_default_controller::install(vm);
+    readable_stream_async_iterator::install(vm);
+    writable_stream::install(vm);
+    writable_stream_default_writer::install(vm);
+    writable_stream_default_controller::install(vm);
+    transform_stream::install(vm);
+    transform_stream_default_controller::install(vm);
+    queuing_strategy::install(vm);
+}
+
+impl StreamHost for Vm {
+    type Object = Gc<JsObject>;
+
+    fn stream_slots(&mut self, object: Gc<JsObject>) -> &mut VmStreamSlots {
+        match &mut object.borrow_mut(&mut self.heap).kind {
+            ObjectKind::Stream(slots) => slots,
+            // The algorithms only receive objects that passed a brand
+            // check or that they made.
+            _ => unreachable!("stream_slots called on an object that is not a stream object"),
+        }
+    }
+
+    fn as_stream_object(&self, value: Value) -> Option<Gc<JsObject>> {
+        value.as_object().filter(|o| matches!(o.borrow(&self.heap).kind, ObjectKind::Stream(_)))
+    }
+
+    fn stream_object_value(&self, object: Gc<JsObject>) -> Value {
+        Value::object(object)
+    }
+
+    fn new_stream_object(&mut self, slots: VmStreamSlots) -> Gc<JsObject> {
+        let prototypes = &self.host_objects.streams;
+        let proto = match &slots {
+            StreamSlots::ReadableStream(_) => prototypes.readable_stream,
+            StreamSlots::ReadableStreamDefaultController(_) => prototypes.readable_stream_default_controller,
+            StreamSlots::ReadableStreamDefaultReader(_) => prototypes.readable_stream_default_reader,
+            StreamSlots::ReadableStreamAsyncIterator(_) => prototypes.readable_stream_async_iterator,
+            StreamSlots::WritableStream(_) => prototypes.writable_stream,
+            StreamSlots::WritableStreamDefaultController(_) => prototypes.writable_stream_default_controller,
+            StreamSlots::WritableStreamDefaultWriter(_) => prototypes.writable_stream_default_writer,
+            StreamSlots::TransformStream(_) => prototypes.transform_stream,
+            StreamSlots::TransformStreamDefaultController(_) => prototypes.transform_stream_default_controller,
+            StreamSlots::QueuingStrategy { kind: js_streams::slots::StrategyKind::ByteLength, .. } => {
+                prototypes.byte_length_queuing_strategy
+            }
+            StreamSlots::QueuingStrategy { kind: js_streams::slots::StrategyKind::Count, .. } => {
+                prototypes.count_queuing_strategy
+            }
+            StreamSlots::Pipe(_) => None,
+        };
+        let object = self.new_object_of_kind(proto, ObjectKind::Stream(Box::new(slots)));
+        self.keep_alive(Value::object(object));
+        object
+    }
+
+    fn new_error(&mut self, kind: ErrorKind, message: &str) -> Value {
+        let kind = match kind {
+            ErrorKind::Type => VmErrorKind::Type,
+            ErrorKind::Range => VmErrorKind::Range,
+        };
+        Value::object(self.make_error(kind, message))
+    }
+
+    fn iter_result(&mut self, value: Value, done: bool) -> Value {
+        crate::builtins::iteration::iter_result(self, value, done)
+    }
+
+    fn to_number(&mut self, value: Value) -> Result<f64, Value> {
+        match crate::abstract_ops::to_number(self, value) {
+            Ok(n) => Ok(n),
+            Err(Exception::Throw(v)) => Err(v),
+            Err(Exception::Terminated) => {
+                self.terminating = true;
+                Err(Value::UNDEFINED)
+            }
+        }
+    }
+
+    fn root(&mut self, value: Value) {
+        self.keep_alive(value);
+    }
+}
+
+/// The stream object `value` if its slots pass `test` (a brand check).
+pub(super) fn branded(vm: &Vm, value: Value, test: fn(&VmStreamSlots) -> bool) -> Option<Gc<JsObject>> {
+    let object = value.as_object()?;
+    match &object.borrow(&vm.heap).kind {
+        ObjectKind::Stream(slots) if test(slots) => Some(object),
+        _ => None,
+    }
+}
+
+/// A thrown value from the algorithms as an exception (a termination
+/// recorded on the way stays a termination).
+pub(super) fn thrown(vm: &mut Vm, value: Value) -> Exception {
+    if std::mem::take(&mut vm.terminating) { Exception::Terminated } else { Exception::Throw(value) }
+}
+
+/// A promise result, re-raising a termination that happened inside.
+pub(super) fn promise_result(vm: &mut Vm, promise: Gc<JsObject>) -> JsResult<Value> {
+    vm.take_termination()?;
+    Ok(Value::object(promise))
+}
+
+/// A promise rejected with a new TypeError (promise-returning operations
+/// reject instead of throwing).
+pub(super) fn rejected_type_error(vm: &mut Vm, message: &str) -> JsResult<Value> {
+    let error = Value::object(vm.make_error(VmErrorKind::Type, message));
+    let promise = js_promise::PromiseHost::new_promise(vm);
+    js_promise::reject_promise(vm, promise, error);
+    Ok(Value::object(promise))
+}
+
+/// Defines `@@toStringTag` on a class prototype.
+pub(super) fn to_string_tag(vm: &mut Vm, proto: Gc<JsObject>, name: &str) {
+    let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
+    let text = vm.string(name);
+    define_builtin(vm, proto, tag, text, Attributes::CONFIGURABLE_ONLY);
+}
+
+/// The TypeError a constructor throws when called without `new`.
+pub(super) fn require_new(vm: &mut Vm, info: &crate::interpreter::CallInfo, name: &str) -> JsResult<Gc<JsObject>> {
+    info.new_target.ok_or_else(|| vm.type_error(&format!("Class constructor {name} cannot be invoked without 'new'")))
+}
+
+/// Gives a freshly made object the prototype `new.target` asks for.
+pub(super) fn set_prototype_from(vm: &mut Vm, object: Gc<JsObject>, new_target: Gc<JsObject>) -> JsResult<()> {
+    let proto = crate::interpreter::prototype_from_constructor(vm, new_target)?;
+    object.borrow_mut(&mut vm.heap).proto = Some(proto);
+    Ok(())
+}
+
+/// An optional number as JavaScript sees it (`None` is null).
+pub(super) fn number_or_null(value: Option<f64>) -> Value {
+    value.map_or(Value::NULL, Value::number)
+}

@@ -1,0 +1,218 @@
+//! `ReadableStream`: the constructor (underlying source and strategy
+//! conversion), `locked`, `cancel`, `getReader`, `pipeTo`, `pipeThrough`,
+//! `values` and `@@asyncIterator`.
+
+use js_streams::pipe_to::{PipeOptions, readable_stream_pipe_to};
+use js_streams::readable_stream::{is_readable_stream_locked, new_readable_stream, readable_stream_cancel};
+use js_streams::readable_stream_default_controller::{StartAlgorithm, set_up_readable_stream_default_controller};
+use js_streams::slots::SourceAlgorithms;
+use js_streams::writable_stream::is_writable_stream_locked;
+
+use super::conversions::{callback_member, dictionary, extract_high_water_mark, member, strategy};
+use super::{
+    VmStreamSlots, branded, promise_result, rejected_type_error, require_new, set_prototype_from, thrown, to_string_tag,
+};
+use crate::abstract_ops::{to_boolean, to_number};
+use crate::builtins::{accessor_property, constructor, method};
+use crate::interpreter::CallInfo;
+use crate::object::internal_methods::define_builtin;
+use crate::object::{Attributes, PropertyKey};
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+/// Whether the slots are a `ReadableStream`'s.
+pub(super) fn is_readable_stream(slots: &VmStreamSlots) -> bool {
+    matches!(slots, VmStreamSlots::ReadableStream(_))
+}
+
+/// Whether the slots are a `WritableStream`'s.
+fn is_writable_stream(slots: &VmStreamSlots) -> bool {
+    matches!(slots, VmStreamSlots::WritableStream(_))
+}
+
+/// `new ReadableStream(underlyingSource, strategy)`.
+fn readable_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let new_target = require_new(vm, info, "ReadableStream")?;
+    let source = info.arg(vm, 0);
+    let source = if source.is_undefined() { Value::NULL } else { source };
+    let strategy = strategy(vm, info.arg(vm, 1))?;
+    if !source.is_null() && !source.is_object() {
+        return Err(vm.type_error("The underlying source must be an object"));
+    }
+    let dict = dictionary(vm, source, "The underlying source")?;
+    let auto_allocate = member(vm, dict, "autoAllocateChunkSize")?;
+    if !auto_allocate.is_undefined() {
+        to_number(vm, auto_allocate)?;
+    }
+    let cancel = callback_member(vm, dict, "cancel", "underlyingSource")?;
+    let pull = callback_member(vm, dict, "pull", "underlyingSource")?;
+    let start = callback_member(vm, dict, "start", "underlyingSource")?;
+    let source_type = member(vm, dict, "type")?;
+    if !source_type.is_undefined() {
+        let text = vm.to_rust_string(source_type)?;
+        return Err(if text == "bytes" {
+            vm.type_error("Readable byte streams (type: 'bytes') are not supported")
+        } else {
+            vm.type_error(&format!("The provided value '{text}' is not a valid enum value of type ReadableStreamType."))
+        });
+    }
+    let stream = new_readable_stream(vm);
+    set_prototype_from(vm, stream, new_target)?;
+    let high_water_mark = extract_high_water_mark(vm, strategy, 1.0)?;
+    set_up_readable_stream_default_controller(
+        vm,
+        stream,
+        StartAlgorithm::User { this_value: source, start },
+        SourceAlgorithms::User { source, pull, cancel },
+        high_water_mark,
+        strategy.size,
+    )
+    .map_err(|e| thrown(vm, e))?;
+    vm.take_termination()?;
+    Ok(Value::object(stream))
+}
+
+/// `get ReadableStream.prototype.locked`.
+fn locked_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(stream) = branded(vm, info.this, is_readable_stream) else {
+        return Err(vm.type_error("Illegal invocation"));
+    };
+    Ok(Value::boolean(is_readable_stream_locked(vm, stream)))
+}
+
+/// `ReadableStream.prototype.cancel(reason)`.
+fn cancel(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(stream) = branded(vm, info.this, is_readable_stream) else {
+        return rejected_type_error(vm, "Illegal invocation");
+    };
+    if is_readable_stream_locked(vm, stream) {
+        return rejected_type_error(vm, "Cannot cancel a locked ReadableStream");
+    }
+    let reason = info.arg(vm, 0);
+    let promise = readable_stream_cancel(vm, stream, reason);
+    promise_result(vm, promise)
+}
+
+/// `ReadableStream.prototype.getReader(options)`.
+fn get_reader(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(stream) = branded(vm, info.this, is_readable_stream) else {
+        return Err(vm.type_error("Illegal invocation"));
+    };
+    let options = dictionary(vm, info.arg(vm, 0), "The reader options")?;
+    let mode = member(vm, options, "mode")?;
+    if !mode.is_undefined() {
+        let text = vm.to_rust_string(mode)?;
+        return Err(if text == "byob" {
+            vm.type_error("A BYOB reader needs a readable byte stream")
+        } else {
+            vm.type_error(&format!(
+                "The provided value '{text}' is not a valid enum value of type ReadableStreamReaderMode."
+            ))
+        });
+    }
+    let reader = js_streams::readable_stream_default_reader::acquire_readable_stream_default_reader(vm, stream)
+        .map_err(|e| thrown(vm, e))?;
+    Ok(Value::object(reader))
+}
+
+/// Converts `StreamPipeOptions` (members in order: preventAbort,
+/// preventCancel, preventClose, signal). The signal is read but not
+/// acted on: this engine has no AbortSignal yet.
+fn pipe_options(vm: &mut Vm, value: Value) -> JsResult<PipeOptions> {
+    let dict = dictionary(vm, value, "The pipe options")?;
+    let prevent_abort = member(vm, dict, "preventAbort")?;
+    let prevent_cancel = member(vm, dict, "preventCancel")?;
+    let prevent_close = member(vm, dict, "preventClose")?;
+    member(vm, dict, "signal")?;
+    Ok(PipeOptions {
+        prevent_abort: to_boolean(vm, prevent_abort),
+        prevent_cancel: to_boolean(vm, prevent_cancel),
+        prevent_close: to_boolean(vm, prevent_close),
+    })
+}
+
+/// `ReadableStream.prototype.pipeTo(destination, options)`.
+fn pipe_to(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(source) = branded(vm, info.this, is_readable_stream) else {
+        return rejected_type_error(vm, "Illegal invocation");
+    };
+    let Some(dest) = branded(vm, info.arg(vm, 0), is_writable_stream) else {
+        return rejected_type_error(vm, "The destination must be a WritableStream");
+    };
+    let options = match pipe_options(vm, info.arg(vm, 1)) {
+        Ok(options) => options,
+        Err(crate::vm::Exception::Throw(error)) => {
+            let promise = js_promise::PromiseHost::new_promise(vm);
+            js_promise::reject_promise(vm, promise, error);
+            return Ok(Value::object(promise));
+        }
+        Err(other) => return Err(other),
+    };
+    if is_readable_stream_locked(vm, source) {
+        return rejected_type_error(vm, "Cannot pipe a locked ReadableStream");
+    }
+    if is_writable_stream_locked(vm, dest) {
+        return rejected_type_error(vm, "Cannot pipe to a locked WritableStream");
+    }
+    let promise = readable_stream_pipe_to(vm, source, dest, options).map_err(|e| thrown(vm, e))?;
+    promise_result(vm, promise)
+}
+
+/// `ReadableStream.prototype.pipeThrough(transform, options)`.
+fn pipe_through(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(source) = branded(vm, info.this, is_readable_stream) else {
+        return Err(vm.type_error("Illegal invocation"));
+    };
+    let pair = dictionary(vm, info.arg(vm, 0), "The transform stream")?;
+    let Some(pair) = pair else { return Err(vm.type_error("The transform stream must be an object")) };
+    let readable = member(vm, Some(pair), "readable")?;
+    let Some(readable) = branded(vm, readable, is_readable_stream) else {
+        return Err(vm.type_error("transform.readable must be a ReadableStream"));
+    };
+    let writable = member(vm, Some(pair), "writable")?;
+    let Some(writable) = branded(vm, writable, is_writable_stream) else {
+        return Err(vm.type_error("transform.writable must be a WritableStream"));
+    };
+    let options = pipe_options(vm, info.arg(vm, 1))?;
+    if is_readable_stream_locked(vm, source) {
+        return Err(vm.type_error("Cannot pipe a locked ReadableStream"));
+    }
+    if is_writable_stream_locked(vm, writable) {
+        return Err(vm.type_error("Cannot pipe to a locked WritableStream"));
+    }
+    let promise = readable_stream_pipe_to(vm, source, writable, options).map_err(|e| thrown(vm, e))?;
+    js_promise::PromiseHost::promise_state(vm, promise).mark_handled();
+    vm.take_termination()?;
+    Ok(Value::object(readable))
+}
+
+/// `ReadableStream.prototype.values(options)` and `@@asyncIterator`.
+fn values(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(stream) = branded(vm, info.this, is_readable_stream) else {
+        return Err(vm.type_error("Illegal invocation"));
+    };
+    let options = dictionary(vm, info.arg(vm, 0), "The iterator options")?;
+    let prevent_cancel = member(vm, options, "preventCancel")?;
+    let prevent_cancel = to_boolean(vm, prevent_cancel);
+    let iterator = js_streams::readable_stream_async_iterator::readable_stream_values(vm, stream, prevent_cancel)
+        .map_err(|e| thrown(vm, e))?;
+    Ok(Value::object(iterator))
+}
+
+/// Installs `ReadableStream`.
+pub(super) fn install(vm: &mut Vm) {
+    let object_prototype = vm.realm.intrinsics.object_prototype;
+    let proto = vm.new_object(Some(object_prototype));
+    vm.host_objects.streams.readable_stream = Some(proto);
+    constructor(vm, "ReadableStream", 0, readable_stream_ctor, proto);
+    let key = vm.key("locked");
+    accessor_property(vm, proto, key, "locked", Some(locked_getter), None);
+    method(vm, proto, "cancel", 0, cancel);
+    method(vm, proto, "getReader", 0, get_reader);
+    method(vm, proto, "pipeThrough", 1, pipe_through);
+    method(vm, proto, "pipeTo", 1, pipe_to);
+    let values_fn = method(vm, proto, "values", 0, values);
+    let key = PropertyKey::Symbol(vm.symbols.async_iterator);
+    define_builtin(vm, proto, key, Value::object(values_fn), Attributes::METHOD);
+    to_string_tag(vm, proto, "ReadableStream");
+}

@@ -1,0 +1,40 @@
+//! `WritableStreamDefaultController`: `error`. Not constructible from
+//! script. (`signal` needs AbortSignal, which this engine does not have
+//! yet.)
+
+use js_streams::writable_stream_default_controller::controller_error_method;
+
+use super::{VmStreamSlots, branded, to_string_tag};
+use crate::builtins::{constructor, method};
+use crate::interpreter::CallInfo;
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+fn is_controller(slots: &VmStreamSlots) -> bool {
+    matches!(slots, VmStreamSlots::WritableStreamDefaultController(_))
+}
+
+/// `new WritableStreamDefaultController()`: always a TypeError.
+fn controller_ctor(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
+    Err(vm.type_error("Illegal constructor"))
+}
+
+/// `error(e)`.
+fn error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(controller) = branded(vm, info.this, is_controller) else {
+        return Err(vm.type_error("Illegal invocation"));
+    };
+    let e = info.arg(vm, 0);
+    controller_error_method(vm, controller, e);
+    Ok(Value::UNDEFINED)
+}
+
+/// Installs `WritableStreamDefaultController`.
+pub(super) fn install(vm: &mut Vm) {
+    let object_prototype = vm.realm.intrinsics.object_prototype;
+    let proto = vm.new_object(Some(object_prototype));
+    vm.host_objects.streams.writable_stream_default_controller = Some(proto);
+    constructor(vm, "WritableStreamDefaultController", 0, controller_ctor, proto);
+    method(vm, proto, "error", 0, error);
+    to_string_tag(vm, proto, "WritableStreamDefaultController");
+}

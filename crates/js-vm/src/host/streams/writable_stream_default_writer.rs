@@ -1,0 +1,102 @@
+//! `WritableStreamDefaultWriter`: the constructor, `closed`,
+//! `desiredSize`, `ready`, `abort`, `close`, `releaseLock` and `write`.
+
+use js_streams::writable_stream_default_writer::{
+    acquire_writable_stream_default_writer, writable_stream_default_writer_release, writer_abort, writer_close,
+    writer_closed, writer_desired_size, writer_ready, writer_write,
+};
+
+use super::writable_stream::is_writable_stream;
+use super::{
+    VmStreamSlots, branded, number_or_null, promise_result, rejected_type_error, require_new, set_prototype_from,
+    thrown, to_string_tag,
+};
+use crate::builtins::{accessor_property, constructor, method};
+use crate::interpreter::CallInfo;
+use crate::value::Value;
+use crate::vm::{JsResult, Vm};
+
+fn is_writer(slots: &VmStreamSlots) -> bool {
+    matches!(slots, VmStreamSlots::WritableStreamDefaultWriter(_))
+}
+
+/// `new WritableStreamDefaultWriter(stream)`.
+fn writer_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let new_target = require_new(vm, info, "WritableStreamDefaultWriter")?;
+    let Some(stream) = branded(vm, info.arg(vm, 0), is_writable_stream) else {
+        return Err(vm.type_error("The argument must be a WritableStream"));
+    };
+    let writer = acquire_writable_stream_default_writer(vm, stream).map_err(|e| thrown(vm, e))?;
+    set_prototype_from(vm, writer, new_target)?;
+    Ok(Value::object(writer))
+}
+
+/// `get closed`.
+fn closed_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
+    let promise = writer_closed(vm, writer);
+    promise_result(vm, promise)
+}
+
+/// `get ready`.
+fn ready_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
+    let promise = writer_ready(vm, writer);
+    promise_result(vm, promise)
+}
+
+/// `get desiredSize`.
+fn desired_size_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(writer) = branded(vm, info.this, is_writer) else { return Err(vm.type_error("Illegal invocation")) };
+    let size = writer_desired_size(vm, writer).map_err(|e| thrown(vm, e))?;
+    Ok(number_or_null(size))
+}
+
+/// `abort(reason)`.
+fn abort(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
+    let reason = info.arg(vm, 0);
+    let promise = writer_abort(vm, writer, reason);
+    promise_result(vm, promise)
+}
+
+/// `close()`.
+fn close(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
+    let promise = writer_close(vm, writer);
+    promise_result(vm, promise)
+}
+
+/// `releaseLock()`.
+fn release_lock(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(writer) = branded(vm, info.this, is_writer) else { return Err(vm.type_error("Illegal invocation")) };
+    writable_stream_default_writer_release(vm, writer);
+    Ok(Value::UNDEFINED)
+}
+
+/// `write(chunk)`.
+fn write(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
+    let chunk = info.arg(vm, 0);
+    let promise = writer_write(vm, writer, chunk);
+    promise_result(vm, promise)
+}
+
+/// Installs `WritableStreamDefaultWriter`.
+pub(super) fn install(vm: &mut Vm) {
+    let object_prototype = vm.realm.intrinsics.object_prototype;
+    let proto = vm.new_object(Some(object_prototype));
+    vm.host_objects.streams.writable_stream_default_writer = Some(proto);
+    constructor(vm, "WritableStreamDefaultWriter", 1, writer_ctor, proto);
+    let key = vm.key("closed");
+    accessor_property(vm, proto, key, "closed", Some(closed_getter), None);
+    let key = vm.key("desiredSize");
+    accessor_property(vm, proto, key, "desiredSize", Some(desired_size_getter), None);
+    let key = vm.key("ready");
+    accessor_property(vm, proto, key, "ready", Some(ready_getter), None);
+    method(vm, proto, "abort", 0, abort);
+    method(vm, proto, "close", 0, close);
+    method(vm, proto, "releaseLock", 0, release_lock);
+    method(vm, proto, "write", 0, write);
+    to_string_tag(vm, proto, "WritableStreamDefaultWriter");
+}
