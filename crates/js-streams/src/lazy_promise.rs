@@ -57,7 +57,11 @@ impl<V: PromiseValue, P: Copy> LazyPromise<V, P> {
     }
 
     /// "Resolve it with `value`" (nothing if already settled).
-    pub fn resolve<H: PromiseHost<Value = V, Promise = P>>(&mut self, host: &mut H, value: V) {
+    pub fn resolve<H: crate::host::StreamHost + PromiseHost<Value = V, Promise = P>>(
+        &mut self,
+        host: &mut H,
+        value: V,
+    ) {
         match *self {
             Self::Pending => *self = Self::Fulfilled(value),
             Self::Made(promise) => resolve(host, promise, value),

@@ -3,6 +3,8 @@
 //! continuations instead of closures.
 
 use js_microtask::{Job, JobKind};
+
+use crate::host::StreamHost;
 use js_promise::{
     Continuation, PromiseHost, PromiseStatus, PromiseValue, SETTLED_REJECTED, await_value,
     perform_promise_then_continuation, promise_reject_function, promise_resolve_function, reject_promise,
@@ -31,7 +33,12 @@ pub(crate) fn promise_rejected_with<H: PromiseHost>(host: &mut H, reason: H::Val
 }
 
 /// "Resolve `promise` with `value`"; nothing if it is already resolved.
-pub(crate) fn resolve<H: PromiseHost>(host: &mut H, promise: H::Promise, value: H::Value) {
+/// Both are rooted first: resolving with an object reads its `then`,
+/// which can run user code.
+pub(crate) fn resolve<H: StreamHost>(host: &mut H, promise: H::Promise, value: H::Value) {
+    let promise_value = host.promise_value(promise);
+    host.root(promise_value);
+    host.root(value);
     promise_resolve_function(host, promise, value);
 }
 

@@ -70,6 +70,7 @@ pub fn readable_stream_close<H: StreamHost>(host: &mut H, stream: H::Object) {
     let reader_slots = default_reader(host, reader);
     reader_slots.closed = closed;
     let requests = std::mem::take(&mut reader_slots.read_requests);
+    root_requests(host, &requests);
     for request in requests {
         read_request_close_steps(host, request);
     }
@@ -90,6 +91,7 @@ pub fn readable_stream_error<H: StreamHost>(host: &mut H, stream: H::Object, err
 /// `ReadableStreamDefaultReaderErrorReadRequests(reader, e)`.
 pub(crate) fn error_read_requests<H: StreamHost>(host: &mut H, reader: H::Object, error: H::Value) {
     let requests = std::mem::take(&mut default_reader(host, reader).read_requests);
+    root_requests(host, &requests);
     for request in requests {
         read_request_error_steps(host, request, error);
     }
@@ -125,12 +127,46 @@ pub(crate) fn fulfill_read_request<H: StreamHost>(host: &mut H, stream: H::Objec
     }
 }
 
+/// Roots the objects of read requests taken out of a reader: their steps
+/// can run user code (a `then` getter on `Object.prototype`, a size
+/// function) while the rest wait.
+fn root_requests<H: StreamHost>(
+    host: &mut H,
+    requests: &std::collections::VecDeque<ReadRequest<H::Object, H::Promise>>,
+) {
+    for &request in requests {
+        root_request(host, request);
+    }
+}
+
+/// Roots one read request's objects.
+fn root_request<H: StreamHost>(host: &mut H, request: ReadRequest<H::Object, H::Promise>) {
+    match request {
+        ReadRequest::Promise(promise) => {
+            let value = host.promise_value(promise);
+            host.root(value);
+        }
+        ReadRequest::AsyncIterator(iterator, promise) => {
+            let value = host.promise_value(promise);
+            host.root(value);
+            let value = host.stream_object_value(iterator);
+            host.root(value);
+        }
+        ReadRequest::Pipe(record) => {
+            let value = host.stream_object_value(record);
+            host.root(value);
+        }
+    }
+}
+
 /// A read request's chunk steps.
 pub(crate) fn read_request_chunk_steps<H: StreamHost>(
     host: &mut H,
     request: ReadRequest<H::Object, H::Promise>,
     chunk: H::Value,
 ) {
+    root_request(host, request);
+    host.root(chunk);
     match request {
         ReadRequest::Promise(promise) => {
             let result = host.iter_result(chunk, false);
@@ -143,6 +179,7 @@ pub(crate) fn read_request_chunk_steps<H: StreamHost>(
 
 /// A read request's close steps.
 pub(crate) fn read_request_close_steps<H: StreamHost>(host: &mut H, request: ReadRequest<H::Object, H::Promise>) {
+    root_request(host, request);
     match request {
         ReadRequest::Promise(promise) => {
             let result = host.iter_result(H::Value::undefined(), true);

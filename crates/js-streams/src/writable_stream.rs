@@ -139,8 +139,9 @@ pub(crate) fn writable_stream_finish_erroring<H: StreamHost>(host: &mut H, strea
         return;
     }
     let Some(c) = controller_object else { return };
-    let promise = controller::abort_steps(host, c, abort_request.reason);
+    // Stored before the sink's abort runs: the slot keeps it alive.
     writable_stream(host, stream).abort_in_progress = Some(abort_request.promise);
+    let promise = controller::abort_steps(host, c, abort_request.reason);
     let data = host.stream_object_value(stream);
     upon_promise(host, promise, ABORT_SETTLED, data);
 }
