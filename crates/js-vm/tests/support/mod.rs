@@ -41,3 +41,13 @@ pub fn run_capturing(name: &str, source: &str) -> String {
     assert_eq!(vm.run_event_loop().ok(), Some(None), "the event loop ends normally");
     capture.text()
 }
+
+/// [`run_capturing`] with `$vm` (`--expose-internals`).
+pub fn run_capturing_with_internals(name: &str, source: &str) -> String {
+    let capture = Capture::default();
+    let mut vm = Vm::with_options(js_vm::VmOptions { expose_internals: true, ..js_vm::VmOptions::default() });
+    vm.set_console(Box::new(capture.clone()));
+    vm.eval_script(name, source).expect("the program runs");
+    assert_eq!(vm.run_event_loop().ok(), Some(None), "the event loop ends normally");
+    capture.text()
+}

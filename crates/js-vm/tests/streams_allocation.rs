@@ -1,0 +1,109 @@
+//! Allocation rules of the streams (DESIGN.md, js-streams): counted with
+//! `$vm.heapStats()`, per construction and per chunk. Node has no `$vm`,
+//! so this is not a differential program.
+//!
+//! * Construction makes the stream and its controller and nothing else:
+//!   no size-algorithm object without `size`, no start promise when
+//!   `start()` returns a non-object, no `closed`/`ready` promise before
+//!   anyone looks.
+//! * `read()` and async iteration on buffered data make only the promise
+//!   they return and the `{ value, done }` result (no read request, no
+//!   deferred promise).
+//! * A pull that enqueues, read through `then(handler)`, costs the read
+//!   promise, its result and the `then` promise: no closure and no
+//!   reaction cell per pull.
+//! * A write costs its request promise only: no closure per write.
+
+mod support;
+
+const PROGRAM: &str = r#"
+function count() {
+  const s = $vm.heapStats();
+  const c = s.objectTypeCounts;
+  return { gc: s.collections, objects: c.Object || 0, slim: c.PromiseSlimReaction || 0, full: c.PromiseReaction || 0 };
+}
+// Objects made by `f()`, less what measuring itself makes.
+function allocations(f) {
+  $vm.gc();
+  const a = count(); const b = count();
+  const overhead = b.objects - a.objects;
+  $vm.gc();
+  const before = count();
+  f();
+  const after = count();
+  if (after.gc !== before.gc) throw new Error('a collection ran while measuring');
+  return { objects: after.objects - before.objects - overhead, slim: after.slim - before.slim, full: after.full - before.full };
+}
+const show = (label, r) => console.log(label, JSON.stringify(r));
+const N = 100;
+const source = { start() { return 5; } };
+const emptySink = {};
+show('new ReadableStream()', allocations(() => new ReadableStream()));
+show('new ReadableStream(source with start returning 5)', allocations(() => new ReadableStream(source)));
+const strategy = { highWaterMark: 4 };
+show('new ReadableStream(undefined, {highWaterMark})', allocations(() => new ReadableStream(undefined, strategy)));
+const rs0 = new ReadableStream();
+show('getReader()', allocations(() => rs0.getReader()));
+show('new WritableStream()', allocations(() => new WritableStream(emptySink)));
+const ws0 = new WritableStream();
+show('getWriter()', allocations(() => ws0.getWriter()));
+show('new TransformStream()', allocations(() => new TransformStream()));
+
+const buffered = new ReadableStream({ start(c) { for (let i = 0; i < N; i++) c.enqueue(i); } }, { highWaterMark: 0 });
+const reader = buffered.getReader();
+show('reader.read() x' + N + ' buffered', allocations(() => { for (let i = 0; i < N; i++) reader.read(); }));
+
+const buffered2 = new ReadableStream({ start(c) { for (let i = 0; i < N; i++) c.enqueue(i); } }, { highWaterMark: 0 });
+const it = buffered2.values();
+show('iterator.next() x' + N + ' buffered', allocations(() => { for (let i = 0; i < N; i++) it.next(); }));
+
+(async () => {
+  await null;
+  // Pulls: a pull that enqueues synchronously, read N times through
+  // then() with one fixed handler.
+  let n = 0;
+  const pulled = new ReadableStream({ pull(c) { c.enqueue(n); } }, { highWaterMark: 0 });
+  const r = pulled.getReader();
+  await r.read();
+  let done;
+  const finished = new Promise((res) => { done = res; });
+  let count2 = 0;
+  function onRead() { if (++count2 < N) r.read().then(onRead); else done(); }
+  $vm.gc();
+  const before = count();
+  r.read().then(onRead);
+  await finished;
+  const after = count();
+  console.log('pull+read per chunk', Math.floor((after.objects - before.objects) / N), 'gc', after.gc - before.gc, 'slim', after.slim - before.slim, 'full', after.full - before.full);
+
+  const ws = new WritableStream({ write(chunk, c) {} }, { highWaterMark: 1e9 });
+  const w = ws.getWriter();
+  await w.write(0);
+  $vm.gc();
+  const b2 = count();
+  let last;
+  for (let i = 0; i < N; i++) last = w.write(i);
+  await last;
+  const a2 = count();
+  console.log('write per chunk', Math.floor((a2.objects - b2.objects) / N), 'gc', a2.gc - b2.gc, 'slim', a2.slim - b2.slim);
+})();
+"#;
+
+#[test]
+fn streams_allocate_only_what_the_spec_makes_observable() {
+    let out = support::run_capturing_with_internals("streams-allocation.js", PROGRAM);
+    assert_eq!(
+        out,
+        "new ReadableStream() {\"objects\":2,\"slim\":0,\"full\":0}\n\
+         new ReadableStream(source with start returning 5) {\"objects\":2,\"slim\":0,\"full\":0}\n\
+         new ReadableStream(undefined, {highWaterMark}) {\"objects\":2,\"slim\":0,\"full\":0}\n\
+         getReader() {\"objects\":1,\"slim\":0,\"full\":0}\n\
+         new WritableStream() {\"objects\":2,\"slim\":0,\"full\":0}\n\
+         getWriter() {\"objects\":1,\"slim\":0,\"full\":0}\n\
+         new TransformStream() {\"objects\":8,\"slim\":1,\"full\":0}\n\
+         reader.read() x100 buffered {\"objects\":200,\"slim\":0,\"full\":0}\n\
+         iterator.next() x100 buffered {\"objects\":200,\"slim\":0,\"full\":0}\n\
+         pull+read per chunk 3 gc 0 slim 0 full 0\n\
+         write per chunk 1 gc 0 slim 0\n"
+    );
+}
