@@ -45,6 +45,8 @@
 //! backpressure lifted approximates the spec's chain of derived promises.
 //! The crate claims job kinds `0xFE00..=0xFEFF`.
 
+#![allow(clippy::doc_markdown, reason = "spec names (ReadableStream, TypeError, WebIDL) are prose here, not code")]
+
 pub mod host;
 pub mod jobs;
 pub mod lazy_promise;

@@ -69,6 +69,7 @@ pub enum SourceAlgorithms<V, O> {
 
 /// The slots of a `ReadableStreamDefaultController`.
 #[derive(Debug)]
+#[allow(clippy::struct_excessive_bools, reason = "the spec's slots are these flags")]
 pub struct ReadableControllerSlots<V, O> {
     /// `[[stream]]`.
     pub stream: O,
@@ -258,6 +259,7 @@ pub enum ShutdownAction<V> {
 
 /// A `pipeTo` in progress.
 #[derive(Debug)]
+#[allow(clippy::struct_excessive_bools, reason = "the spec's pipe options and state are these flags")]
 pub struct PipeSlots<V, O, P> {
     /// The source stream.
     pub source: O,

@@ -16,7 +16,7 @@
 
 mod support;
 
-const PROGRAM: &str = r#"
+const PROGRAM: &str = r"
 function count() {
   const s = $vm.heapStats();
   const c = s.objectTypeCounts;
@@ -87,7 +87,7 @@ show('iterator.next() x' + N + ' buffered', allocations(() => { for (let i = 0; 
   const a2 = count();
   console.log('write per chunk', Math.floor((a2.objects - b2.objects) / N), 'gc', a2.gc - b2.gc, 'slim', a2.slim - b2.slim);
 })();
-"#;
+";
 
 #[test]
 fn streams_allocate_only_what_the_spec_makes_observable() {
