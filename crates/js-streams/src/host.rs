@@ -60,6 +60,21 @@ pub trait StreamHost: PromiseHost {
     /// result).
     fn iter_result(&mut self, value: Self::Value, done: bool) -> Self::Value;
 
+    /// `CreateArrayFromList(values)` (`tee()`'s composite cancel reason).
+    fn new_array(&mut self, values: &[Self::Value]) -> Self::Value;
+
+    /// `Get(object, key)`; `object` is an object.
+    ///
+    /// # Errors
+    /// The thrown value of an abrupt completion.
+    fn get(&mut self, object: Self::Value, key: &str) -> Result<Self::Value, Self::Value>;
+
+    /// Whether `value` is `undefined` or `null`.
+    fn is_nullish(&self, value: Self::Value) -> bool;
+
+    /// `ToBoolean(value)`.
+    fn to_boolean(&mut self, value: Self::Value) -> bool;
+
     /// `ToNumber(value)` (a size algorithm's result).
     ///
     /// # Errors

@@ -50,6 +50,17 @@ pub const PIPE_DEST_CLOSED: JobKind = JobKind::new(0xFE13);
 pub const PIPE_WRITES_DONE: JobKind = JobKind::new(0xFE14);
 /// The pipe's shutdown action settled.
 pub const PIPE_ACTION_SETTLED: JobKind = JobKind::new(0xFE15);
+/// A tee read's chunk, a microtask after it arrived (slot 0: the tee
+/// record, slot 1: the chunk).
+pub const TEE_CHUNK: JobKind = JobKind::new(0xFE18);
+/// The tee's reader's `closed` settled.
+pub const TEE_READER_CLOSED: JobKind = JobKind::new(0xFE19);
+/// `ReadableStream.from`: the iterator's `next()` result settled (slot 0:
+/// the controller).
+pub const FROM_NEXT_SETTLED: JobKind = JobKind::new(0xFE1A);
+/// `ReadableStream.from`: the iterator's `return()` result settled (slot
+/// 0: the cancel promise).
+pub const FROM_RETURN_SETTLED: JobKind = JobKind::new(0xFE1B);
 /// An async iterator's `return()` cancel settled.
 pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
 
@@ -71,6 +82,12 @@ pub fn run_stream_job<H: StreamHost>(host: &mut H, job: &Job<H::Value>) {
                     Ok(_) => crate::promises::resolve(host, promise, H::Value::undefined()),
                     Err(reason) => crate::promises::reject(host, promise, reason),
                 }
+            }
+            return;
+        }
+        if kind == FROM_RETURN_SETTLED {
+            if let Some(promise) = host.as_promise(continuation.data) {
+                crate::readable_stream_from::return_settled(host, promise, continuation.outcome);
             }
             return;
         }
@@ -113,6 +130,13 @@ fn dispatch<H: StreamHost>(
         PIPE_DEST_CLOSED => pipe_to::dest_closed_settled(host, target, outcome),
         PIPE_WRITES_DONE => pipe_to::run_action(host, target),
         PIPE_ACTION_SETTLED => pipe_to::action_settled(host, target, outcome),
+        TEE_CHUNK => {
+            if let Ok(chunk) = outcome {
+                crate::readable_stream_tee::chunk_microtask(host, target, chunk);
+            }
+        }
+        FROM_NEXT_SETTLED => crate::readable_stream_from::next_settled(host, target, outcome),
+        TEE_READER_CLOSED => crate::readable_stream_tee::reader_closed_settled(host, target, outcome),
         ITERATOR_RETURN_SETTLED => readable_stream_async_iterator::return_settled(host, target, outcome),
         _ => {}
     }

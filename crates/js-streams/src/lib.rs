@@ -1,6 +1,6 @@
 //! WHATWG Streams (<https://streams.spec.whatwg.org/>) state machines for a
 //! JavaScript engine: `ReadableStream` with its default controller, default
-//! reader and async iterator, `WritableStream` with its default controller
+//! reader, async iterator, `tee()` and `ReadableStream.from`, `WritableStream` with its default controller
 //! and writer, `TransformStream`, and `pipeTo`, generic over a
 //! [`StreamHost`].
 //!
@@ -38,8 +38,7 @@
 //!
 //! # Limits
 //!
-//! Byte streams (`type: "bytes"`, BYOB readers), `tee()`,
-//! `ReadableStream.from`, the `signal` option of `pipeTo` and
+//! Byte streams (`type: "bytes"`, BYOB readers), the `signal` option of `pipeTo` and
 //! `WritableStreamDefaultController.signal` are not implemented. Tick
 //! counts follow the spec on the common paths; a transform run after
 //! backpressure lifted approximates the spec's chain of derived promises.
@@ -57,6 +56,8 @@ pub mod readable_stream;
 pub mod readable_stream_async_iterator;
 pub mod readable_stream_default_controller;
 pub mod readable_stream_default_reader;
+pub mod readable_stream_from;
+pub mod readable_stream_tee;
 pub mod slots;
 pub mod transform_stream;
 pub mod writable_stream;

@@ -152,7 +152,7 @@ fn root_request<H: StreamHost>(host: &mut H, request: ReadRequest<H::Object, H::
             let value = host.stream_object_value(iterator);
             host.root(value);
         }
-        ReadRequest::Pipe(record) => {
+        ReadRequest::Pipe(record) | ReadRequest::Tee(record) => {
             let value = host.stream_object_value(record);
             host.root(value);
         }
@@ -174,6 +174,7 @@ pub(crate) fn read_request_chunk_steps<H: StreamHost>(
         }
         ReadRequest::AsyncIterator(iterator, promise) => async_iterator::chunk_steps(host, iterator, promise, chunk),
         ReadRequest::Pipe(pipe) => crate::pipe_to::chunk_steps(host, pipe, chunk),
+        ReadRequest::Tee(record) => crate::readable_stream_tee::chunk_steps(host, record, chunk),
     }
 }
 
@@ -187,6 +188,7 @@ pub(crate) fn read_request_close_steps<H: StreamHost>(host: &mut H, request: Rea
         }
         ReadRequest::AsyncIterator(iterator, promise) => async_iterator::close_steps(host, iterator, promise),
         ReadRequest::Pipe(pipe) => crate::pipe_to::read_close_steps(host, pipe),
+        ReadRequest::Tee(record) => crate::readable_stream_tee::close_steps(host, record),
     }
 }
 
@@ -200,6 +202,7 @@ pub(crate) fn read_request_error_steps<H: StreamHost>(
         ReadRequest::Promise(promise) => crate::promises::reject(host, promise, error),
         ReadRequest::AsyncIterator(iterator, promise) => async_iterator::error_steps(host, iterator, promise, error),
         ReadRequest::Pipe(pipe) => crate::pipe_to::read_error_steps(host, pipe, error),
+        ReadRequest::Tee(record) => crate::readable_stream_tee::error_steps(host, record),
     }
 }
 

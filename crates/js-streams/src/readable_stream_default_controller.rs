@@ -127,6 +127,13 @@ pub fn call_pull_if_needed<H: StreamHost>(host: &mut H, controller: H::Object) {
             let value = host.promise_value(promise);
             upon_value(host, value, PULL_SETTLED, data);
         }
+        SourceAlgorithms::Tee(record, _) => {
+            crate::readable_stream_tee::pull_algorithm(host, record);
+            upon_value(host, H::Value::undefined(), PULL_SETTLED, data);
+        }
+        SourceAlgorithms::Iterator { iterator, next } => {
+            crate::readable_stream_from::pull_algorithm(host, controller, iterator, next);
+        }
         SourceAlgorithms::Cleared => upon_value(host, H::Value::undefined(), PULL_SETTLED, data),
     }
 }
@@ -274,6 +281,12 @@ pub(crate) fn cancel_steps<H: StreamHost>(host: &mut H, controller: H::Object, r
             }
         }
         SourceAlgorithms::Transform(stream) => crate::transform_stream::source_cancel_algorithm(host, stream, reason),
+        SourceAlgorithms::Tee(record, branch) => {
+            crate::readable_stream_tee::cancel_algorithm(host, record, branch, reason)
+        }
+        SourceAlgorithms::Iterator { iterator, .. } => {
+            crate::readable_stream_from::cancel_algorithm(host, iterator, reason)
+        }
         SourceAlgorithms::User { .. } | SourceAlgorithms::Cleared => promise_resolved_with(host, H::Value::undefined()),
     };
     let value = host.promise_value(promise);

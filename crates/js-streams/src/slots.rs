@@ -63,6 +63,15 @@ pub enum SourceAlgorithms<V, O> {
     },
     /// The readable side of a `TransformStream` (the stream).
     Transform(O),
+    /// A branch of `tee()`: the tee record and which branch (0 or 1).
+    Tee(O, u8),
+    /// `ReadableStream.from`: the async iterator and its `next` method.
+    Iterator {
+        /// `[[Iterator]]`.
+        iterator: V,
+        /// `[[NextMethod]]`.
+        next: V,
+    },
     /// Cleared (`ClearAlgorithms`).
     Cleared,
 }
@@ -103,6 +112,8 @@ pub enum ReadRequest<O, P> {
     AsyncIterator(O, P),
     /// A pipe's read (the pipe record).
     Pipe(O),
+    /// A `tee()` read (the tee record).
+    Tee(O),
 }
 
 /// The slots of a `ReadableStreamDefaultReader`.
@@ -289,6 +300,27 @@ pub struct PipeSlots<V, O, P> {
     pub busy: bool,
 }
 
+/// A `tee()` in progress (`ReadableStreamDefaultTee`'s variables).
+#[derive(Debug)]
+pub struct TeeSlots<V, O, P> {
+    /// The source stream.
+    pub stream: O,
+    /// The reader on the source.
+    pub reader: O,
+    /// `reading`.
+    pub reading: bool,
+    /// `readAgain`.
+    pub read_again: bool,
+    /// `canceled1`, `canceled2`.
+    pub canceled: [bool; 2],
+    /// `reason1`, `reason2`.
+    pub reasons: [V; 2],
+    /// `branch1`, `branch2` (set once both are made).
+    pub branches: [Option<O>; 2],
+    /// `cancelPromise`.
+    pub cancel_promise: P,
+}
+
 /// Which queuing strategy class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StrategyKind {
@@ -321,6 +353,8 @@ pub enum StreamSlots<V, O, P> {
     TransformStreamDefaultController(TransformControllerSlots<V, O, P>),
     /// A pipe in progress (internal, never exposed).
     Pipe(PipeSlots<V, O, P>),
+    /// A tee in progress (internal, never exposed).
+    Tee(TeeSlots<V, O, P>),
     /// A `ByteLengthQueuingStrategy` or `CountQueuingStrategy`.
     QueuingStrategy {
         /// `[[highWaterMark]]`.
@@ -371,6 +405,7 @@ trace_fields!(TransformStreamSlots<V, O, P>: backpressure_change_promise, readab
 trace_fields!(TransformControllerSlots<V, O, P>: stream, transformer, transform, flush, cancel, finish_promise, finish_reason);
 trace_fields!(PipeSlots<V, O, P>: source, dest, reader, writer, promise, current_write, action, error);
 trace_fields!(PendingAbortRequest<V, P>: promise, reason);
+trace_fields!(TeeSlots<V, O, P>: stream, reader, reasons, branches, cancel_promise);
 
 // SAFETY: every variant's pointers are traced.
 unsafe impl<V: Trace, O: Trace> Trace for SourceAlgorithms<V, O> {
@@ -381,7 +416,11 @@ unsafe impl<V: Trace, O: Trace> Trace for SourceAlgorithms<V, O> {
                 pull.trace(tracer);
                 cancel.trace(tracer);
             }
-            Self::Transform(stream) => stream.trace(tracer),
+            Self::Transform(stream) | Self::Tee(stream, _) => stream.trace(tracer),
+            Self::Iterator { iterator, next } => {
+                iterator.trace(tracer);
+                next.trace(tracer);
+            }
             Self::Cleared => {}
         }
     }
@@ -412,7 +451,7 @@ unsafe impl<O: Trace, P: Trace> Trace for ReadRequest<O, P> {
                 iterator.trace(tracer);
                 promise.trace(tracer);
             }
-            Self::Pipe(pipe) => pipe.trace(tracer),
+            Self::Pipe(record) | Self::Tee(record) => record.trace(tracer),
         }
     }
 }
@@ -440,6 +479,7 @@ unsafe impl<V: Trace, O: Trace, P: Trace> Trace for StreamSlots<V, O, P> {
             Self::TransformStream(s) => s.trace(tracer),
             Self::TransformStreamDefaultController(s) => s.trace(tracer),
             Self::Pipe(s) => s.trace(tracer),
+            Self::Tee(s) => s.trace(tracer),
             Self::QueuingStrategy { .. } => {}
         }
     }
@@ -475,3 +515,4 @@ accessor!(writer, WritableStreamDefaultWriter, WriterSlots<Val<H>, Obj<H>, Prom<
 accessor!(transform_stream, TransformStream, TransformStreamSlots<Val<H>, Obj<H>, Prom<H>>);
 accessor!(transform_controller, TransformStreamDefaultController, TransformControllerSlots<Val<H>, Obj<H>, Prom<H>>);
 accessor!(pipe, Pipe, PipeSlots<Val<H>, Obj<H>, Prom<H>>);
+accessor!(tee, Tee, TeeSlots<Val<H>, Obj<H>, Prom<H>>);

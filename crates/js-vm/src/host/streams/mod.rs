@@ -128,7 +128,7 @@ impl StreamHost for Vm {
             StreamSlots::QueuingStrategy { kind: js_streams::slots::StrategyKind::Count, .. } => {
                 prototypes.count_queuing_strategy
             }
-            StreamSlots::Pipe(_) => None,
+            StreamSlots::Pipe(_) | StreamSlots::Tee(_) => None,
         };
         let object = self.new_object_of_kind(proto, ObjectKind::Stream(Box::new(slots)));
         self.keep_alive(Value::object(object));
@@ -145,6 +145,25 @@ impl StreamHost for Vm {
 
     fn iter_result(&mut self, value: Value, done: bool) -> Value {
         crate::builtins::iteration::iter_result(self, value, done)
+    }
+
+    fn get(&mut self, object: Value, key: &str) -> Result<Value, Value> {
+        let Some(o) = object.as_object() else { return Ok(Value::UNDEFINED) };
+        let key = self.key(key);
+        let result = crate::object::internal_methods::get(self, o, key, object);
+        self.thrown_value(result)
+    }
+
+    fn is_nullish(&self, value: Value) -> bool {
+        value.is_undefined() || value.is_null()
+    }
+
+    fn to_boolean(&mut self, value: Value) -> bool {
+        crate::abstract_ops::to_boolean(self, value)
+    }
+
+    fn new_array(&mut self, values: &[Value]) -> Value {
+        Value::object(crate::builtins::array::array_create(self, values))
     }
 
     fn to_number(&mut self, value: Value) -> Result<f64, Value> {

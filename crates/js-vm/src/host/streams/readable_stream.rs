@@ -199,18 +199,45 @@ fn values(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(iterator))
 }
 
+/// `ReadableStream.prototype.tee()`.
+fn tee(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(stream) = branded(vm, info.this, is_readable_stream) else {
+        return Err(vm.type_error("Illegal invocation"));
+    };
+    let [first, second] =
+        js_streams::readable_stream_tee::readable_stream_tee(vm, stream).map_err(|e| thrown(vm, e))?;
+    Ok(Value::object(crate::builtins::array::array_create(vm, &[Value::object(first), Value::object(second)])))
+}
+
+/// `ReadableStream.from(asyncIterable)`.
+fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let iterable = info.arg(vm, 0);
+    let record = crate::builtins::async_iteration::get_async_iterator(vm, iterable)?;
+    let (iterator, next) = {
+        let record = record.borrow(&vm.heap);
+        (record.iterator, record.next)
+    };
+    vm.keep_alive(iterator);
+    vm.keep_alive(next);
+    let stream = js_streams::readable_stream_from::readable_stream_from_iterable(vm, iterator, next)
+        .map_err(|e| thrown(vm, e))?;
+    Ok(Value::object(stream))
+}
+
 /// Installs `ReadableStream`.
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.readable_stream = Some(proto);
-    constructor(vm, "ReadableStream", 0, readable_stream_ctor, proto);
+    let ctor = constructor(vm, "ReadableStream", 0, readable_stream_ctor, proto);
+    method(vm, ctor, "from", 1, from);
     let key = vm.key("locked");
     accessor_property(vm, proto, key, "locked", Some(locked_getter), None);
     method(vm, proto, "cancel", 0, cancel);
     method(vm, proto, "getReader", 0, get_reader);
     method(vm, proto, "pipeThrough", 1, pipe_through);
     method(vm, proto, "pipeTo", 1, pipe_to);
+    method(vm, proto, "tee", 0, tee);
     let values_fn = method(vm, proto, "values", 0, values);
     let key = PropertyKey::Symbol(vm.symbols.async_iterator);
     define_builtin(vm, proto, key, Value::object(values_fn), Attributes::METHOD);
