@@ -1,19 +1,18 @@
 //! A `ReadableStream`'s async iterator (`values()`, `[Symbol.asyncIterator]`,
 //! Streams §4.2.5): next and return steps over a default reader.
 //!
-//! `next()` on a stream with queued chunks returns a promise already
-//! fulfilled with the result (no read request). Reads are answered in
-//! order, so several `next()` calls simply queue read requests; a
-//! `return()` made while reads are outstanding waits for them, as WebIDL's
-//! ongoing-promise chaining does.
+//! As WebIDL's ongoing-promise chaining requires, a `next()` or `return()`
+//! made while another is in progress waits for it; calls run in order.
+//! `next()` on a stream with queued chunks, with nothing in progress,
+//! returns a promise already fulfilled with the result (no read request).
 
 use std::collections::VecDeque;
 
 use js_promise::PromiseValue;
 
-use crate::host::{ErrorKind, StreamHost};
+use crate::host::StreamHost;
 use crate::jobs::ITERATOR_RETURN_SETTLED;
-use crate::promises::{new_promise, promise_rejected_with, promise_resolved_with, reject, resolve, upon_promise};
+use crate::promises::{new_promise, promise_resolved_with, reject, resolve, upon_promise};
 use crate::readable_stream::readable_stream_cancel;
 use crate::readable_stream_default_reader::{
     acquire_readable_stream_default_reader, read_buffered, readable_stream_default_reader_read,
@@ -34,9 +33,9 @@ pub fn readable_stream_values<H: StreamHost>(
     Ok(host.new_stream_object(StreamSlots::ReadableStreamAsyncIterator(AsyncIteratorState {
         reader,
         prevent_cancel,
+        busy: false,
         finished: false,
-        pending_reads: 0,
-        waiting_returns: VecDeque::new(),
+        waiting: VecDeque::new(),
         returning: None,
     })))
 }
@@ -44,45 +43,57 @@ pub fn readable_stream_values<H: StreamHost>(
 /// `iterator.next()`.
 pub fn async_iterator_next<H: StreamHost>(host: &mut H, iterator: H::Object) -> H::Promise {
     let slots = async_iterator(host, iterator);
-    if slots.finished && slots.pending_reads == 0 {
+    let idle = !slots.busy && slots.waiting.is_empty();
+    if idle && slots.finished {
         let result = host.iter_result(H::Value::undefined(), true);
         return promise_resolved_with(host, result);
     }
     let reader = slots.reader;
-    if slots.pending_reads == 0
-        && slots.waiting_returns.is_empty()
-        && let Some(chunk) = read_buffered(host, reader)
-    {
+    if idle && let Some(chunk) = read_buffered(host, reader) {
         let result = host.iter_result(chunk, false);
         return promise_resolved_with(host, result);
     }
     let promise = new_promise(host);
-    let slots = async_iterator(host, iterator);
-    if !slots.waiting_returns.is_empty() || slots.returning.is_some() || slots.finished {
-        // After a return(): the iteration is over once it completes.
-        let result = host.iter_result(H::Value::undefined(), true);
-        resolve(host, promise, result);
-        return promise;
+    if idle {
+        next_steps(host, iterator, promise);
+    } else {
+        async_iterator(host, iterator).waiting.push_back((promise, false, H::Value::undefined()));
     }
-    slots.pending_reads += 1;
-    if default_reader(host, reader).stream.is_none() {
-        async_iterator(host, iterator).pending_reads -= 1;
-        let error = host.new_error(ErrorKind::Type, "The iterator's reader was released");
-        return promise_rejected_with(host, error);
-    }
-    readable_stream_default_reader_read(host, reader, ReadRequest::AsyncIterator(iterator, promise));
     promise
 }
 
-/// A read answered: one fewer outstanding, and a waiting `return()` runs
-/// once none are left.
-fn read_answered<H: StreamHost>(host: &mut H, iterator: H::Object) {
+/// The next steps for the `next()` whose promise is `promise`.
+fn next_steps<H: StreamHost>(host: &mut H, iterator: H::Object, promise: H::Promise) {
     let slots = async_iterator(host, iterator);
-    slots.pending_reads = slots.pending_reads.saturating_sub(1);
-    if slots.pending_reads == 0
-        && let Some((promise, value)) = slots.waiting_returns.pop_front()
-    {
-        return_steps(host, iterator, promise, value);
+    if slots.finished {
+        let result = host.iter_result(H::Value::undefined(), true);
+        resolve(host, promise, result);
+        return;
+    }
+    let reader = slots.reader;
+    if default_reader(host, reader).stream.is_none() {
+        let result = host.iter_result(H::Value::undefined(), true);
+        resolve(host, promise, result);
+        return;
+    }
+    async_iterator(host, iterator).busy = true;
+    readable_stream_default_reader_read(host, reader, ReadRequest::AsyncIterator(iterator, promise));
+}
+
+/// The call in progress finished: run the waiting ones, in order, until
+/// one is in progress again.
+fn run_waiting<H: StreamHost>(host: &mut H, iterator: H::Object) {
+    loop {
+        let slots = async_iterator(host, iterator);
+        if slots.busy {
+            return;
+        }
+        let Some((promise, is_return, value)) = slots.waiting.pop_front() else { return };
+        if is_return {
+            return_steps(host, iterator, promise, value);
+        } else {
+            next_steps(host, iterator, promise);
+        }
     }
 }
 
@@ -90,7 +101,8 @@ fn read_answered<H: StreamHost>(host: &mut H, iterator: H::Object) {
 pub(crate) fn chunk_steps<H: StreamHost>(host: &mut H, iterator: H::Object, promise: H::Promise, chunk: H::Value) {
     let result = host.iter_result(chunk, false);
     resolve(host, promise, result);
-    read_answered(host, iterator);
+    async_iterator(host, iterator).busy = false;
+    run_waiting(host, iterator);
 }
 
 /// The read request's close steps: the reader is released and the
@@ -102,7 +114,8 @@ pub(crate) fn close_steps<H: StreamHost>(host: &mut H, iterator: H::Object, prom
     readable_stream_default_reader_release(host, reader);
     let result = host.iter_result(H::Value::undefined(), true);
     resolve(host, promise, result);
-    read_answered(host, iterator);
+    async_iterator(host, iterator).busy = false;
+    run_waiting(host, iterator);
 }
 
 /// The read request's error steps.
@@ -112,15 +125,16 @@ pub(crate) fn error_steps<H: StreamHost>(host: &mut H, iterator: H::Object, prom
     let reader = slots.reader;
     readable_stream_default_reader_release(host, reader);
     reject(host, promise, error);
-    read_answered(host, iterator);
+    async_iterator(host, iterator).busy = false;
+    run_waiting(host, iterator);
 }
 
 /// `iterator.return(value)`.
 pub fn async_iterator_return<H: StreamHost>(host: &mut H, iterator: H::Object, value: H::Value) -> H::Promise {
     let promise = new_promise(host);
     let slots = async_iterator(host, iterator);
-    if slots.pending_reads > 0 || slots.returning.is_some() {
-        slots.waiting_returns.push_back((promise, value));
+    if slots.busy || !slots.waiting.is_empty() {
+        slots.waiting.push_back((promise, true, value));
         return promise;
     }
     return_steps(host, iterator, promise, value);
@@ -147,7 +161,9 @@ fn return_steps<H: StreamHost>(host: &mut H, iterator: H::Object, promise: H::Pr
     }
     let cancel = readable_stream_cancel(host, stream, value);
     readable_stream_default_reader_release(host, reader);
-    async_iterator(host, iterator).returning = Some((promise, value));
+    let slots = async_iterator(host, iterator);
+    slots.returning = Some((promise, value));
+    slots.busy = true;
     let data = host.stream_object_value(iterator);
     upon_promise(host, cancel, ITERATOR_RETURN_SETTLED, data);
 }
@@ -162,7 +178,6 @@ pub(crate) fn return_settled<H: StreamHost>(host: &mut H, iterator: H::Object, o
         }
         Err(reason) => reject(host, promise, reason),
     }
-    if let Some((next, value)) = async_iterator(host, iterator).waiting_returns.pop_front() {
-        return_steps(host, iterator, next, value);
-    }
+    async_iterator(host, iterator).busy = false;
+    run_waiting(host, iterator);
 }

@@ -371,13 +371,14 @@ pub struct AsyncIteratorState<V, O, P> {
     pub reader: O,
     /// `preventCancel`.
     pub prevent_cancel: bool,
-    /// Reads made by `next()` and not yet answered.
-    pub pending_reads: usize,
+    /// Whether a `next()` or `return()` is in progress (WebIDL's ongoing
+    /// promise is pending).
+    pub busy: bool,
     /// Whether iteration finished (`[[isFinished]]`).
     pub finished: bool,
-    /// `return()` calls waiting for the reads before them: each one's
-    /// promise and argument.
-    pub waiting_returns: VecDeque<(P, V)>,
+    /// Calls made while one was in progress, in order: each one's promise,
+    /// whether it is a `return()`, and its argument.
+    pub waiting: VecDeque<(P, bool, V)>,
     /// The `return()` whose cancel is running: its promise and argument.
     pub returning: Option<(P, V)>,
 }
@@ -397,7 +398,7 @@ macro_rules! trace_fields {
 trace_fields!(ReadableStreamSlots<V, O>: stored_error, reader, controller);
 trace_fields!(ReadableControllerSlots<V, O>: stream, queue, size, algorithms);
 trace_fields!(ReaderSlots<V, O, P>: stream, closed, read_requests);
-trace_fields!(AsyncIteratorState<V, O, P>: reader, waiting_returns, returning);
+trace_fields!(AsyncIteratorState<V, O, P>: reader, waiting, returning);
 trace_fields!(WritableStreamSlots<V, O, P>: stored_error, writer, controller, in_flight_write_request, close_request, in_flight_close_request, pending_abort_request, abort_in_progress, write_requests);
 trace_fields!(WritableControllerSlots<V, O>: stream, queue, size, algorithms);
 trace_fields!(WriterSlots<V, O, P>: stream, closed, ready);

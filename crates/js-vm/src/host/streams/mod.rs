@@ -212,6 +212,36 @@ pub(super) fn rejected_type_error(vm: &mut Vm, message: &str) -> JsResult<Value>
     Ok(Value::object(promise))
 }
 
+/// Defines a WebIDL operation: a method that is writable, enumerable and
+/// configurable.
+pub(super) fn idl_method(
+    vm: &mut Vm,
+    object: Gc<JsObject>,
+    name: &str,
+    length: u32,
+    f: crate::function::NativeFn,
+) -> Gc<JsObject> {
+    let function = crate::builtins::native_function(vm, name, length, f, false);
+    let key = vm.key(name);
+    define_builtin(vm, object, key, Value::object(function), Attributes::DEFAULT);
+    function
+}
+
+/// Defines a WebIDL read-only attribute: an enumerable, configurable
+/// accessor with a getter.
+pub(super) fn idl_attribute(vm: &mut Vm, object: Gc<JsObject>, name: &str, getter: crate::function::NativeFn) {
+    let getter = crate::builtins::native_function(vm, &format!("get {name}"), 0, getter, false);
+    let desc = crate::object::PropertyDescriptor {
+        get: Some(Value::object(getter)),
+        set: Some(Value::UNDEFINED),
+        enumerable: Some(true),
+        configurable: Some(true),
+        ..Default::default()
+    };
+    let key = vm.key(name);
+    let _ = crate::object::internal_methods::define_own_property(vm, object, key, desc);
+}
+
 /// Defines `@@toStringTag` on a class prototype.
 pub(super) fn to_string_tag(vm: &mut Vm, proto: Gc<JsObject>, name: &str) {
     let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);

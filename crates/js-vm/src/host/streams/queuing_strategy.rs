@@ -5,9 +5,9 @@
 use js_streams::slots::StrategyKind;
 
 use super::conversions::{dictionary, member};
-use super::{VmStreamSlots, branded, require_new, set_prototype_from, to_string_tag};
+use super::{VmStreamSlots, branded, idl_attribute, require_new, set_prototype_from, to_string_tag};
 use crate::abstract_ops::to_number;
-use crate::builtins::{accessor_property, constructor, native_function};
+use crate::builtins::{constructor, native_function};
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::get;
 use crate::value::Value;
@@ -99,18 +99,14 @@ pub(super) fn install(vm: &mut Vm) {
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.byte_length_queuing_strategy = Some(proto);
     constructor(vm, "ByteLengthQueuingStrategy", 1, byte_length_ctor, proto);
-    let key = vm.key("highWaterMark");
-    accessor_property(vm, proto, key, "highWaterMark", Some(byte_length_hwm), None);
-    let key = vm.key("size");
-    accessor_property(vm, proto, key, "size", Some(byte_length_size_getter), None);
+    idl_attribute(vm, proto, "highWaterMark", byte_length_hwm);
+    idl_attribute(vm, proto, "size", byte_length_size_getter);
     to_string_tag(vm, proto, "ByteLengthQueuingStrategy");
 
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.count_queuing_strategy = Some(proto);
     constructor(vm, "CountQueuingStrategy", 1, count_ctor, proto);
-    let key = vm.key("highWaterMark");
-    accessor_property(vm, proto, key, "highWaterMark", Some(count_hwm), None);
-    let key = vm.key("size");
-    accessor_property(vm, proto, key, "size", Some(count_size_getter), None);
+    idl_attribute(vm, proto, "highWaterMark", count_hwm);
+    idl_attribute(vm, proto, "size", count_size_getter);
     to_string_tag(vm, proto, "CountQueuingStrategy");
 }

@@ -10,10 +10,11 @@ use js_streams::writable_stream::is_writable_stream_locked;
 
 use super::conversions::{callback_member, dictionary, extract_high_water_mark, member, strategy};
 use super::{
-    VmStreamSlots, branded, promise_result, rejected_type_error, require_new, set_prototype_from, thrown, to_string_tag,
+    VmStreamSlots, branded, idl_attribute, idl_method, promise_result, rejected_type_error, require_new,
+    set_prototype_from, thrown, to_string_tag,
 };
 use crate::abstract_ops::{to_boolean, to_number};
-use crate::builtins::{accessor_property, constructor, method};
+use crate::builtins::constructor;
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::define_builtin;
 use crate::object::{Attributes, PropertyKey};
@@ -34,6 +35,9 @@ fn is_writable_stream(slots: &VmStreamSlots) -> bool {
 fn readable_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let new_target = require_new(vm, info, "ReadableStream")?;
     let source = info.arg(vm, 0);
+    if source.is_null() {
+        return Err(vm.type_error("The underlying source must be an object"));
+    }
     let source = if source.is_undefined() { Value::NULL } else { source };
     let strategy = strategy(vm, info.arg(vm, 1))?;
     if !source.is_null() && !source.is_object() {
@@ -230,15 +234,14 @@ pub(super) fn install(vm: &mut Vm) {
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.readable_stream = Some(proto);
     let ctor = constructor(vm, "ReadableStream", 0, readable_stream_ctor, proto);
-    method(vm, ctor, "from", 1, from);
-    let key = vm.key("locked");
-    accessor_property(vm, proto, key, "locked", Some(locked_getter), None);
-    method(vm, proto, "cancel", 0, cancel);
-    method(vm, proto, "getReader", 0, get_reader);
-    method(vm, proto, "pipeThrough", 1, pipe_through);
-    method(vm, proto, "pipeTo", 1, pipe_to);
-    method(vm, proto, "tee", 0, tee);
-    let values_fn = method(vm, proto, "values", 0, values);
+    idl_method(vm, ctor, "from", 1, from);
+    idl_attribute(vm, proto, "locked", locked_getter);
+    idl_method(vm, proto, "cancel", 0, cancel);
+    idl_method(vm, proto, "getReader", 0, get_reader);
+    idl_method(vm, proto, "pipeThrough", 1, pipe_through);
+    idl_method(vm, proto, "pipeTo", 1, pipe_to);
+    idl_method(vm, proto, "tee", 0, tee);
+    let values_fn = idl_method(vm, proto, "values", 0, values);
     let key = PropertyKey::Symbol(vm.symbols.async_iterator);
     define_builtin(vm, proto, key, Value::object(values_fn), Attributes::METHOD);
     to_string_tag(vm, proto, "ReadableStream");

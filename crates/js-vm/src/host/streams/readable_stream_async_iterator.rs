@@ -3,8 +3,7 @@
 
 use js_streams::readable_stream_async_iterator::{async_iterator_next, async_iterator_return};
 
-use super::{VmStreamSlots, branded, promise_result, rejected_type_error, to_string_tag};
-use crate::builtins::method;
+use super::{VmStreamSlots, branded, idl_method, promise_result, rejected_type_error, to_string_tag};
 use crate::interpreter::CallInfo;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -37,7 +36,7 @@ pub(super) fn install(vm: &mut Vm) {
     let async_iterator_prototype = vm.realm.intrinsics.async_iterator_prototype;
     let proto = vm.new_object(Some(async_iterator_prototype));
     vm.host_objects.streams.readable_stream_async_iterator = Some(proto);
-    method(vm, proto, "next", 0, next);
-    method(vm, proto, "return", 1, return_method);
+    idl_method(vm, proto, "next", 0, next);
+    idl_method(vm, proto, "return", 1, return_method);
     to_string_tag(vm, proto, "ReadableStream AsyncIterator");
 }

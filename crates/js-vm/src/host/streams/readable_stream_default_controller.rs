@@ -6,8 +6,8 @@ use js_streams::readable_stream_default_controller::{
     readable_stream_default_controller_enqueue, readable_stream_default_controller_error,
 };
 
-use super::{VmStreamSlots, branded, number_or_null, thrown, to_string_tag};
-use crate::builtins::{accessor_property, constructor, method};
+use super::{VmStreamSlots, branded, idl_attribute, idl_method, number_or_null, thrown, to_string_tag};
+use crate::builtins::constructor;
 use crate::interpreter::CallInfo;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -67,10 +67,9 @@ pub(super) fn install(vm: &mut Vm) {
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.readable_stream_default_controller = Some(proto);
     constructor(vm, "ReadableStreamDefaultController", 0, controller_ctor, proto);
-    let key = vm.key("desiredSize");
-    accessor_property(vm, proto, key, "desiredSize", Some(desired_size_getter), None);
-    method(vm, proto, "close", 0, close);
-    method(vm, proto, "enqueue", 0, enqueue);
-    method(vm, proto, "error", 0, error);
+    idl_attribute(vm, proto, "desiredSize", desired_size_getter);
+    idl_method(vm, proto, "close", 0, close);
+    idl_method(vm, proto, "enqueue", 0, enqueue);
+    idl_method(vm, proto, "error", 0, error);
     to_string_tag(vm, proto, "ReadableStreamDefaultController");
 }

@@ -8,9 +8,10 @@ use js_streams::readable_stream_default_reader::{
 
 use super::readable_stream::is_readable_stream;
 use super::{
-    VmStreamSlots, branded, promise_result, rejected_type_error, require_new, set_prototype_from, thrown, to_string_tag,
+    VmStreamSlots, branded, idl_attribute, idl_method, promise_result, rejected_type_error, require_new,
+    set_prototype_from, thrown, to_string_tag,
 };
-use crate::builtins::{accessor_property, constructor, method};
+use crate::builtins::constructor;
 use crate::interpreter::CallInfo;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -65,10 +66,9 @@ pub(super) fn install(vm: &mut Vm) {
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.readable_stream_default_reader = Some(proto);
     constructor(vm, "ReadableStreamDefaultReader", 1, reader_ctor, proto);
-    let key = vm.key("closed");
-    accessor_property(vm, proto, key, "closed", Some(closed_getter), None);
-    method(vm, proto, "cancel", 0, cancel);
-    method(vm, proto, "read", 0, read);
-    method(vm, proto, "releaseLock", 0, release_lock);
+    idl_attribute(vm, proto, "closed", closed_getter);
+    idl_method(vm, proto, "cancel", 0, cancel);
+    idl_method(vm, proto, "read", 0, read);
+    idl_method(vm, proto, "releaseLock", 0, release_lock);
     to_string_tag(vm, proto, "ReadableStreamDefaultReader");
 }

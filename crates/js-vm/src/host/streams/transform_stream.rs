@@ -6,8 +6,8 @@ use js_streams::transform_stream::{
 };
 
 use super::conversions::{callback_member, dictionary, extract_high_water_mark, member, strategy};
-use super::{VmStreamSlots, branded, require_new, set_prototype_from, thrown, to_string_tag};
-use crate::builtins::{accessor_property, constructor};
+use super::{VmStreamSlots, branded, idl_attribute, require_new, set_prototype_from, thrown, to_string_tag};
+use crate::builtins::constructor;
 use crate::interpreter::CallInfo;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -20,6 +20,9 @@ fn is_transform_stream(slots: &VmStreamSlots) -> bool {
 fn transform_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let new_target = require_new(vm, info, "TransformStream")?;
     let transformer = info.arg(vm, 0);
+    if transformer.is_null() {
+        return Err(vm.type_error("The transformer must be an object"));
+    }
     let transformer = if transformer.is_undefined() { Value::NULL } else { transformer };
     let writable_strategy = strategy(vm, info.arg(vm, 1))?;
     let readable_strategy = strategy(vm, info.arg(vm, 2))?;
@@ -80,9 +83,7 @@ pub(super) fn install(vm: &mut Vm) {
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.transform_stream = Some(proto);
     constructor(vm, "TransformStream", 0, transform_stream_ctor, proto);
-    let key = vm.key("readable");
-    accessor_property(vm, proto, key, "readable", Some(readable_getter), None);
-    let key = vm.key("writable");
-    accessor_property(vm, proto, key, "writable", Some(writable_getter), None);
+    idl_attribute(vm, proto, "readable", readable_getter);
+    idl_attribute(vm, proto, "writable", writable_getter);
     to_string_tag(vm, proto, "TransformStream");
 }

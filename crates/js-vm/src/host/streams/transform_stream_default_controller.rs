@@ -6,8 +6,8 @@ use js_streams::transform_stream::{
     transform_controller_terminate,
 };
 
-use super::{VmStreamSlots, branded, number_or_null, thrown, to_string_tag};
-use crate::builtins::{accessor_property, constructor, method};
+use super::{VmStreamSlots, branded, idl_attribute, idl_method, number_or_null, thrown, to_string_tag};
+use crate::builtins::constructor;
 use crate::interpreter::CallInfo;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -61,10 +61,9 @@ pub(super) fn install(vm: &mut Vm) {
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.transform_stream_default_controller = Some(proto);
     constructor(vm, "TransformStreamDefaultController", 0, controller_ctor, proto);
-    let key = vm.key("desiredSize");
-    accessor_property(vm, proto, key, "desiredSize", Some(desired_size_getter), None);
-    method(vm, proto, "enqueue", 0, enqueue);
-    method(vm, proto, "error", 0, error);
-    method(vm, proto, "terminate", 0, terminate);
+    idl_attribute(vm, proto, "desiredSize", desired_size_getter);
+    idl_method(vm, proto, "enqueue", 0, enqueue);
+    idl_method(vm, proto, "error", 0, error);
+    idl_method(vm, proto, "terminate", 0, terminate);
     to_string_tag(vm, proto, "TransformStreamDefaultController");
 }

@@ -12,9 +12,10 @@ use js_streams::writable_stream_default_writer::acquire_writable_stream_default_
 
 use super::conversions::{callback_member, dictionary, extract_high_water_mark, member, strategy};
 use super::{
-    VmStreamSlots, branded, promise_result, rejected_type_error, require_new, set_prototype_from, thrown, to_string_tag,
+    VmStreamSlots, branded, idl_attribute, idl_method, promise_result, rejected_type_error, require_new,
+    set_prototype_from, thrown, to_string_tag,
 };
-use crate::builtins::{accessor_property, constructor, method};
+use crate::builtins::constructor;
 use crate::interpreter::CallInfo;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -28,6 +29,9 @@ pub(super) fn is_writable_stream(slots: &VmStreamSlots) -> bool {
 fn writable_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let new_target = require_new(vm, info, "WritableStream")?;
     let sink = info.arg(vm, 0);
+    if sink.is_null() {
+        return Err(vm.type_error("The underlying sink must be an object"));
+    }
     let sink = if sink.is_undefined() { Value::NULL } else { sink };
     let strategy = strategy(vm, info.arg(vm, 1))?;
     if !sink.is_null() && !sink.is_object() {
@@ -109,10 +113,9 @@ pub(super) fn install(vm: &mut Vm) {
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.writable_stream = Some(proto);
     constructor(vm, "WritableStream", 0, writable_stream_ctor, proto);
-    let key = vm.key("locked");
-    accessor_property(vm, proto, key, "locked", Some(locked_getter), None);
-    method(vm, proto, "abort", 0, abort);
-    method(vm, proto, "close", 0, close);
-    method(vm, proto, "getWriter", 0, get_writer);
+    idl_attribute(vm, proto, "locked", locked_getter);
+    idl_method(vm, proto, "abort", 0, abort);
+    idl_method(vm, proto, "close", 0, close);
+    idl_method(vm, proto, "getWriter", 0, get_writer);
     to_string_tag(vm, proto, "WritableStream");
 }

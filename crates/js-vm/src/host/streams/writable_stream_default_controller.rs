@@ -4,8 +4,8 @@
 
 use js_streams::writable_stream_default_controller::controller_error_method;
 
-use super::{VmStreamSlots, branded, to_string_tag};
-use crate::builtins::{constructor, method};
+use super::{VmStreamSlots, branded, idl_method, to_string_tag};
+use crate::builtins::constructor;
 use crate::interpreter::CallInfo;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -35,6 +35,6 @@ pub(super) fn install(vm: &mut Vm) {
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.writable_stream_default_controller = Some(proto);
     constructor(vm, "WritableStreamDefaultController", 0, controller_ctor, proto);
-    method(vm, proto, "error", 0, error);
+    idl_method(vm, proto, "error", 0, error);
     to_string_tag(vm, proto, "WritableStreamDefaultController");
 }

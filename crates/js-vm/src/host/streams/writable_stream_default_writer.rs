@@ -8,10 +8,10 @@ use js_streams::writable_stream_default_writer::{
 
 use super::writable_stream::is_writable_stream;
 use super::{
-    VmStreamSlots, branded, number_or_null, promise_result, rejected_type_error, require_new, set_prototype_from,
-    thrown, to_string_tag,
+    VmStreamSlots, branded, idl_attribute, idl_method, number_or_null, promise_result, rejected_type_error,
+    require_new, set_prototype_from, thrown, to_string_tag,
 };
-use crate::builtins::{accessor_property, constructor, method};
+use crate::builtins::constructor;
 use crate::interpreter::CallInfo;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -88,15 +88,12 @@ pub(super) fn install(vm: &mut Vm) {
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.writable_stream_default_writer = Some(proto);
     constructor(vm, "WritableStreamDefaultWriter", 1, writer_ctor, proto);
-    let key = vm.key("closed");
-    accessor_property(vm, proto, key, "closed", Some(closed_getter), None);
-    let key = vm.key("desiredSize");
-    accessor_property(vm, proto, key, "desiredSize", Some(desired_size_getter), None);
-    let key = vm.key("ready");
-    accessor_property(vm, proto, key, "ready", Some(ready_getter), None);
-    method(vm, proto, "abort", 0, abort);
-    method(vm, proto, "close", 0, close);
-    method(vm, proto, "releaseLock", 0, release_lock);
-    method(vm, proto, "write", 0, write);
+    idl_attribute(vm, proto, "closed", closed_getter);
+    idl_attribute(vm, proto, "desiredSize", desired_size_getter);
+    idl_attribute(vm, proto, "ready", ready_getter);
+    idl_method(vm, proto, "abort", 0, abort);
+    idl_method(vm, proto, "close", 0, close);
+    idl_method(vm, proto, "releaseLock", 0, release_lock);
+    idl_method(vm, proto, "write", 0, write);
     to_string_tag(vm, proto, "WritableStreamDefaultWriter");
 }
