@@ -61,6 +61,8 @@ pub const FROM_NEXT_SETTLED: JobKind = JobKind::new(0xFE1A);
 /// `ReadableStream.from`: the iterator's `return()` result settled (slot
 /// 0: the cancel promise).
 pub const FROM_RETURN_SETTLED: JobKind = JobKind::new(0xFE1B);
+/// An async iterator's read answered: its `next()` promise settles.
+pub const ITERATOR_NEXT_SETTLED: JobKind = JobKind::new(0xFE21);
 /// An async iterator's `return()` cancel settled.
 pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
 
@@ -137,6 +139,7 @@ fn dispatch<H: StreamHost>(
         }
         FROM_NEXT_SETTLED => crate::readable_stream_from::next_settled(host, target, outcome),
         TEE_READER_CLOSED => crate::readable_stream_tee::reader_closed_settled(host, target, outcome),
+        ITERATOR_NEXT_SETTLED => readable_stream_async_iterator::next_settled(host, target, outcome),
         ITERATOR_RETURN_SETTLED => readable_stream_async_iterator::return_settled(host, target, outcome),
         _ => {}
     }

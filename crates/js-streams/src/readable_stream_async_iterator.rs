@@ -11,8 +11,8 @@ use std::collections::VecDeque;
 use js_promise::PromiseValue;
 
 use crate::host::StreamHost;
-use crate::jobs::ITERATOR_RETURN_SETTLED;
-use crate::promises::{new_promise, promise_resolved_with, reject, resolve, upon_promise};
+use crate::jobs::{ITERATOR_NEXT_SETTLED, ITERATOR_RETURN_SETTLED};
+use crate::promises::{new_promise, promise_resolved_with, queue_continuation, reject, resolve, upon_promise};
 use crate::readable_stream::readable_stream_cancel;
 use crate::readable_stream_default_reader::{
     acquire_readable_stream_default_reader, read_buffered, readable_stream_default_reader_read,
@@ -37,6 +37,7 @@ pub fn readable_stream_values<H: StreamHost>(
         finished: false,
         waiting: VecDeque::new(),
         returning: None,
+        current: None,
     })))
 }
 
@@ -76,7 +77,9 @@ fn next_steps<H: StreamHost>(host: &mut H, iterator: H::Object, promise: H::Prom
         resolve(host, promise, result);
         return;
     }
-    async_iterator(host, iterator).busy = true;
+    let slots = async_iterator(host, iterator);
+    slots.busy = true;
+    slots.current = Some(promise);
     readable_stream_default_reader_read(host, reader, ReadRequest::AsyncIterator(iterator, promise));
 }
 
@@ -97,34 +100,44 @@ fn run_waiting<H: StreamHost>(host: &mut H, iterator: H::Object) {
     }
 }
 
-/// The read request's chunk steps.
-pub(crate) fn chunk_steps<H: StreamHost>(host: &mut H, iterator: H::Object, promise: H::Promise, chunk: H::Value) {
+/// The read request's chunk steps. The `next()` promise settles a turn
+/// later ([`ITERATOR_NEXT_SETTLED`]), as WebIDL's promise derived from the
+/// read does.
+pub(crate) fn chunk_steps<H: StreamHost>(host: &mut H, iterator: H::Object, _promise: H::Promise, chunk: H::Value) {
     let result = host.iter_result(chunk, false);
-    resolve(host, promise, result);
-    async_iterator(host, iterator).busy = false;
-    run_waiting(host, iterator);
+    let data = host.stream_object_value(iterator);
+    queue_continuation(host, ITERATOR_NEXT_SETTLED, data, Ok(result));
 }
 
 /// The read request's close steps: the reader is released and the
 /// iteration ends.
-pub(crate) fn close_steps<H: StreamHost>(host: &mut H, iterator: H::Object, promise: H::Promise) {
+pub(crate) fn close_steps<H: StreamHost>(host: &mut H, iterator: H::Object, _promise: H::Promise) {
     let slots = async_iterator(host, iterator);
     slots.finished = true;
     let reader = slots.reader;
     readable_stream_default_reader_release(host, reader);
     let result = host.iter_result(H::Value::undefined(), true);
-    resolve(host, promise, result);
-    async_iterator(host, iterator).busy = false;
-    run_waiting(host, iterator);
+    let data = host.stream_object_value(iterator);
+    queue_continuation(host, ITERATOR_NEXT_SETTLED, data, Ok(result));
 }
 
 /// The read request's error steps.
-pub(crate) fn error_steps<H: StreamHost>(host: &mut H, iterator: H::Object, promise: H::Promise, error: H::Value) {
+pub(crate) fn error_steps<H: StreamHost>(host: &mut H, iterator: H::Object, _promise: H::Promise, error: H::Value) {
     let slots = async_iterator(host, iterator);
     slots.finished = true;
     let reader = slots.reader;
     readable_stream_default_reader_release(host, reader);
-    reject(host, promise, error);
+    let data = host.stream_object_value(iterator);
+    queue_continuation(host, ITERATOR_NEXT_SETTLED, data, Err(error));
+}
+
+/// The outstanding `next()` settles with `outcome`; waiting calls run.
+pub(crate) fn next_settled<H: StreamHost>(host: &mut H, iterator: H::Object, outcome: Result<H::Value, H::Value>) {
+    let Some(promise) = async_iterator(host, iterator).current.take() else { return };
+    match outcome {
+        Ok(result) => resolve(host, promise, result),
+        Err(error) => reject(host, promise, error),
+    }
     async_iterator(host, iterator).busy = false;
     run_waiting(host, iterator);
 }

@@ -381,6 +381,8 @@ pub struct AsyncIteratorState<V, O, P> {
     pub waiting: VecDeque<(P, bool, V)>,
     /// The `return()` whose cancel is running: its promise and argument.
     pub returning: Option<(P, V)>,
+    /// The promise of the `next()` whose read is outstanding.
+    pub current: Option<P>,
 }
 
 /// Implements `Trace` for a slots struct by tracing the listed fields.
@@ -398,7 +400,7 @@ macro_rules! trace_fields {
 trace_fields!(ReadableStreamSlots<V, O>: stored_error, reader, controller);
 trace_fields!(ReadableControllerSlots<V, O>: stream, queue, size, algorithms);
 trace_fields!(ReaderSlots<V, O, P>: stream, closed, read_requests);
-trace_fields!(AsyncIteratorState<V, O, P>: reader, waiting, returning);
+trace_fields!(AsyncIteratorState<V, O, P>: reader, waiting, returning, current);
 trace_fields!(WritableStreamSlots<V, O, P>: stored_error, writer, controller, in_flight_write_request, close_request, in_flight_close_request, pending_abort_request, abort_in_progress, write_requests);
 trace_fields!(WritableControllerSlots<V, O>: stream, queue, size, algorithms);
 trace_fields!(WriterSlots<V, O, P>: stream, closed, ready);
