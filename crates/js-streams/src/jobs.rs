@@ -38,8 +38,9 @@ pub const TRANSFORM_CANCEL_SETTLED: JobKind = JobKind::new(0xFE0B);
 pub const WRITE_SETTLED_NEXT_TURN: JobKind = JobKind::new(0xFE0C);
 /// [`WRITE_SETTLED`] two turns later.
 pub const WRITE_SETTLED_TWO_TURNS: JobKind = JobKind::new(0xFE0D);
-/// A pipe's next step (slot 0: the pipe record).
-pub const PIPE_STEP: JobKind = JobKind::new(0xFE10);
+/// A pipe writes the chunk it read and takes its next step (slot 0: the
+/// pipe record, slot 1: the chunk).
+pub const PIPE_WRITE: JobKind = JobKind::new(0xFE10);
 /// A pipe's wait for `ready` settled.
 pub const PIPE_READY: JobKind = JobKind::new(0xFE11);
 /// The pipe's source reader's `closed` settled.
@@ -126,7 +127,11 @@ fn dispatch<H: StreamHost>(
         BACKPRESSURE_SETTLED => transform_stream::backpressure_settled(host, target),
         FLUSH_SETTLED => transform_stream::flush_settled(host, target, outcome),
         TRANSFORM_CANCEL_SETTLED => transform_stream::cancel_settled(host, target, outcome),
-        PIPE_STEP => pipe_to::step(host, target),
+        PIPE_WRITE => {
+            if let Ok(chunk) = outcome {
+                pipe_to::write_chunk(host, target, chunk);
+            }
+        }
         PIPE_READY => pipe_to::ready_settled(host, target, outcome),
         PIPE_SOURCE_CLOSED => pipe_to::source_closed_settled(host, target, outcome),
         PIPE_DEST_CLOSED => pipe_to::dest_closed_settled(host, target, outcome),

@@ -3,13 +3,16 @@
 //! `ready`, reading with a pipe read request, writing, and the four
 //! propagation rules that shut it down.
 //!
-//! Per chunk the pipe queues one plain job to take its next step (no
-//! closure, no promise beyond the write's own request promise).
+//! Per chunk the pipe queues one plain job that writes the chunk and takes
+//! the next step (no closure, no promise beyond the write's own request
+//! promise).
 
 use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
-use crate::jobs::{PIPE_ACTION_SETTLED, PIPE_DEST_CLOSED, PIPE_READY, PIPE_SOURCE_CLOSED, PIPE_STEP, PIPE_WRITES_DONE};
+use crate::jobs::{
+    PIPE_ACTION_SETTLED, PIPE_DEST_CLOSED, PIPE_READY, PIPE_SOURCE_CLOSED, PIPE_WRITE, PIPE_WRITES_DONE,
+};
 use crate::promises::{is_pending, mark_handled, new_promise, queue_continuation, reject, resolve, upon_promise};
 use crate::readable_stream::readable_stream_cancel;
 use crate::readable_stream_default_reader::{
@@ -66,6 +69,7 @@ pub fn readable_stream_pipe_to<H: StreamHost>(
         action: ShutdownAction::None,
         error: None,
         busy: false,
+        write_queued: false,
     }));
     let data = host.stream_object_value(record);
     let closed = reader_closed(host, reader);
@@ -149,17 +153,31 @@ pub(crate) fn ready_settled<H: StreamHost>(host: &mut H, record: H::Object, outc
     }
 }
 
-/// The pipe read request's chunk steps: write the chunk, then take the
-/// next step in a later job.
+/// The pipe read request's chunk steps: the chunk is written by a job
+/// ([`PIPE_WRITE`]), never synchronously inside the source's `enqueue()`.
 pub(crate) fn chunk_steps<H: StreamHost>(host: &mut H, record: H::Object, chunk: H::Value) {
+    pipe(host, record).write_queued = true;
+    let data = host.stream_object_value(record);
+    queue_continuation(host, PIPE_WRITE, data, Ok(chunk));
+}
+
+/// Writes a chunk the pipe read, then takes the next step.
+pub(crate) fn write_chunk<H: StreamHost>(host: &mut H, record: H::Object, chunk: H::Value) {
     let slots = pipe(host, record);
     slots.busy = false;
+    slots.write_queued = false;
     let writer = slots.writer;
     let write = writer_write(host, writer, chunk);
     mark_handled(host, write);
-    pipe(host, record).current_write = Some(write);
-    let data = host.stream_object_value(record);
-    queue_continuation(host, PIPE_STEP, data, Ok(H::Value::undefined()));
+    let slots = pipe(host, record);
+    slots.current_write = Some(write);
+    if slots.shutting_down {
+        // The shutdown began while this chunk waited: it waits for this
+        // write too.
+        wait_for_writes_then_act(host, record);
+    } else {
+        step(host, record);
+    }
 }
 
 /// The pipe read request's close steps (the closed watcher shuts down).
@@ -202,6 +220,17 @@ fn shutdown<H: StreamHost>(host: &mut H, record: H::Object, action: ShutdownActi
     slots.shutting_down = true;
     slots.action = action;
     slots.error = error;
+    if slots.write_queued {
+        // A chunk read but not yet written: its write job continues.
+        return;
+    }
+    wait_for_writes_then_act(host, record);
+}
+
+/// "Wait until every chunk that has been read has been written", then run
+/// the action.
+fn wait_for_writes_then_act<H: StreamHost>(host: &mut H, record: H::Object) {
+    let slots = pipe(host, record);
     let (dest, current_write) = (slots.dest, slots.current_write);
     if writable_stream(host, dest).state == WritableState::Writable
         && !close_queued_or_in_flight(host, dest)

@@ -298,6 +298,8 @@ pub struct PipeSlots<V, O, P> {
     pub error: Option<V>,
     /// Whether a read or a wait for `ready` is outstanding.
     pub busy: bool,
+    /// Whether a chunk read is waiting for its write job.
+    pub write_queued: bool,
 }
 
 /// A `tee()` in progress (`ReadableStreamDefaultTee`'s variables).
