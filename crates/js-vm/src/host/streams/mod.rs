@@ -256,8 +256,13 @@ pub(super) fn require_new(vm: &mut Vm, info: &crate::interpreter::CallInfo, name
 
 /// Gives a freshly made object the prototype `new.target` asks for.
 pub(super) fn set_prototype_from(vm: &mut Vm, object: Gc<JsObject>, new_target: Gc<JsObject>) -> JsResult<()> {
-    let proto = crate::interpreter::prototype_from_constructor(vm, new_target)?;
-    object.borrow_mut(&mut vm.heap).proto = Some(proto);
+    // GetPrototypeFromConstructor: `new.target.prototype` if it is an
+    // object, else the class's own prototype, which the object already has.
+    let key = PropertyKey::String(vm.names.prototype);
+    let proto = crate::object::internal_methods::get(vm, new_target, key, Value::object(new_target))?;
+    if let Some(proto) = proto.as_object() {
+        object.borrow_mut(&mut vm.heap).proto = Some(proto);
+    }
     Ok(())
 }
 
