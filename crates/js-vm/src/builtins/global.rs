@@ -148,7 +148,9 @@ fn parse_int(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::number(sign * n))
 }
 
-const URI_RESERVED: &str = ";/?:@&=+$,";
+/// What `encodeURI` leaves alone and `decodeURI` leaves encoded beyond the
+/// unreserved set: the reserved characters and `#`.
+const URI_RESERVED_AND_HASH: &str = ";/?:@&=+$,#";
 const URI_UNESCAPED_EXTRA: &str = "-_.!~*'()";
 
 fn encode(vm: &mut Vm, info: &CallInfo, extra_unescaped: &str) -> JsResult<Value> {
@@ -190,7 +192,7 @@ fn encode(vm: &mut Vm, info: &CallInfo, extra_unescaped: &str) -> JsResult<Value
 }
 
 fn encode_uri(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    encode(vm, info, &format!("{URI_RESERVED}#"))
+    encode(vm, info, URI_RESERVED_AND_HASH)
 }
 
 fn encode_uri_component(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -240,14 +242,14 @@ fn decode(vm: &mut Vm, info: &CallInfo, reserved: &str) -> JsResult<Value> {
             0xF0..=0xF7 => 4,
             _ => return Err(malformed(vm)),
         };
-        let mut bytes = vec![first];
-        for i in 1..n {
+        let mut bytes = [first, 0, 0, 0];
+        for (i, slot) in bytes.iter_mut().enumerate().take(n).skip(1) {
             match byte_at(k + 3 * i) {
-                Some(byte) if byte & 0xC0 == 0x80 => bytes.push(byte),
+                Some(byte) if byte & 0xC0 == 0x80 => *slot = byte,
                 _ => return Err(malformed(vm)),
             }
         }
-        let Ok(text) = std::str::from_utf8(&bytes) else { return Err(malformed(vm)) };
+        let Ok(text) = std::str::from_utf8(&bytes[..n]) else { return Err(malformed(vm)) };
         for c in text.chars() {
             b.push_char(c);
         }
@@ -257,7 +259,7 @@ fn decode(vm: &mut Vm, info: &CallInfo, reserved: &str) -> JsResult<Value> {
 }
 
 fn decode_uri(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    decode(vm, info, &format!("{URI_RESERVED}#"))
+    decode(vm, info, URI_RESERVED_AND_HASH)
 }
 
 fn decode_uri_component(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

@@ -97,7 +97,7 @@ pub enum Instruction {
     TypeofGlobal { dst: Reg, name: ConstIndex },
     /// Writes a global binding; in strict code a missing one is a
     /// `ReferenceError`.
-    SetGlobal { src: Reg, name: ConstIndex, strict: bool },
+    SetGlobal { src: Reg, name: ConstIndex, strict: bool, ic: u32 },
     /// Initialises a top-level `let`/`const`/`class` binding.
     InitGlobalLexical { src: Reg, name: ConstIndex },
     /// `delete name` for an unqualified global name.

@@ -631,7 +631,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Ok(());
         }
         let c = self.name_constant(id.name.as_str());
-        self.emit(Instruction::SetGlobal { src, name: c, strict: self.strict });
+        let ic = self.ic();
+        self.emit(Instruction::SetGlobal { src, name: c, strict: self.strict, ic });
         Ok(())
     }
 

@@ -488,14 +488,16 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             }
             Location::GlobalVar => {
                 let c = self.name_constant(&name);
-                self.emit(Instruction::SetGlobal { src, name: c, strict: false });
+                let ic = self.ic();
+                self.emit(Instruction::SetGlobal { src, name: c, strict: false, ic });
             }
             Location::GlobalLexical => {
                 let c = self.name_constant(&name);
                 if init {
                     self.emit(Instruction::InitGlobalLexical { src, name: c });
                 } else {
-                    self.emit(Instruction::SetGlobal { src, name: c, strict: true });
+                    let ic = self.ic();
+                    self.emit(Instruction::SetGlobal { src, name: c, strict: true, ic });
                 }
             }
             // Handled above: import bindings are never written.

@@ -645,9 +645,12 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let t = type_of(vm, v);
                     r!(dst) = Value::string(vm.atoms.intern_str(&mut vm.heap, t));
                 }
-                Instruction::SetGlobal { src, name, strict } => {
+                Instruction::SetGlobal { src, name, strict, ic } => {
                     let (v, name) = (r!(src), constant!(name));
-                    set_global(vm, name, v, strict)?;
+                    if !store_cached_global(vm, ic_table, ic, name, v) {
+                        set_global(vm, name, v, strict)?;
+                        cache_global(vm, ic_table, ic, name);
+                    }
                 }
                 Instruction::InitGlobalLexical { src, name } => {
                     let (v, name) = (r!(src), constant!(name));
@@ -1878,7 +1881,36 @@ fn cached_global(vm: &Vm, ic_table: u32, ic: u32, name: Value) -> Option<Value> 
     (*key == PropertyKey::String(atom) && !attrs.is_accessor()).then_some(*value)
 }
 
-/// Records where a global data property lives for [`cached_global`].
+/// Writes `v` to the global `var` binding `name` through the inline cache:
+/// only when the cached dictionary entry is still `name` and a writable
+/// data property (a setter, a non-writable property or a global lexical
+/// binding takes the full path). Returns whether it wrote.
+fn store_cached_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value, v: Value) -> bool {
+    let index = vm.inline_caches.get(ic_table, ic).dictionary_index;
+    if index == u32::MAX {
+        return false;
+    }
+    let Some(atom) = name.as_string() else { return false };
+    if vm.realm.global_lexicals.contains_key(&atom) {
+        return false;
+    }
+    let global = vm.realm.global;
+    let crate::object::Properties::Dictionary(map) = &mut global.borrow_mut(&mut vm.heap).properties else {
+        return false;
+    };
+    match map.get_index_mut(index as usize) {
+        Some((key, (value, attrs)))
+            if *key == PropertyKey::String(atom) && !attrs.is_accessor() && attrs.writable() =>
+        {
+            *value = v;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Records where a global data property lives for [`cached_global`] and
+/// [`store_cached_global`].
 fn cache_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value) {
     let Some(atom) = name.as_string() else { return };
     let crate::object::Properties::Dictionary(map) = &vm.realm.global.borrow(&vm.heap).properties else { return };
