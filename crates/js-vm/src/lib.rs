@@ -56,6 +56,7 @@ pub mod environment;
 pub mod function;
 pub mod host;
 pub mod interpreter;
+pub mod memory;
 pub mod module;
 pub mod object;
 pub mod promise;
@@ -66,6 +67,7 @@ pub mod value;
 pub mod vm;
 
 pub use host::uncaught::Uncaught;
+pub use memory::{CountingAllocator, TerminationReason};
 pub use module::{FsLoader, ModuleLoadError, ModuleLoader};
 pub use realm::RealmId;
 pub use value::Value;

@@ -1,6 +1,7 @@
 //! The VM: the heap, the register file and call frames, the realm, the atom
 //! table and inline caches, and the entry points embedders call.
 
+use std::cell::Cell;
 use std::io::Write;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -21,8 +22,9 @@ use crate::value::Value;
 pub enum Exception {
     /// A JavaScript exception: catchable, carries the thrown value.
     Throw(Value),
-    /// The embedder interrupted execution ([`Vm::interrupt_handle`]); not
-    /// catchable by scripts.
+    /// Execution stopped for a reason scripts cannot catch: the embedder's
+    /// interrupt ([`Vm::interrupt_handle`]), a step or heap limit, or
+    /// `process.exit()`; [`Vm::termination_reason`] says which.
     Terminated,
 }
 
@@ -55,6 +57,16 @@ pub struct VmOptions {
     /// Resume suspended async functions through the call cache (off only
     /// to measure what the cache saves).
     pub resume_cache: bool,
+    /// Bytes the VM may hold before it terminates the script with
+    /// [`TerminationReason::HeapLimit`](crate::TerminationReason::HeapLimit)
+    /// (checked at safepoints, after a collection has had its chance).
+    /// Measured by [`CountingAllocator`](crate::CountingAllocator) when it
+    /// is the global allocator, otherwise as the collector's cell bytes.
+    pub max_heap_size: Option<usize>,
+    /// Steps (calls, loop back-edges, elements visited by builtins) a VM
+    /// may take before it terminates the script with
+    /// [`TerminationReason::StepLimit`](crate::TerminationReason::StepLimit).
+    pub max_steps: Option<u64>,
 }
 
 impl Default for VmOptions {
@@ -65,6 +77,8 @@ impl Default for VmOptions {
             expose_internals: false,
             argv: Vec::new(),
             resume_cache: true,
+            max_heap_size: None,
+            max_steps: None,
         }
     }
 }
@@ -126,6 +140,14 @@ pub struct Vm {
     /// `Math.random`'s xorshift128+ state.
     pub(crate) random_state: [u64; 2],
     interrupt: Arc<AtomicBool>,
+    /// Steps left before [`VmOptions::max_steps`] stops the script
+    /// (`u64::MAX` without a limit: it never runs out in practice).
+    steps_left: Cell<u64>,
+    /// Why the last termination happened.
+    termination: Cell<Option<crate::TerminationReason>>,
+    /// The heap epoch of the last collection forced by the heap limit, so
+    /// a VM just under its limit does not collect at every safepoint.
+    limit_collection_epoch: u64,
     /// The microtask queue (promise jobs and await continuations).
     pub(crate) microtasks: js_microtask::JobQueue<Value>,
     /// The jobs being run (their slots stay rooted while they run).
@@ -187,13 +209,15 @@ impl Vm {
             names,
             temp_roots: Vec::new(),
             inline_caches: InlineCacheTables::default(),
-            options,
             native_depth: 0,
             console: Box::new(StdConsole),
             join_stack: Vec::new(),
             symbol_registry: crate::builtins::symbol::SymbolRegistry::default(),
             random_state: random_seed(),
             interrupt: Arc::new(AtomicBool::new(false)),
+            steps_left: Cell::new(options.max_steps.unwrap_or(u64::MAX)),
+            termination: Cell::new(None),
+            limit_collection_epoch: u64::MAX,
             microtasks: js_microtask::JobQueue::new(),
             running_jobs: Vec::new(),
             throw_site: None,
@@ -206,6 +230,7 @@ impl Vm {
             kept_alive: Vec::new(),
             finalization_ready: Vec::new(),
             modules: crate::module::ModuleRegistry::default(),
+            options,
         };
         crate::builtins::install(&mut vm);
         vm
@@ -296,8 +321,11 @@ impl Vm {
         self.console = sink;
     }
 
-    /// A flag another thread can set to stop the running script at its next
-    /// loop back-edge or call with an uncatchable termination.
+    /// A flag another thread can set to stop the running script with an
+    /// uncatchable termination: at its next call or loop back-edge, or
+    /// within a bounded amount of work inside a builtin (element loops,
+    /// string building, sorting, JSON, regular expressions). The flag stays
+    /// set until [`Vm::set_interrupt`]`(false)`.
     pub fn interrupt_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.interrupt)
     }
@@ -307,9 +335,85 @@ impl Vm {
         self.interrupt.store(on, Ordering::Relaxed);
     }
 
+    /// Gives the script `steps` more steps before [`VmOptions::max_steps`]
+    /// stops it (`None`: no limit).
+    pub fn set_step_limit(&mut self, steps: Option<u64>) {
+        self.steps_left.set(steps.unwrap_or(u64::MAX));
+    }
+
+    /// Why the last [`Exception::Terminated`] happened (`None` before any).
+    pub fn termination_reason(&self) -> Option<crate::TerminationReason> {
+        self.termination.get()
+    }
+
+    pub(crate) fn set_termination_reason(&self, reason: crate::TerminationReason) {
+        self.termination.set(Some(reason));
+    }
+
+    /// One step of work: fails if the embedder asked to stop or the step
+    /// budget ran out. Called at calls, loop back-edges and in every loop a
+    /// builtin runs over user-sized data.
     #[inline]
     pub(crate) fn check_interrupt(&self) -> JsResult<()> {
-        if self.interrupt.load(Ordering::Relaxed) { Err(Exception::Terminated) } else { Ok(()) }
+        let left = self.steps_left.get();
+        if left == 0 {
+            self.termination.set(Some(crate::TerminationReason::StepLimit));
+            return Err(Exception::Terminated);
+        }
+        self.steps_left.set(left - 1);
+        if self.interrupt.load(Ordering::Relaxed) {
+            self.termination.set(Some(crate::TerminationReason::Interrupted));
+            return Err(Exception::Terminated);
+        }
+        if left % 4096 == 0
+            && let Some(limit) = self.options.max_heap_size
+        {
+            // Inside a builtin no collection can run; a builtin filling
+            // memory is stopped at twice the limit (the exact limit, after a
+            // collection, is enforced at the next safepoint).
+            let used = self.memory_in_use();
+            if used / 2 > limit {
+                self.termination.set(Some(crate::TerminationReason::HeapLimit { used, limit }));
+                return Err(Exception::Terminated);
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Vm::check_interrupt`] once per `stride` iterations of a builtin's
+    /// inner loop (`i` counts them), for loops whose single iteration is
+    /// too cheap to pay for a check each.
+    #[inline]
+    pub(crate) fn check_interrupt_every(&self, i: usize, stride: usize) -> JsResult<()> {
+        if i % stride == 0 { self.check_interrupt() } else { Ok(()) }
+    }
+
+    /// Bytes held as [`VmOptions::max_heap_size`] measures them.
+    pub fn memory_in_use(&self) -> usize {
+        crate::memory::thread_allocated_bytes()
+            .unwrap_or_else(|| usize::try_from(self.heap.bytes_in_use()).unwrap_or(usize::MAX))
+    }
+
+    /// Fails with a termination if the VM holds more than its heap limit
+    /// even after a collection.
+    fn check_heap_limit(&mut self) -> JsResult<()> {
+        let Some(limit) = self.options.max_heap_size else { return Ok(()) };
+        if self.memory_in_use() <= limit {
+            return Ok(());
+        }
+        // A collection may bring it back under; once per epoch, so a VM
+        // holding just its limit in live data is not collected at every
+        // safepoint.
+        if self.limit_collection_epoch != self.heap.epoch() {
+            self.collect_garbage();
+            self.limit_collection_epoch = self.heap.epoch();
+        }
+        let used = self.memory_in_use();
+        if used <= limit {
+            return Ok(());
+        }
+        self.termination.set(Some(crate::TerminationReason::HeapLimit { used, limit }));
+        Err(Exception::Terminated)
     }
 
     /// The global object.
@@ -448,12 +552,14 @@ impl Vm {
         report
     }
 
-    /// A collection if the allocation debt (or gc-stress) asks for one.
+    /// A collection if the allocation debt (or gc-stress) asks for one;
+    /// fails if the heap limit is exceeded.
     #[inline]
-    pub(crate) fn safepoint(&mut self) {
+    pub(crate) fn safepoint(&mut self) -> JsResult<()> {
         if self.heap.should_collect() {
             self.collect_garbage();
         }
+        if self.options.max_heap_size.is_some() { self.check_heap_limit() } else { Ok(()) }
     }
 
     /// How an uncaught exception is reported: an error's `stack`, or

@@ -135,6 +135,14 @@ impl Heap {
         self.total_allocated - self.allocated_at_last_collection
     }
 
+    /// Bytes of cells that may be live: those the last collection kept plus
+    /// everything allocated since. What a heap limit is measured against
+    /// when nothing better is known (the cells' own allocations, such as a
+    /// string's contents, are not included).
+    pub fn bytes_in_use(&self) -> u64 {
+        self.live_bytes_after_collection + self.allocated_since_collection()
+    }
+
     /// The number of collections completed: a counter caches can compare
     /// against to notice that a collection happened.
     pub fn epoch(&self) -> u64 {

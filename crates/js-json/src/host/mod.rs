@@ -226,6 +226,20 @@ pub trait JsonHost {
     /// The host's exception for a JSON error (the host decides what a
     /// TypeError, RangeError or SyntaxError is).
     fn error(&mut self, error: JsonError) -> Self::Error;
+
+    /// Whether the host wants serialization stopped (an embedder's
+    /// interrupt, a step or memory limit). The fast path asks every few
+    /// thousand members and then hands over to the general path, which
+    /// asks [`JsonHost::check_interrupt`] for the error. Never by default.
+    fn interrupt_requested(&self) -> bool {
+        false
+    }
+
+    /// Fails with the host's termination when it wants serialization
+    /// stopped; the general path asks once per member.
+    fn check_interrupt(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
 }
 
 /// `ToString(index)` as Latin-1 digits.

@@ -104,6 +104,10 @@ fn expected_len<H: JsonHost>(host: &H, value: &H::Value, gap: JsStr<'_>) -> Opti
     Some(len + len / 8 + 64)
 }
 
+/// Members between two [`JsonHost::interrupt_requested`] polls: rare enough
+/// to cost nothing measurable, often enough to stop within microseconds.
+const INTERRUPT_POLL_INTERVAL: u32 = 4096;
+
 /// Serializes `value` (`Ok(None)` where the result is `undefined`), or
 /// gives up to hand over to the general path.
 pub(super) fn serialize<H: JsonHost>(
@@ -145,7 +149,17 @@ pub(super) fn serialize<H: JsonHost>(
         }
     }
 
+    // Members written since the host was last asked whether to stop.
+    let mut since_poll = 0u32;
     while let Some(frame) = stack.last_mut() {
+        since_poll += 1;
+        if since_poll == INTERRUPT_POLL_INTERVAL {
+            since_poll = 0;
+            if host.interrupt_requested() {
+                // The general path reports the host's own error.
+                return Err(GiveUp);
+            }
+        }
         if frame.next == frame.len {
             let array = frame.array;
             let wrote = frame.wrote_member;

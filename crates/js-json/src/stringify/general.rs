@@ -180,6 +180,7 @@ impl<H: JsonHost> Serializer<'_, '_, H> {
     /// Serializes the members of every open container until none is left.
     fn run(&mut self, host: &mut H) -> Result<(), H::Error> {
         while let Some(frame) = self.stack.last() {
+            host.check_interrupt()?;
             let array = matches!(frame.members, Members::Array(_));
             let Some((holder, key)) = self.next_key() else {
                 self.close();

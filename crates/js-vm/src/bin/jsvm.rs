@@ -1,11 +1,24 @@
 //! `jsvm FILE [ARGS]`: runs a script, or an ES module when FILE ends in
 //! `.mjs` or `--module` is given. Options: `--gc-stress` (collect at every
 //! safepoint), `--expose-internals` (adds `$vm`), `--no-resume-cache`
-//! (resume async functions without the call cache, to measure it).
+//! (resume async functions without the call cache, to measure it),
+//! `--max-heap-size=MB` (terminate, reported, with exit code 134 as Node's
+//! out-of-memory abort has, once the engine holds more than MB mebibytes
+//! after a collection), `--max-steps=N` (terminate after N steps: calls,
+//! loop iterations, elements visited by builtins).
 
 use std::process::ExitCode;
 
-use js_vm::{Exception, Uncaught, Vm, VmOptions};
+use js_vm::{CountingAllocator, Exception, TerminationReason, Uncaught, Vm, VmOptions};
+
+/// Counts each thread's bytes, so `--max-heap-size` covers string contents,
+/// array elements and buffers, not only the collector's cells.
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// The exit status after the heap limit stopped the program: Node's, whose
+/// out-of-memory handler aborts (128 + SIGABRT).
+const EXIT_HEAP_LIMIT: u8 = 134;
 
 /// The engine runs on its own thread with a large stack; every recursive
 /// path in the engine is bounded well below it.
@@ -31,6 +44,11 @@ fn parse_args() -> Result<Args, String> {
             "--expose-internals" => options.expose_internals = true,
             "--no-resume-cache" => options.resume_cache = false,
             "--module" => module = true,
+            _ if arg.starts_with("--max-heap-size=") => {
+                let megabytes = number_option(&arg)?;
+                options.max_heap_size = Some(usize::try_from(megabytes.saturating_mul(1 << 20)).unwrap_or(usize::MAX));
+            }
+            _ if arg.starts_with("--max-steps=") => options.max_steps = Some(number_option(&arg)?),
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
             _ => file = Some(arg),
@@ -44,6 +62,12 @@ fn parse_args() -> Result<Args, String> {
     let module = module || std::path::Path::new(&file).extension().is_some_and(|e| e == "mjs");
     options.argv = [exe, script.clone()].into_iter().chain(script_args).collect();
     Ok(Args { file, script, module, options })
+}
+
+/// The number after `=` in `--option=N`.
+fn number_option(arg: &str) -> Result<u64, String> {
+    let (name, value) = arg.split_once('=').unwrap_or((arg, ""));
+    value.parse().map_err(|_| format!("{name} needs a whole number, got {value:?}"))
 }
 
 fn run(args: Args) -> ExitCode {
@@ -81,8 +105,20 @@ fn run(args: Args) -> ExitCode {
             if let Some(code) = vm.exit_code() {
                 return ExitCode::from(u8::try_from(code & 0xFF).unwrap_or(1));
             }
-            eprintln!("jsvm: execution terminated");
-            ExitCode::FAILURE
+            match vm.termination_reason() {
+                Some(reason @ TerminationReason::HeapLimit { .. }) => {
+                    eprintln!("jsvm: {reason}");
+                    ExitCode::from(EXIT_HEAP_LIMIT)
+                }
+                Some(reason) => {
+                    eprintln!("jsvm: execution terminated: {reason}");
+                    ExitCode::FAILURE
+                }
+                None => {
+                    eprintln!("jsvm: execution terminated");
+                    ExitCode::FAILURE
+                }
+            }
         }
     }
 }
@@ -94,7 +130,10 @@ fn main() -> ExitCode {
             if !message.is_empty() {
                 eprintln!("jsvm: {message}");
             }
-            eprintln!("usage: jsvm [--gc-stress] [--expose-internals] [--no-resume-cache] [--module] FILE [ARGS]");
+            eprintln!(
+                "usage: jsvm [--gc-stress] [--expose-internals] [--no-resume-cache] [--module] [--max-heap-size=MB] \
+                 [--max-steps=N] FILE [ARGS]"
+            );
             return ExitCode::from(2);
         }
     };

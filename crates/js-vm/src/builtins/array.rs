@@ -418,6 +418,12 @@ fn join(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 fn join_inner(vm: &mut Vm, o: Gc<JsObject>, len: f64, sep: Gc<JsString>) -> JsResult<Value> {
     let sep = JsString::flatten(&mut vm.heap, sep);
+    // The separators alone would pass the string length limit: fail before
+    // visiting billions of holes.
+    let sep_len = sep.borrow(&vm.heap).len() as f64;
+    if (len - 1.0) * sep_len > crate::string::MAX_STRING_LENGTH as f64 {
+        return Err(vm.range_error("Invalid string length"));
+    }
     let mut b = StringBuilder::new();
     let mut k = 0.0;
     while k < len {
@@ -429,6 +435,9 @@ fn join_inner(vm: &mut Vm, o: Gc<JsObject>, len: f64, sep: Gc<JsString>) -> JsRe
             let s = to_string(vm, element)?;
             let s = JsString::flatten(&mut vm.heap, s);
             b.push_str(s.borrow(&vm.heap).flat());
+        }
+        if b.len() > crate::string::MAX_STRING_LENGTH {
+            return Err(vm.range_error("Invalid string length"));
         }
         k += 1.0;
     }
@@ -582,6 +591,9 @@ pub(crate) fn merge_sort(vm: &mut Vm, items: &mut Vec<Value>, comparator: Value)
             let end = (i + 2 * width).min(n);
             let (mut a, mut b, mut k) = (i, mid, i);
             while a < mid && b < end {
+                // Comparisons without a comparator never reach a safepoint:
+                // a sort of millions of strings stays interruptible.
+                vm.check_interrupt_every(k, 1024)?;
                 if sort_compare(vm, comparator, items[b], items[a])? == std::cmp::Ordering::Less {
                     buffer[k] = items[b];
                     b += 1;

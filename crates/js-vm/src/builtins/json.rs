@@ -329,6 +329,14 @@ impl JsonHost for Host<'_> {
         };
         self.vm.throw_error(kind, &error.to_string())
     }
+
+    fn interrupt_requested(&self) -> bool {
+        self.vm.check_interrupt().is_err()
+    }
+
+    fn check_interrupt(&mut self) -> Result<(), Exception> {
+        self.vm.check_interrupt()
+    }
 }
 
 /// `JSON.parse(text, reviver)`.
@@ -370,8 +378,19 @@ fn stringify(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let space = host.hand_out(space);
     match js_json::stringify(&mut host, &value, &replacer, &space, Limits::default())? {
         None => Ok(Value::UNDEFINED),
+        Some(text) if text_len(&text) > crate::string::MAX_STRING_LENGTH => {
+            Err(vm.range_error("Invalid string length"))
+        }
         Some(JsonText::Latin1(bytes)) => Ok(Value::string(vm.heap.alloc(JsString::from_latin1(bytes)))),
         Some(JsonText::Utf16(units)) => Ok(Value::string(vm.heap.alloc(JsString::from_utf16(&units)))),
+    }
+}
+
+/// The length of serialized text in code units.
+fn text_len(text: &JsonText) -> usize {
+    match text {
+        JsonText::Latin1(bytes) => bytes.len(),
+        JsonText::Utf16(units) => units.len(),
     }
 }
 

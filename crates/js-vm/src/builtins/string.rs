@@ -410,7 +410,7 @@ fn pad(vm: &mut Vm, info: &CallInfo, at_start: bool) -> JsResult<Value> {
     if filler.is_empty() {
         return Ok(Value::string(s));
     }
-    if max > f64::from(1u32 << 29) {
+    if max > crate::string::MAX_STRING_LENGTH as f64 {
         return Err(vm.range_error("Invalid string length"));
     }
     let fill_len = (max - len) as usize;
@@ -445,11 +445,13 @@ fn repeat(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if n == 0.0 || len == 0 {
         return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
     }
-    if (len as f64) * n > f64::from(1u32 << 29) {
+    if (len as f64) * n > crate::string::MAX_STRING_LENGTH as f64 {
         return Err(vm.range_error("Invalid string length"));
     }
     let mut b = StringBuilder::with_capacity(len * n as usize);
-    for _ in 0..n as usize {
+    for i in 0..n as usize {
+        // A copy of up to half a gigabyte: interruptible between pieces.
+        vm.check_interrupt_every(i, 4096)?;
         b.push_str(s.borrow(&vm.heap).flat());
     }
     Ok(Value::string(b.finish(&mut vm.heap)))
@@ -459,7 +461,10 @@ fn concat(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let mut s = this_string(vm, info, "concat")?;
     for i in 0..info.argc {
         let next = arg_string(vm, info, i)?;
-        s = JsString::concat(&mut vm.heap, s, next);
+        s = match JsString::concat_within_limit(&mut vm.heap, s, next) {
+            Some(s) => s,
+            None => return Err(vm.range_error("Invalid string length")),
+        };
         vm.keep_alive(Value::string(s));
     }
     Ok(Value::string(s))

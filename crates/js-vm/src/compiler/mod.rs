@@ -11,6 +11,7 @@ mod control;
 mod expression;
 mod function;
 mod module;
+mod nesting;
 mod pattern;
 mod scope;
 mod statement;
@@ -78,29 +79,10 @@ impl CompileError {
 /// The result of compiling one piece.
 pub(crate) type CResult<T> = Result<T, CompileError>;
 
-/// Bracket nesting the parser is allowed to see; deeper input is rejected
-/// before parsing, since oxc's parser recurses on nesting.
-const MAX_NESTING: usize = 1_000;
-
 /// AST depth the compiler recurses to before giving up.
 pub(crate) const MAX_COMPILE_DEPTH: u32 = 5_000;
 
-fn check_nesting(text: &str) -> CResult<()> {
-    let mut depth = 0usize;
-    for b in text.bytes() {
-        match b {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(CompileError::Range("Maximum nesting depth exceeded while parsing".to_owned()));
-                }
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    Ok(())
-}
+use nesting::check_nesting;
 
 /// Stack the parser and compiler run on. oxc's parser and semantic
 /// analysis recurse on nesting; when less than [`COMPILE_RED_ZONE`] of the

@@ -224,6 +224,7 @@ impl Vm {
     /// stops at once, as a termination.
     pub(crate) fn request_exit(&mut self, code: i32) -> Exception {
         self.event_loop.exit_code = Some(code);
+        self.set_termination_reason(crate::TerminationReason::Exit);
         Exception::Terminated
     }
 

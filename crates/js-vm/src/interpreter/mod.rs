@@ -960,7 +960,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         return Err(not_callable(vm, code, pc));
                     };
                     vm.check_interrupt()?;
-                    vm.safepoint();
+                    vm.safepoint()?;
                     match enter_function(vm, fobj, this_value, reg!(base, args), usize::from(argc), None, dst, false)? {
                         Entered::Native(v) => r!(dst) = v,
                         Entered::Frame => continue 'frames,
@@ -980,7 +980,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         return Err(not_constructor(vm, code, pc));
                     };
                     vm.check_interrupt()?;
-                    vm.safepoint();
+                    vm.safepoint()?;
                     match enter_function(
                         vm,
                         fobj,
@@ -1195,7 +1195,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Instruction::Jump { target } => {
                     if (target as usize) <= pc {
                         vm.check_interrupt()?;
-                        vm.safepoint();
+                        vm.safepoint()?;
                     }
                     pc = target as usize;
                     continue;

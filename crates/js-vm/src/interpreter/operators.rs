@@ -135,7 +135,10 @@ fn add_rooted(vm: &mut Vm, a: Value, b: Value) -> JsResult<Value> {
         let sa = to_string(vm, pa)?;
         vm.keep_alive(Value::string(sa));
         let sb = to_string(vm, pb)?;
-        return Ok(Value::string(JsString::concat(&mut vm.heap, sa, sb)));
+        return match JsString::concat_within_limit(&mut vm.heap, sa, sb) {
+            Some(s) => Ok(Value::string(s)),
+            None => Err(vm.range_error("Invalid string length")),
+        };
     }
     let x = to_numeric(vm, pa)?;
     let y = to_numeric(vm, pb)?;

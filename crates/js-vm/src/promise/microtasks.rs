@@ -35,7 +35,7 @@ impl Vm {
             let result = self.run_job(&job);
             self.running_jobs.pop();
             result?;
-            self.safepoint();
+            self.safepoint()?;
         }
         // ClearKeptObjects: a checkpoint ends the synchronous run.
         self.kept_alive.clear();

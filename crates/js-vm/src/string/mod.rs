@@ -19,6 +19,13 @@ pub use white_space::is_white_space_or_line_terminator;
 /// ropes, so `s += piece` in a loop is linear.
 const MIN_ROPE_LENGTH: usize = 64;
 
+/// The longest string the engine makes, in code units (V8's limit on
+/// 64-bit targets). Operations that would exceed it throw a RangeError
+/// ("Invalid string length"), as ECMA-262 allows an implementation limit;
+/// without one, `s += s` in a loop builds a rope whose flattening cannot be
+/// allocated.
+pub const MAX_STRING_LENGTH: usize = (1 << 29) - 24;
+
 /// A string cell.
 pub struct JsString {
     repr: Repr,
@@ -156,6 +163,13 @@ impl JsString {
 
     pub(crate) fn mark_atom(&self) {
         self.atom.set(true);
+    }
+
+    /// [`JsString::concat`], or `None` when the result would be longer than
+    /// [`MAX_STRING_LENGTH`].
+    pub fn concat_within_limit(heap: &mut Heap, left: Gc<JsString>, right: Gc<JsString>) -> Option<Gc<JsString>> {
+        let len = left.borrow(heap).len() + right.borrow(heap).len();
+        (len <= MAX_STRING_LENGTH).then(|| Self::concat(heap, left, right))
     }
 
     /// Concatenates two strings, as a rope when the result is long.
