@@ -1,4 +1,4 @@
-//! `cargo xtask diff [FILES]`: runs each program (default: every
+//! `cargo xtask diff [--gc-stress] [FILES]`: runs each program (default: every
 //! `crates/js-vm/tests/js/*.js` and `*.mjs`, and `examples/*.js`; modules
 //! the programs import live in subfolders such as `tests/js/fixtures` and
 //! are not run on their own) on `jsvm` and on
@@ -26,8 +26,9 @@ fn default_programs() -> Vec<PathBuf> {
     files
 }
 
-fn run_program(program: &Path, file: &Path) -> Result<Output, TaskError> {
+fn run_program(program: &Path, flags: &[&str], file: &Path) -> Result<Output, TaskError> {
     Command::new(program)
+        .args(flags)
         .arg(file)
         .current_dir(workspace_root())
         .output()
@@ -67,12 +68,14 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
     command::run("build jsvm (release)", &mut cargo(&["build", "--release", "-p", "js-vm", "--bin", "jsvm"]))?;
     let jsvm = workspace_root().join("target/release/jsvm");
     let node = PathBuf::from("node");
-    let files: Vec<PathBuf> =
-        if args.is_empty() { default_programs() } else { args.iter().map(PathBuf::from).collect() };
+    // `--gc-stress`: jsvm collects at every safepoint.
+    let flags: Vec<&str> = args.iter().filter(|a| *a == "--gc-stress").map(String::as_str).collect();
+    let named: Vec<PathBuf> = args.iter().filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
+    let files = if named.is_empty() { default_programs() } else { named };
     let mut failures = 0;
     for file in &files {
-        let ours = run_program(&jsvm, file)?;
-        let theirs = run_program(&node, file)?;
+        let ours = run_program(&jsvm, &flags, file)?;
+        let theirs = run_program(&node, &[], file)?;
         let name = file.strip_prefix(workspace_root()).unwrap_or(file).display();
         match difference(&ours, &theirs) {
             None => println!("same  {name}"),

@@ -13,12 +13,15 @@
 //!   per-file subtest counts.
 //! * `diff [FILES]` — runs the JS test programs on `jsvm` and on `node` and
 //!   requires identical output.
+//! * `fuzz [TARGET] [--seconds N]` — runs the fuzz targets of `fuzz/` and
+//!   the promise-ordering differential against node.
 
 mod baseline;
 mod bench;
 mod ci;
 mod command;
 mod diff;
+mod fuzz;
 mod pool;
 mod test262;
 mod wpt;
@@ -36,7 +39,9 @@ const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE | --peers --filter SU
   bench CRATE      one crate's criterion benchmarks at full length (CRATE: gc, json, ... or js-gc)
   test262 [PATHS]  run ../shared/conformance/test262 (all: write conformance/test262.md)
   wpt [PATHS]      run ../shared/conformance/wpt on jsvm and node (all: write conformance/wpt.md)
-  diff [FILES]     run tests/js programs and examples on jsvm and node; outputs must match";
+  diff [FILES]     run tests/js programs and examples on jsvm and node; outputs must match
+  fuzz [TARGET] [--seconds N]
+                   run fuzz targets (json_parse, json_escape, frontend, run, gc_model, promises)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -46,6 +51,7 @@ fn main() -> ExitCode {
         Some("test262") => test262::run(&args[1..]),
         Some("wpt") => wpt::run(&args[1..]),
         Some("diff") => diff::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())

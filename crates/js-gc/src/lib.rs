@@ -73,7 +73,9 @@
 //! # gc-stress mode
 //!
 //! [`HeapConfig::stress`] (or the environment variable [`GC_STRESS_ENV`])
-//! makes every safepoint collect, poisons freed cells and keeps them out of
+//! makes every safepoint collect (every one preceded by an allocation: no
+//! allocation threshold can make the others due), poisons freed cells and
+//! keeps them out of
 //! circulation for one collection; a cell written through a stale pointer in
 //! that time fails an assertion when it is recycled. CI runs every test suite
 //! a second time in this mode.

@@ -18,8 +18,10 @@ pub struct HeapConfig {
     /// collected constantly.
     pub min_collection_threshold: u64,
     /// gc-stress mode: [`should_collect`](crate::Heap::should_collect) is
-    /// always true, so every safepoint collects; freed cells are poisoned and
-    /// quarantined for one collection before reuse.
+    /// true whenever anything was allocated since the last collection, so
+    /// every safepoint where any allocation threshold could make a
+    /// collection due collects; freed cells are poisoned and quarantined for
+    /// one collection before reuse.
     pub stress: bool,
     /// Overwrite the value bytes of freed cells with a poison pattern. On by
     /// default in debug builds and in stress mode.

@@ -259,15 +259,19 @@ fn allocation_debt_triggers_collection() {
 }
 
 #[test]
-fn stress_mode_collects_at_every_safepoint() {
+fn stress_mode_collects_at_every_safepoint_after_an_allocation() {
     let mut heap = Heap::with_config(HeapConfig { stress: true, ..HeapConfig::default() });
-    assert!(heap.should_collect());
+    assert!(!heap.should_collect(), "nothing allocated yet");
     let kept = heap.alloc(5_u64);
+    assert!(heap.should_collect());
     let mut roots = vec![kept];
     for _ in 0..3 {
         heap.alloc(0_u64);
         // SAFETY: only `kept` is used afterwards.
         assert!(unsafe { heap.safepoint(&mut roots) }.is_some());
+        // Nothing allocated since: no threshold could make one due.
+        // SAFETY: as above.
+        assert!(unsafe { heap.safepoint(&mut roots) }.is_none());
     }
     assert_eq!(heap.epoch(), 3);
     assert_eq!(*kept.borrow(&heap), 5);
@@ -287,7 +291,8 @@ fn use_after_collection_is_detected_in_debug_builds() {
 #[test]
 #[should_panic(expected = "written to after its collection")]
 fn write_after_free_is_detected_in_stress_mode() {
-    let mut heap = Heap::with_config(HeapConfig { stress: true, ..HeapConfig::default() });
+    // Poison explicitly: release builds poison only when the environment asks.
+    let mut heap = Heap::with_config(HeapConfig { stress: true, poison: true, ..HeapConfig::default() });
     let lost = heap.alloc([1_u64; 2]);
     let raw = std::ptr::from_ref(lost.borrow(&heap)).cast_mut();
     // SAFETY: nothing is used afterwards... except deliberately, below.
@@ -301,7 +306,8 @@ fn write_after_free_is_detected_in_stress_mode() {
 
 #[test]
 fn poisoned_cells_are_poisoned() {
-    let mut heap = Heap::with_config(HeapConfig { stress: true, ..HeapConfig::default() });
+    // Poison explicitly: release builds poison only when the environment asks.
+    let mut heap = Heap::with_config(HeapConfig { stress: true, poison: true, ..HeapConfig::default() });
     let lost = heap.alloc([1_u64; 2]);
     let raw = std::ptr::from_ref(lost.borrow(&heap)).cast::<u8>();
     // SAFETY: nothing is used afterwards (the raw read below inspects the

@@ -1,0 +1,178 @@
+//! Hostile input: whatever a script does, the engine answers with a
+//! JavaScript exception or a clean, reported termination, never a crash or
+//! a hang the embedder cannot stop. One test per limit.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use js_gc::HeapConfig;
+use js_vm::{CountingAllocator, Exception, TerminationReason, Vm, VmOptions};
+
+/// Counts this binary's allocations per thread, so the heap-limit tests
+/// measure everything the VM holds.
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+/// A VM that never runs in gc-stress mode: these tests allocate a lot on
+/// purpose, and collecting at every step would make them take minutes.
+fn quiet_options() -> VmOptions {
+    VmOptions { heap: HeapConfig { stress: false, ..HeapConfig::default() }, ..VmOptions::default() }
+}
+
+/// The constructor name of what `text` threw, or `"ok"`.
+fn outcome(vm: &mut Vm, text: &str) -> String {
+    match vm.eval_script("hostile.js", text) {
+        Ok(_) => "ok".to_owned(),
+        Err(Exception::Throw(value)) => vm.constructor_name(value).unwrap_or_else(|| "thrown".to_owned()),
+        Err(Exception::Terminated) => format!("terminated: {:?}", vm.termination_reason()),
+    }
+}
+
+#[test]
+fn deep_nesting_is_a_syntax_or_range_error() {
+    const N: usize = 100_000;
+    let cases = [
+        ("parentheses", format!("{}1{}", "(".repeat(N), ")".repeat(N))),
+        ("arrays", format!("{}{}", "[".repeat(N), "]".repeat(N))),
+        ("objects", format!("x = {}1{}", "{a:".repeat(N), "}".repeat(N))),
+        ("blocks", format!("{}{}", "{".repeat(N), "}".repeat(N))),
+        ("functions", format!("{}{}", "function f(){".repeat(N), "}".repeat(N))),
+        ("arrows", format!("{}1", "() => ".repeat(N))),
+        ("templates", format!("{}1{}", "`${".repeat(N), "}`".repeat(N))),
+        ("conditional chain", format!("{}c", "a ? b : ".repeat(N))),
+        ("nested conditionals", format!("{}b{}", "a ? ".repeat(N), " : c".repeat(N))),
+        ("unary operators", format!("{}1", "!".repeat(N))),
+        ("typeof", format!("{}1", "typeof ".repeat(N))),
+        ("assignments", format!("{}1", "a = ".repeat(N))),
+        ("exponents", format!("{}1", "2 ** ".repeat(N))),
+        ("new", format!("{}f", "new ".repeat(N))),
+        ("await", format!("async function f() {{ {}1 }}", "await ".repeat(N))),
+        ("if statements", format!("{};", "if (1) ".repeat(N))),
+        ("with statements", format!("{};", "with (a) ".repeat(N))),
+        ("member chain", format!("a{}", ".b".repeat(N))),
+        ("call chain", format!("f{}", "()".repeat(N))),
+        ("class heritage", format!("{}B{}", "class A extends ".repeat(N), "{}".repeat(N))),
+        ("ten-times-deeper conditional chain", format!("{}c", "a ? b : ".repeat(10 * N))),
+    ];
+    let mut vm = Vm::with_options(quiet_options());
+    for (name, text) in cases {
+        let started = Instant::now();
+        let thrown = outcome(&mut vm, &text);
+        assert!(thrown == "SyntaxError" || thrown == "RangeError", "{name}: {thrown}");
+        assert!(started.elapsed() < Duration::from_secs(20), "{name} took {:?}", started.elapsed());
+    }
+}
+
+#[test]
+fn brackets_inside_strings_do_not_count_as_nesting() {
+    let mut vm = Vm::with_options(quiet_options());
+    let text = format!("var s = \"{}\"; if (s.length !== 100000) throw new Error('length');", "(".repeat(100_000));
+    assert_eq!(outcome(&mut vm, &text), "ok");
+}
+
+#[test]
+fn runaway_recursion_is_a_range_error() {
+    let mut vm = Vm::with_options(quiet_options());
+    assert_eq!(outcome(&mut vm, "function f() { return f(); } f();"), "RangeError");
+    assert_eq!(outcome(&mut vm, "function g() { return [0].map(g); } g();"), "RangeError");
+    assert_eq!(outcome(&mut vm, "var p = new Proxy({}, { get(t, k, r) { return r[k]; } }); p.x;"), "RangeError");
+    assert_eq!(outcome(&mut vm, "var o = {}; o.toString = () => String(o); String(o);"), "RangeError");
+    // The VM stays usable afterwards.
+    assert_eq!(outcome(&mut vm, "1 + 1"), "ok");
+}
+
+#[test]
+fn string_length_limit_is_a_range_error() {
+    let mut vm = Vm::with_options(quiet_options());
+    assert_eq!(outcome(&mut vm, "var s = 'a'; for (let i = 0; i < 40; i++) s += s;"), "RangeError");
+    assert_eq!(outcome(&mut vm, "var t = 'a'; for (let i = 0; i < 40; i++) t = `${t}${t}`;"), "RangeError");
+    assert_eq!(outcome(&mut vm, "'ab'.repeat(2 ** 29);"), "RangeError");
+    assert_eq!(outcome(&mut vm, "'a'.padEnd(2 ** 30);"), "RangeError");
+    assert_eq!(outcome(&mut vm, "new Array(2 ** 31).join();"), "RangeError");
+    assert_eq!(outcome(&mut vm, "var u = 'x'.repeat(2 ** 28); u.concat(u, u);"), "RangeError");
+    assert_eq!(outcome(&mut vm, "var a = []; a.length = 2 ** 32;"), "RangeError");
+    assert_eq!(outcome(&mut vm, "new ArrayBuffer(2 ** 40);"), "RangeError");
+}
+
+#[test]
+fn heap_limit_terminates_with_a_reason() {
+    let limit = 64 << 20;
+    for program in [
+        "var a = []; for (;;) a.push({ x: 1 });",
+        "var a = []; for (;;) a.push(1);",
+        "var a = []; for (;;) a.push('x'.repeat(100000) + a.length);",
+    ] {
+        let mut vm = Vm::with_options(VmOptions { max_heap_size: Some(limit), ..quiet_options() });
+        let result = vm.eval_script("heap.js", program);
+        assert!(matches!(result, Err(Exception::Terminated)), "{program}");
+        let Some(TerminationReason::HeapLimit { used, limit: reported }) = vm.termination_reason() else {
+            panic!("{program}: {:?}", vm.termination_reason());
+        };
+        assert_eq!(reported, limit);
+        assert!(used > limit, "{program}: {used}");
+    }
+}
+
+#[test]
+fn garbage_does_not_count_against_the_heap_limit() {
+    let mut vm = Vm::with_options(VmOptions { max_heap_size: Some(64 << 20), ..quiet_options() });
+    let program = "for (let i = 0; i < 2000; i++) { let a = []; for (let j = 0; j < 1000; j++) a.push({ j }); }";
+    assert_eq!(outcome(&mut vm, program), "ok");
+}
+
+#[test]
+fn step_limit_terminates_any_loop() {
+    for program in
+        ["for (;;) {}", "while (true) Math.abs(1);", "function f() { f(); } try { f(); } finally { for (;;); }"]
+    {
+        let mut vm = Vm::with_options(VmOptions { max_steps: Some(1_000_000), ..quiet_options() });
+        assert_eq!(outcome(&mut vm, program), "terminated: Some(StepLimit)", "{program}");
+    }
+}
+
+/// Runs `setup`, then `program` while another thread raises the interrupt
+/// flag after 50 ms; the program must end terminated, well before it would
+/// have finished on its own.
+fn interrupted(setup: &str, program: &str) {
+    let mut vm = Vm::with_options(quiet_options());
+    assert_eq!(outcome(&mut vm, setup), "ok", "setup of {program}");
+    let flag: Arc<AtomicBool> = vm.interrupt_handle();
+    let trigger = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let result = outcome(&mut vm, program);
+    let elapsed = started.elapsed();
+    trigger.join().expect("trigger thread");
+    assert_eq!(result, "terminated: Some(Interrupted)", "{program}");
+    assert!(elapsed < Duration::from_secs(5), "{program} stopped after {elapsed:?}");
+    // Withdrawn, the VM runs again.
+    vm.set_interrupt(false);
+    assert_eq!(outcome(&mut vm, "1"), "ok");
+}
+
+#[test]
+fn interrupt_stops_loops_and_long_builtins() {
+    interrupted("", "for (;;) {}");
+    interrupted("", "(async () => { for (;;) await null; })(); for (;;) {}");
+    interrupted("var holes = new Array(2 ** 28);", "holes.join('');");
+    interrupted(
+        "var many = []; for (let i = 0; i < 1e6; i++) many.push('k' + (i * 7919 % 1e6));",
+        "many.sort(); many.sort(); many.sort();",
+    );
+    interrupted("", "'abc'.repeat(2 ** 27).length;");
+    interrupted(
+        "var big = []; for (let i = 0; i < 5e5; i++) big.push({ a: i, b: [i, 'x'] });",
+        "for (let i = 0; i < 100; i++) JSON.stringify(big);",
+    );
+    interrupted("var fill = new Array(2 ** 30);", "fill.fill(0);");
+}
+
+#[test]
+fn interrupt_stops_a_script_from_another_thread_before_it_starts() {
+    let mut vm = Vm::with_options(quiet_options());
+    vm.set_interrupt(true);
+    assert_eq!(outcome(&mut vm, "for (;;) {}"), "terminated: Some(Interrupted)");
+}
