@@ -365,7 +365,7 @@ impl Vm {
             self.termination.set(Some(crate::TerminationReason::Interrupted));
             return Err(Exception::Terminated);
         }
-        if left % 4096 == 0
+        if left.is_multiple_of(4096)
             && let Some(limit) = self.options.max_heap_size
         {
             // Inside a builtin no collection can run; a builtin filling
@@ -385,7 +385,7 @@ impl Vm {
     /// too cheap to pay for a check each.
     #[inline]
     pub(crate) fn check_interrupt_every(&self, i: usize, stride: usize) -> JsResult<()> {
-        if i % stride == 0 { self.check_interrupt() } else { Ok(()) }
+        if i.is_multiple_of(stride) { self.check_interrupt() } else { Ok(()) }
     }
 
     /// Bytes held as [`VmOptions::max_heap_size`] measures them.

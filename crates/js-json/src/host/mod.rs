@@ -237,6 +237,10 @@ pub trait JsonHost {
 
     /// Fails with the host's termination when it wants serialization
     /// stopped; the general path asks once per member.
+    ///
+    /// # Errors
+    ///
+    /// The host's own error for the termination it wants.
     fn check_interrupt(&mut self) -> Result<(), Self::Error> {
         Ok(())
     }
