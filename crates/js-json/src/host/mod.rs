@@ -215,6 +215,15 @@ pub trait JsonHost {
         self.create_string(contents)
     }
 
+    /// An object key with these contents, in their narrowest width (as
+    /// for [`JsonHost::create_string_narrowest`]). Parsed JSON usually
+    /// repeats a few keys many times, so a host may hand out one shared
+    /// value per distinct key (e.g. an interned property name). The
+    /// default calls [`JsonHost::create_string_narrowest`].
+    fn create_key(&mut self, contents: JsStr<'_>) -> Self::Value {
+        self.create_string_narrowest(contents)
+    }
+
     /// A new ordinary object with these properties created in order by
     /// `CreateDataProperty` (a repeated key keeps its first position and
     /// takes the last value). Keys are string values.

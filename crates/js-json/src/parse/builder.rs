@@ -74,7 +74,7 @@ impl<'s, 'h, U: SourceUnit, H: JsonHost> Builder<'s, 'h, U, H> {
             return Err(self.syntax(error));
         }
         let key = match self.lexer.scan_string() {
-            Ok(contents) => self.host.create_string_narrowest(contents),
+            Ok(contents) => self.host.create_key(contents),
             Err(error) => return Err(self.syntax(error)),
         };
         self.lexer.skip_whitespace();

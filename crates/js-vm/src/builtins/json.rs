@@ -9,6 +9,8 @@
 //! values are flattened when the host hands them out, and the fast path is
 //! declined for objects holding ropes.
 
+use std::collections::HashMap;
+
 use js_gc::Gc;
 use js_json::{JsonError, JsonHost, JsonText, Kind, Limits, ObjectClass, Plain};
 
@@ -17,9 +19,10 @@ use super::{method, value_property};
 use crate::abstract_ops::{is_callable, string_key, to_number, to_string};
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::{
-    call, create_data_property, delete, get_own_property, get_value, length_of_array_like, own_property_keys,
+    add_property, call, create_data_property, delete, get_own_property, get_value, length_of_array_like,
+    own_property_keys,
 };
-use crate::object::{Attributes, Elements, JsObject, ObjectKind, Properties, PropertyKey};
+use crate::object::{Attributes, Elements, JsObject, MAX_SHAPED_PROPERTIES, ObjectKind, Properties, PropertyKey};
 use crate::string::{JsStr, JsString};
 use crate::value::{Value, ValueType};
 use crate::vm::{Exception, JsResult, Vm};
@@ -27,6 +30,25 @@ use crate::vm::{Exception, JsResult, Vm};
 /// The engine as seen by `js-json`.
 struct Host<'a> {
     vm: &'a mut Vm,
+    /// The property names already met by this parse, by their text:
+    /// records in a JSON array repeat the same keys, and looking the
+    /// atom up here saves allocating a string and interning it again.
+    keys: KeyCache,
+}
+
+/// Interned object keys of one parse, by their text in narrowest width.
+/// The atoms are kept alive for the whole builtin call (`keep_alive`), so
+/// entries stay valid while the cache exists.
+#[derive(Default)]
+struct KeyCache {
+    latin1: HashMap<Box<[u8]>, Gc<JsString>, ahash::RandomState>,
+    utf16: HashMap<Box<[u16]>, Gc<JsString>, ahash::RandomState>,
+}
+
+impl<'a> Host<'a> {
+    fn new(vm: &'a mut Vm) -> Self {
+        Host { vm, keys: KeyCache::default() }
+    }
 }
 
 fn to_json_str(s: JsStr<'_>) -> js_json::JsStr<'_> {
@@ -302,16 +324,50 @@ impl JsonHost for Host<'_> {
         self.hand_out(v)
     }
 
+    fn create_key(&mut self, contents: js_json::JsStr<'_>) -> Value {
+        let cached = match contents {
+            js_json::JsStr::Latin1(b) => self.keys.latin1.get(b),
+            js_json::JsStr::Utf16(u) => self.keys.utf16.get(u),
+        };
+        if let Some(atom) = cached {
+            return Value::string(*atom);
+        }
+        let v = self.create_string_narrowest(contents);
+        let Some(s) = v.as_string() else { return v };
+        // Array-index keys stay plain strings (they name elements).
+        if let PropertyKey::String(atom) = string_key(self.vm, s) {
+            self.vm.keep_alive(Value::string(atom));
+            match contents {
+                js_json::JsStr::Latin1(b) => self.keys.latin1.insert(b.into(), atom),
+                js_json::JsStr::Utf16(u) => self.keys.utf16.insert(u.into(), atom),
+            };
+            return Value::string(atom);
+        }
+        v
+    }
+
     fn create_object(&mut self, properties: Vec<(Value, Value)>) -> Value {
         let o = self.vm.new_plain_object();
         self.vm.keep_alive(Value::object(o));
+        if let Properties::Shaped { slots, .. } = &mut o.borrow_mut(&mut self.vm.heap).properties {
+            slots.reserve_exact(properties.len().min(MAX_SHAPED_PROPERTIES));
+        }
         for (k, v) in properties {
             let key = match k.as_string() {
                 Some(s) => string_key(self.vm, s),
                 None => continue,
             };
-            // Ordinary objects accept every data property.
-            let _ = create_data_property(self.vm, o, key, v);
+            // A fresh ordinary object accepts every data property; a key
+            // not yet present is appended directly (following the cached
+            // shape transitions); repeated and array-index keys go the
+            // generic way.
+            let appendable =
+                matches!(key, PropertyKey::String(_)) && o.borrow(&self.vm.heap).get_own(&self.vm.heap, key).is_none();
+            if appendable {
+                add_property(self.vm, o, key, v, Attributes::DEFAULT);
+            } else {
+                let _ = create_data_property(self.vm, o, key, v);
+            }
         }
         Value::object(o)
     }
@@ -366,14 +422,14 @@ fn parse_string(vm: &mut Vm, s: js_gc::Gc<JsString>, reviver: Value) -> JsResult
         JsonText::Latin1(b) => js_json::JsStr::Latin1(b),
         JsonText::Utf16(u) => js_json::JsStr::Utf16(u),
     };
-    let mut host = Host { vm };
+    let mut host = Host::new(vm);
     js_json::parse(&mut host, contents, &reviver, Limits::default())
 }
 
 /// `JSON.stringify(value, replacer, space)`.
 fn stringify(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (value, replacer, space) = (info.arg(vm, 0), info.arg(vm, 1), info.arg(vm, 2));
-    let mut host = Host { vm };
+    let mut host = Host::new(vm);
     let value = host.hand_out(value);
     let space = host.hand_out(space);
     match js_json::stringify(&mut host, &value, &replacer, &space, Limits::default())? {
