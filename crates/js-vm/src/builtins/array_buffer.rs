@@ -146,6 +146,33 @@ pub fn new_array_buffer(vm: &mut Vm, byte_length: usize) -> JsResult<Gc<JsObject
     allocate_buffer(vm, proto, byte_length, None, false)
 }
 
+/// A fixed-length `%ArrayBuffer%` holding `bytes` (taken, not copied), or
+/// a `RangeError` past the engine's largest buffer.
+pub fn new_array_buffer_from_bytes(vm: &mut Vm, bytes: Vec<u8>) -> JsResult<Gc<JsObject>> {
+    if bytes.len() > MAX_BYTE_LENGTH {
+        return Err(vm.range_error("Array buffer allocation failed"));
+    }
+    let proto = vm.realm.intrinsics.array_buffer_prototype;
+    let data = BufferData { bytes: Some(bytes), max_byte_length: None, shared: false, immutable: false };
+    Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
+}
+
+/// Runs `f` on the bytes of `buffer` for writing together with the heap
+/// for reading (to copy from other cells, such as strings, straight into
+/// the buffer). The bytes are moved out of the cell meanwhile; `f` cannot
+/// run JavaScript, so nothing observes the buffer in between. `None` if
+/// `buffer` is not a buffer or is detached.
+pub fn with_bytes_and_heap<R>(
+    vm: &mut Vm,
+    buffer: Gc<JsObject>,
+    f: impl FnOnce(&js_gc::Heap, &mut [u8]) -> R,
+) -> Option<R> {
+    let mut bytes = with_buffer_mut(vm, buffer, |d| d.bytes.take())??;
+    let result = f(&vm.heap, &mut bytes);
+    with_buffer_mut(vm, buffer, |d| d.bytes = Some(bytes));
+    Some(result)
+}
+
 /// `IsImmutableBuffer` of any object (false for non-buffers).
 pub fn is_immutable_buffer(vm: &Vm, buffer: Gc<JsObject>) -> bool {
     buffer_data(vm, buffer).is_some_and(BufferData::is_immutable)

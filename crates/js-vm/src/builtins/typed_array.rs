@@ -552,6 +552,19 @@ fn make_view(vm: &mut Vm, proto: Gc<JsObject>, data: TypedArrayData) -> Gc<JsObj
     vm.new_object_of_kind(Some(proto), ObjectKind::TypedArray(Box::new(data)))
 }
 
+/// A new `Uint8Array` over a new buffer holding `bytes` (taken, not
+/// copied).
+pub fn new_uint8_array_from_bytes(vm: &mut Vm, bytes: Vec<u8>) -> JsResult<Gc<JsObject>> {
+    let len = bytes.len();
+    let buffer = crate::builtins::array_buffer::new_array_buffer_from_bytes(vm, bytes)?;
+    let proto = intrinsic_prototype(vm, ElementType::Uint8);
+    Ok(make_view(
+        vm,
+        proto,
+        TypedArrayData { element: ElementType::Uint8, buffer, byte_offset: 0, array_length: Some(len) },
+    ))
+}
+
 /// `AllocateTypedArray` with a length: a new zeroed buffer.
 fn allocate(vm: &mut Vm, proto: Gc<JsObject>, t: ElementType, len: usize) -> JsResult<Gc<JsObject>> {
     let Some(byte_length) = len.checked_mul(t.size()).filter(|&n| n <= MAX_BYTE_LENGTH) else {

@@ -1,8 +1,9 @@
 //! Host-defined globals in Node's conventions: `console`, the event loop
 //! (timers, `setImmediate`, `process.nextTick`), `process`, `performance`,
 //! `AsyncLocalStorage` (through `require('node:async_hooks')`),
-//! `AsyncContext`, `DOMException`, `structuredClone`, the WHATWG streams, and the `$vm`
-//! internals object of `--expose-internals`.
+//! `AsyncContext`, `DOMException`, `structuredClone`, the WHATWG streams,
+//! `TextEncoder`, `TextDecoder`, and the `$vm` internals object of
+//! `--expose-internals`.
 
 pub mod async_local_storage;
 pub mod console;
@@ -12,11 +13,17 @@ mod internals;
 pub mod process;
 pub mod streams;
 pub mod structured_clone;
+pub mod text_decoder;
+pub mod text_encoder;
 pub mod uncaught;
 
 use js_gc::{Gc, Trace, Tracer};
 
-use crate::object::JsObject;
+use crate::builtins::native_function;
+use crate::function::NativeFn;
+use crate::object::internal_methods::{define_builtin, define_own_property};
+use crate::object::{Attributes, JsObject, PropertyDescriptor, PropertyKey};
+use crate::value::Value;
 
 use crate::vm::Vm;
 
@@ -29,9 +36,43 @@ pub(crate) fn install(vm: &mut Vm) {
     dom_exception::install(vm);
     structured_clone::install(vm);
     streams::install(vm);
+    text_encoder::install(vm);
+    text_decoder::install(vm);
     if vm.options.expose_internals {
         internals::install(vm);
     }
+}
+
+/// Defines a WebIDL regular operation on an interface prototype: a method
+/// that is writable, enumerable and configurable (WebIDL §3.7.6), unlike
+/// ECMAScript builtins.
+pub(crate) fn webidl_operation(vm: &mut Vm, proto: Gc<JsObject>, name: &str, length: u32, f: NativeFn) {
+    let function = native_function(vm, name, length, f, false);
+    let key = vm.key(name);
+    define_builtin(vm, proto, key, Value::object(function), Attributes::DEFAULT);
+}
+
+/// Defines a WebIDL attribute on an interface prototype: an enumerable,
+/// configurable accessor (WebIDL §3.7.7); without a setter it is readonly.
+pub(crate) fn webidl_attribute(vm: &mut Vm, proto: Gc<JsObject>, name: &str, get: NativeFn, set: Option<NativeFn>) {
+    let getter = native_function(vm, &format!("get {name}"), 0, get, false);
+    let setter = set.map(|f| Value::object(native_function(vm, &format!("set {name}"), 1, f, false)));
+    let desc = PropertyDescriptor {
+        get: Some(Value::object(getter)),
+        set: Some(setter.unwrap_or_default()),
+        enumerable: Some(true),
+        configurable: Some(true),
+        ..Default::default()
+    };
+    let key = vm.key(name);
+    let _ = define_own_property(vm, proto, key, desc);
+}
+
+/// Gives an interface prototype its `Symbol.toStringTag`.
+pub(crate) fn webidl_to_string_tag(vm: &mut Vm, proto: Gc<JsObject>, name: &str) {
+    let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
+    let text = vm.string(name);
+    define_builtin(vm, proto, tag, text, Attributes::CONFIGURABLE_ONLY);
 }
 
 /// Host objects the VM keeps (made once, reachable from the roots).
@@ -46,6 +87,8 @@ pub(crate) struct HostObjects {
     pub(crate) immediate_prototype: Option<Gc<JsObject>>,
     pub(crate) dom_exception_prototype: Option<Gc<JsObject>>,
     pub(crate) streams: streams::StreamPrototypes,
+    pub(crate) text_encoder_prototype: Option<Gc<JsObject>>,
+    pub(crate) text_decoder_prototype: Option<Gc<JsObject>>,
 }
 
 impl HostObjects {
@@ -60,6 +103,8 @@ impl HostObjects {
             self.timeout_prototype,
             self.immediate_prototype,
             self.dom_exception_prototype,
+            self.text_encoder_prototype,
+            self.text_decoder_prototype,
         ]
         .into_iter()
         .flatten()

@@ -176,6 +176,10 @@ pub enum ObjectKind {
     TypedArray(Box<crate::builtins::typed_array::TypedArrayData>),
     /// A DataView (`[[ViewedArrayBuffer]]`, `[[ByteOffset]]`, ...).
     DataView(Box<crate::builtins::data_view::DataViewData>),
+    /// A `TextEncoder` (it has no state: it always encodes UTF-8).
+    TextEncoder,
+    /// A `TextDecoder`: its encoding, flags and streaming decoder.
+    TextDecoder(Box<crate::host::text_decoder::TextDecoderState>),
     /// A Proxy exotic object (§10.5): every internal method goes to its
     /// handler's traps. Its own property storage is an empty dictionary
     /// (so shape-keyed fast paths never match it) and its `proto` is unused.
@@ -444,7 +448,9 @@ unsafe impl Trace for JsObject {
             | ObjectKind::Number(_)
             | ObjectKind::Date(_)
             | ObjectKind::Arguments
-            | ObjectKind::ArrayBuffer(_) => {}
+            | ObjectKind::ArrayBuffer(_)
+            | ObjectKind::TextEncoder
+            | ObjectKind::TextDecoder(_) => {}
         }
     }
 

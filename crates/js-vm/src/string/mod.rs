@@ -214,6 +214,29 @@ impl JsString {
         s
     }
 
+    /// Visits the flat pieces of `s` in order without flattening it (a
+    /// rope's leaves, left to right, iteratively since ropes may be deep),
+    /// until `visit` returns `false`. Returns whether every piece was
+    /// visited.
+    pub fn for_each_piece(heap: &Heap, s: Gc<JsString>, mut visit: impl FnMut(JsStr<'_>) -> bool) -> bool {
+        let mut stack = vec![s];
+        while let Some(part) = stack.pop() {
+            let keep_going = match &part.borrow(heap).repr {
+                Repr::Latin1(bytes) => visit(JsStr::Latin1(bytes)),
+                Repr::Utf16(units) => visit(JsStr::Utf16(units)),
+                Repr::Rope { left, right, .. } => {
+                    stack.push(*right);
+                    stack.push(*left);
+                    true
+                }
+            };
+            if !keep_going {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Compares two flat strings by code units.
     pub fn cmp_units(a: JsStr<'_>, b: JsStr<'_>) -> std::cmp::Ordering {
         match (a, b) {
@@ -271,6 +294,23 @@ mod tests {
         let flat = JsString::flatten(&mut heap, s);
         assert_eq!(flat.borrow(&heap).len(), 7_000_000);
         assert_eq!(flat.borrow(&heap).flat().at(6_999_999), u16::from(b'x'));
+    }
+
+    #[test]
+    fn pieces_of_a_rope_come_in_order() {
+        let mut heap = Heap::new();
+        let a = heap.alloc(JsString::from_rust_str(&"a".repeat(40)));
+        let b = heap.alloc(JsString::from_rust_str(&"→".repeat(40)));
+        let ab = JsString::concat(&mut heap, a, b);
+        let aba = JsString::concat(&mut heap, ab, a);
+        let mut seen = Vec::new();
+        assert!(JsString::for_each_piece(&heap, aba, |piece| {
+            seen.push(piece.len());
+            true
+        }));
+        assert_eq!(seen, [40, 40, 40]);
+        assert!(aba.borrow(&heap).as_flat().is_none());
+        assert!(!JsString::for_each_piece(&heap, aba, |_| false));
     }
 
     #[test]
