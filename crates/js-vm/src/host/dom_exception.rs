@@ -57,14 +57,20 @@ fn create_dom_exception(vm: &mut Vm, proto: Gc<JsObject>, message: Value, name: 
     object
 }
 
-/// A thrown DOMException named `name`.
-pub(crate) fn throw_dom_exception(vm: &mut Vm, name: &str, message: &str) -> Exception {
+/// A new DOMException named `name` (an abort reason, for instance).
+pub(crate) fn new_dom_exception(vm: &mut Vm, name: &str, message: &str) -> Value {
     let Some(proto) = vm.host_objects.dom_exception_prototype else {
-        return vm.type_error(message);
+        let Exception::Throw(error) = vm.type_error(message) else { return Value::UNDEFINED };
+        return error;
     };
     let message = vm.string(message);
     let name = vm.string(name);
-    Exception::Throw(Value::object(create_dom_exception(vm, proto, message, name)))
+    Value::object(create_dom_exception(vm, proto, message, name))
+}
+
+/// A thrown DOMException named `name`.
+pub(crate) fn throw_dom_exception(vm: &mut Vm, name: &str, message: &str) -> Exception {
+    Exception::Throw(new_dom_exception(vm, name, message))
 }
 
 /// `new DOMException(message = "", name = "Error")`.

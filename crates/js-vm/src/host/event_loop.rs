@@ -228,6 +228,21 @@ impl Vm {
         Exception::Terminated
     }
 
+    /// Schedules `callback` to run after `delay_ms` on a timer host code
+    /// owns (`AbortSignal.timeout`); an unreferenced one does not keep the
+    /// loop alive. Returns the timer's id.
+    pub(crate) fn schedule_host_timer(&mut self, callback: Value, delay_ms: f64, referenced: bool) -> u64 {
+        let delay = if (1.0..=TIMEOUT_MAX).contains(&delay_ms) { delay_ms.trunc() as u64 } else { 1 };
+        let task = self.task(callback, &[]);
+        let id = self.event_loop.next_id;
+        self.event_loop.next_id += 1;
+        self.event_loop.refresh_now();
+        let key = (self.event_loop.now_ms + delay, id);
+        self.event_loop.timers.insert(key, Timer { task, repeat: None, referenced });
+        self.event_loop.timer_keys.insert(id, key);
+        id
+    }
+
     /// `process.nextTick(callback, ...args)`.
     pub(crate) fn queue_next_tick(&mut self, callback: Value, args: &[Value]) {
         let task = self.task(callback, args);

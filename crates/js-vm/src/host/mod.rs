@@ -1,14 +1,18 @@
 //! Host-defined globals in Node's conventions: `console`, the event loop
 //! (timers, `setImmediate`, `process.nextTick`), `process`, `performance`,
 //! `AsyncLocalStorage` (through `require('node:async_hooks')`),
-//! `AsyncContext`, `DOMException`, `structuredClone`, the WHATWG streams,
-//! `TextEncoder`, `TextDecoder`, and the `$vm` internals object of
-//! `--expose-internals`.
+//! `AsyncContext`, `DOMException`, `structuredClone`, `TextEncoder`,
+//! `TextDecoder`, the WHATWG streams, `Event`, `EventTarget`, `AbortController`, `AbortSignal`,
+//! and the `$vm` internals object of `--expose-internals`.
 
+pub mod abort_controller;
+pub mod abort_signal;
 pub mod async_local_storage;
 pub mod console;
 pub mod dom_exception;
+pub mod event;
 pub mod event_loop;
+pub mod event_target;
 mod internals;
 pub mod process;
 pub mod streams;
@@ -38,6 +42,10 @@ pub(crate) fn install(vm: &mut Vm) {
     streams::install(vm);
     text_encoder::install(vm);
     text_decoder::install(vm);
+    event::install(vm);
+    let event_target_ctor = event_target::install(vm);
+    abort_signal::install(vm, event_target_ctor);
+    abort_controller::install(vm);
     if vm.options.expose_internals {
         internals::install(vm);
     }
@@ -89,6 +97,11 @@ pub(crate) struct HostObjects {
     pub(crate) streams: streams::StreamPrototypes,
     pub(crate) text_encoder_prototype: Option<Gc<JsObject>>,
     pub(crate) text_decoder_prototype: Option<Gc<JsObject>>,
+    pub(crate) event_prototype: Option<Gc<JsObject>>,
+    pub(crate) event_is_trusted_getter: Option<Gc<JsObject>>,
+    pub(crate) event_target_prototype: Option<Gc<JsObject>>,
+    pub(crate) abort_signal_prototype: Option<Gc<JsObject>>,
+    pub(crate) abort_controller_prototype: Option<Gc<JsObject>>,
 }
 
 impl HostObjects {
@@ -105,6 +118,11 @@ impl HostObjects {
             self.dom_exception_prototype,
             self.text_encoder_prototype,
             self.text_decoder_prototype,
+            self.event_prototype,
+            self.event_is_trusted_getter,
+            self.event_target_prototype,
+            self.abort_signal_prototype,
+            self.abort_controller_prototype,
         ]
         .into_iter()
         .flatten()

@@ -180,6 +180,14 @@ pub enum ObjectKind {
     TextEncoder,
     /// A `TextDecoder`: its encoding, flags and streaming decoder.
     TextDecoder(Box<crate::host::text_decoder::TextDecoderState>),
+    /// An `Event`.
+    Event(Box<crate::host::event::EventData>),
+    /// An `EventTarget` made by its constructor: its listeners.
+    EventTarget(Box<crate::host::event_target::EventTargetData>),
+    /// An `AbortSignal`: listeners, reason, abort algorithms.
+    AbortSignal(Box<crate::host::abort_signal::AbortSignalData>),
+    /// An `AbortController`: its signal.
+    AbortController(Gc<JsObject>),
     /// A Proxy exotic object (§10.5): every internal method goes to its
     /// handler's traps. Its own property storage is an empty dictionary
     /// (so shape-keyed fast paths never match it) and its `proto` is unused.
@@ -442,6 +450,10 @@ unsafe impl Trace for JsObject {
             ObjectKind::DataView(view) => view.buffer.trace(tracer),
             ObjectKind::Proxy(p) => p.trace(tracer),
             ObjectKind::Stream(slots) => slots.trace(tracer),
+            ObjectKind::Event(data) => data.trace(tracer),
+            ObjectKind::EventTarget(data) => data.trace(tracer),
+            ObjectKind::AbortSignal(data) => data.trace(tracer),
+            ObjectKind::AbortController(signal) => signal.trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)
