@@ -1,9 +1,9 @@
 //! Host-defined globals in Node's conventions: `console`, the event loop
 //! (timers, `setImmediate`, `process.nextTick`), `process`, `performance`,
 //! `AsyncLocalStorage` (through `require('node:async_hooks')`),
-//! `AsyncContext`, `DOMException`, `structuredClone`, `TextEncoder`,
-//! `TextDecoder`, the WHATWG streams, `Event`, `EventTarget`, `AbortController`, `AbortSignal`,
-//! and the `$vm` internals object of `--expose-internals`.
+//! `AsyncContext`, `DOMException`, `structuredClone`, the WHATWG streams,
+//! `TextEncoder`, `TextDecoder`, `Event`, `EventTarget`, `AbortController`,
+//! `AbortSignal`, and the `$vm` internals object of `--expose-internals`.
 
 pub mod abort_controller;
 pub mod abort_signal;
