@@ -155,7 +155,7 @@ pub fn resume(vm: &mut Vm, g: Gc<JsObject>, mode: ResumeMode, value: Value) -> J
     let started = state.status == AsyncGeneratorStatus::SuspendedYield;
     state.status = AsyncGeneratorStatus::Executing;
     let Some(saved) = state.frame.take() else { return Ok(()) };
-    if vm.frames.len() >= vm.options.max_call_depth || vm.native_depth >= super::MAX_NATIVE_DEPTH {
+    if vm.frames.len() >= vm.options.max_call_depth || super::native_stack_exhausted(vm) {
         let e = vm.range_error("Maximum call stack size exceeded");
         let Exception::Throw(reason) = e else { return Err(e) };
         if let Some(s) = state_mut(vm, g) {

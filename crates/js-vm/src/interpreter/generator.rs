@@ -158,7 +158,7 @@ pub fn generator_resume(vm: &mut Vm, g: Gc<JsObject>, value: Value, mode: Resume
     let Some(saved) = state.frame.take() else {
         return Err(vm.type_error("Generator is already running"));
     };
-    if vm.frames.len() >= vm.options.max_call_depth || vm.native_depth >= super::MAX_NATIVE_DEPTH {
+    if vm.frames.len() >= vm.options.max_call_depth || super::native_stack_exhausted(vm) {
         if let Some(state) = state_mut(vm, g) {
             state.status = GeneratorStatus::Completed;
         }

@@ -39,6 +39,19 @@ use crate::vm::{Exception, JsResult, Vm};
 /// Native re-entries into the loop allowed on top of each other.
 pub(crate) const MAX_NATIVE_DEPTH: usize = 400;
 
+/// Native stack a re-entry into the loop must leave free. The depth bound
+/// above fits the engine's own big-stack thread in an optimised build; an
+/// embedder's thread (or an unoptimised build, whose frames are several
+/// times larger) may run out first, and this turns that into a RangeError
+/// rather than an abort.
+const NATIVE_STACK_RED_ZONE: usize = 256 * 1024;
+
+/// Whether one more native re-entry would go past [`MAX_NATIVE_DEPTH`] or
+/// into the last [`NATIVE_STACK_RED_ZONE`] bytes of this thread's stack.
+pub(crate) fn native_stack_exhausted(vm: &Vm) -> bool {
+    vm.native_depth >= MAX_NATIVE_DEPTH || stacker::remaining_stack().is_some_and(|left| left < NATIVE_STACK_RED_ZONE)
+}
+
 /// Calls a function object with `this` and `args`.
 pub fn call_function(vm: &mut Vm, f: Gc<JsObject>, this: Value, args: &[Value]) -> JsResult<Value> {
     let base = vm.stack.len();
@@ -85,7 +98,7 @@ fn call_with_stack_args(
     new_target: Option<Gc<JsObject>>,
 ) -> JsResult<Value> {
     vm.check_interrupt()?;
-    if vm.native_depth >= MAX_NATIVE_DEPTH || vm.frames.len() >= vm.options.max_call_depth {
+    if native_stack_exhausted(vm) || vm.frames.len() >= vm.options.max_call_depth {
         return Err(vm.range_error("Maximum call stack size exceeded"));
     }
     vm.native_depth += 1;

@@ -26,7 +26,6 @@ use super::internal_methods as im;
 use super::{Elements, JsObject, ObjectKind, Properties, PropertyDescriptor, PropertyKey};
 use crate::abstract_ops::{same_value, to_boolean, to_property_key};
 use crate::builtins::object::{from_property_descriptor, key_to_value, to_property_descriptor};
-use crate::interpreter::MAX_NATIVE_DEPTH;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -156,7 +155,7 @@ fn operation<T>(
         let name = trap.name();
         return Err(vm.type_error(&format!("Cannot perform '{name}' on a proxy that has been revoked")));
     };
-    if vm.native_depth >= MAX_NATIVE_DEPTH {
+    if crate::interpreter::native_stack_exhausted(vm) {
         return Err(vm.range_error("Maximum call stack size exceeded"));
     }
     let mark = vm.temp_roots.len();
