@@ -42,10 +42,15 @@ pub fn run_capturing(name: &str, source: &str) -> String {
     capture.text()
 }
 
-/// [`run_capturing`] with `$vm` (`--expose-internals`).
+/// [`run_capturing`] with `$vm` (`--expose-internals`), for programs that
+/// count objects with `$vm.heapStats()`: never in gc-stress mode (even
+/// when `JS_GC_STRESS` asks for it), since a collection at every safepoint
+/// is exactly what such a measurement must not see.
 pub fn run_capturing_with_internals(name: &str, source: &str) -> String {
     let capture = Capture::default();
-    let mut vm = Vm::with_options(js_vm::VmOptions { expose_internals: true, ..js_vm::VmOptions::default() });
+    let mut options = js_vm::VmOptions { expose_internals: true, ..js_vm::VmOptions::default() };
+    options.heap.stress = false;
+    let mut vm = Vm::with_options(options);
     vm.set_console(Box::new(capture.clone()));
     vm.eval_script(name, source).expect("the program runs");
     assert_eq!(vm.run_event_loop().ok(), Some(None), "the event loop ends normally");
