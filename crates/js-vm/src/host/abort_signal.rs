@@ -258,11 +258,6 @@ fn this_signal(vm: &mut Vm, info: &CallInfo) -> JsResult<Gc<JsObject>> {
     }
 }
 
-/// `new AbortSignal()`: signals come from controllers and the statics.
-fn abort_signal_ctor(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    Err(vm.type_error("Illegal constructor"))
-}
-
 fn aborted_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let signal = this_signal(vm, info)?;
     Ok(Value::boolean(aborted(vm, signal)))
@@ -376,7 +371,7 @@ pub(crate) fn install(vm: &mut Vm, event_target_ctor: Gc<JsObject>) {
     let parent_proto = vm.host_objects.event_target_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
     let proto = vm.new_object(Some(parent_proto));
     vm.host_objects.abort_signal_prototype = Some(proto);
-    let ctor = constructor(vm, "AbortSignal", 0, abort_signal_ctor, proto);
+    let ctor = constructor(vm, "AbortSignal", 0, crate::host::illegal_constructor, proto);
     ctor.borrow_mut(&mut vm.heap).proto = Some(event_target_ctor);
     webidl_operation(vm, ctor, "abort", 0, abort_static);
     webidl_operation(vm, ctor, "timeout", 1, timeout_static);

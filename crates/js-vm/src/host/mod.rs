@@ -51,6 +51,13 @@ pub(crate) fn install(vm: &mut Vm) {
     }
 }
 
+/// The constructor of a WebIDL interface that declares none (stream
+/// controllers, `AbortSignal`): its objects come from other operations, and
+/// calling it is always a TypeError.
+pub(crate) fn illegal_constructor(vm: &mut Vm, _info: &crate::interpreter::CallInfo) -> crate::vm::JsResult<Value> {
+    Err(vm.type_error("Illegal constructor"))
+}
+
 /// Defines a WebIDL regular operation on an interface prototype: a method
 /// that is writable, enumerable and configurable (WebIDL §3.7.6), unlike
 /// ECMAScript builtins.

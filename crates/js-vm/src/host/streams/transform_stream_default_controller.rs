@@ -16,11 +16,6 @@ fn is_controller(slots: &VmStreamSlots) -> bool {
     matches!(slots, VmStreamSlots::TransformStreamDefaultController(_))
 }
 
-/// `new TransformStreamDefaultController()`: always a TypeError.
-fn controller_ctor(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    Err(vm.type_error("Illegal constructor"))
-}
-
 fn this_controller(vm: &mut Vm, info: &CallInfo) -> JsResult<js_gc::Gc<crate::object::JsObject>> {
     branded(vm, info.this, is_controller).ok_or_else(|| vm.type_error("Illegal invocation"))
 }
@@ -60,7 +55,7 @@ pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.transform_stream_default_controller = Some(proto);
-    constructor(vm, "TransformStreamDefaultController", 0, controller_ctor, proto);
+    constructor(vm, "TransformStreamDefaultController", 0, crate::host::illegal_constructor, proto);
     idl_attribute(vm, proto, "desiredSize", desired_size_getter);
     idl_method(vm, proto, "enqueue", 0, enqueue);
     idl_method(vm, proto, "error", 0, error);

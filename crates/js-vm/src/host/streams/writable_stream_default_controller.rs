@@ -14,11 +14,6 @@ fn is_controller(slots: &VmStreamSlots) -> bool {
     matches!(slots, VmStreamSlots::WritableStreamDefaultController(_))
 }
 
-/// `new WritableStreamDefaultController()`: always a TypeError.
-fn controller_ctor(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    Err(vm.type_error("Illegal constructor"))
-}
-
 /// `error(e)`.
 fn error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(controller) = branded(vm, info.this, is_controller) else {
@@ -34,7 +29,7 @@ pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
     vm.host_objects.streams.writable_stream_default_controller = Some(proto);
-    constructor(vm, "WritableStreamDefaultController", 0, controller_ctor, proto);
+    constructor(vm, "WritableStreamDefaultController", 0, crate::host::illegal_constructor, proto);
     idl_method(vm, proto, "error", 0, error);
     to_string_tag(vm, proto, "WritableStreamDefaultController");
 }
