@@ -38,6 +38,15 @@ pub struct Listener {
     handler: bool,
 }
 
+impl Listener {
+    /// Whether this is the listener `addEventListener` /
+    /// `removeEventListener` with `event_type`, `callback` and `capture`
+    /// name (handler attributes are never matched).
+    fn is(&self, event_type: &str, callback: Value, capture: bool) -> bool {
+        !self.handler && self.event_type == event_type && self.callback == callback && self.capture == capture
+    }
+}
+
 /// An event target's listener list.
 #[derive(Default)]
 pub struct EventTargetData {
@@ -300,8 +309,14 @@ fn listener_options(vm: &mut Vm, options: Value, full: bool) -> JsResult<Listene
     Ok(out)
 }
 
-/// `EventTarget.prototype.addEventListener(type, callback, options)`.
-fn add_event_listener(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+/// The `this`, `type`, `callback` and `options` arguments of
+/// `addEventListener` (`full`: every option) and `removeEventListener`
+/// (only `capture`), converted in that order.
+fn listener_arguments(
+    vm: &mut Vm,
+    info: &CallInfo,
+    full: bool,
+) -> JsResult<(Gc<JsObject>, String, Option<Value>, ListenerOptions)> {
     let target = this_target(vm, info)?;
     let event_type = info.arg(vm, 0);
     let event_type = to_string(vm, event_type)?;
@@ -309,7 +324,13 @@ fn add_event_listener(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let callback = info.arg(vm, 1);
     let callback = listener_callback(vm, callback)?;
     let options = info.arg(vm, 2);
-    let options = listener_options(vm, options, true)?;
+    let options = listener_options(vm, options, full)?;
+    Ok((target, event_type, callback, options))
+}
+
+/// `EventTarget.prototype.addEventListener(type, callback, options)`.
+fn add_event_listener(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let (target, event_type, callback, options) = listener_arguments(vm, info, true)?;
     if let Some(signal) = options.signal
         && abort_signal::aborted(vm, signal)
     {
@@ -317,9 +338,7 @@ fn add_event_listener(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let Some(callback) = callback else { return Ok(Value::UNDEFINED) };
     let id = with_event_target(vm, target, |t| {
-        let duplicate = t.listeners.iter().any(|l| {
-            !l.handler && l.event_type == event_type && l.callback == callback && l.capture == options.capture
-        });
+        let duplicate = t.listeners.iter().any(|l| l.is(&event_type, callback, options.capture));
         (!duplicate).then(|| {
             t.add(Listener {
                 id: 0,
@@ -341,23 +360,10 @@ fn add_event_listener(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// `EventTarget.prototype.removeEventListener(type, callback, options)`.
 fn remove_event_listener(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let target = this_target(vm, info)?;
-    let event_type = info.arg(vm, 0);
-    let event_type = to_string(vm, event_type)?;
-    let event_type = string_text(vm, event_type);
-    let callback = info.arg(vm, 1);
-    let callback = listener_callback(vm, callback)?;
-    let options = info.arg(vm, 2);
-    let options = listener_options(vm, options, false)?;
+    let (target, event_type, callback, options) = listener_arguments(vm, info, false)?;
     let Some(callback) = callback else { return Ok(Value::UNDEFINED) };
     with_event_target(vm, target, |t| {
-        let found = t
-            .listeners
-            .iter()
-            .find(|l| {
-                !l.handler && l.event_type == event_type && l.callback == callback && l.capture == options.capture
-            })
-            .map(|l| l.id);
+        let found = t.listeners.iter().find(|l| l.is(&event_type, callback, options.capture)).map(|l| l.id);
         if let Some(id) = found {
             t.remove(id);
         }
