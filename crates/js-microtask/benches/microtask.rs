@@ -18,12 +18,14 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use js_microtask::{JobQueue, RemoteInbox, WaitStatus};
-use workload::{BURST, BoxedQueue, Cache, boxed_burst, callee, full_set_cache, job_queue_burst, setup_of, warm_cache};
+use workload::{
+    BURST, BoxedQueue, Cache, boxed_burst, callee, full_set_cache, job_queue_burst, setup_of, warm_cache, wide_setup_of,
+};
 
 /// The cache as the engine holds it: behind a pointer the compiler cannot
 /// see through, so its fields (counters included) live in memory across
 /// lookups rather than in registers of the benchmark loop.
-fn escaped(cache: &mut Cache) -> &mut Cache {
+fn escaped<T>(cache: &mut T) -> &mut T {
     black_box(cache)
 }
 
@@ -72,9 +74,17 @@ fn run_counted(op: &str, count: u64) {
             }
         }
         "cache-hit-way-0" | "cache-hit-way-1" | "cache-hit-way-2" | "cache-hit-way-3" => {
-            let (mut cache, keys) = full_set_cache();
+            let (mut cache, keys) = full_set_cache(setup_of);
             let cache = escaped(&mut cache);
             let way: usize = op["cache-hit-way-".len()..].parse().expect("way number");
+            for _ in 0..count {
+                black_box(cache.get(black_box(keys[way])));
+            }
+        }
+        "wide-cache-hit-way-0" | "wide-cache-hit-way-1" | "wide-cache-hit-way-2" | "wide-cache-hit-way-3" => {
+            let (mut cache, keys) = full_set_cache(wide_setup_of);
+            let cache = escaped(&mut cache);
+            let way: usize = op["wide-cache-hit-way-".len()..].parse().expect("way number");
             for _ in 0..count {
                 black_box(cache.get(black_box(keys[way])));
             }
@@ -135,6 +145,30 @@ fn instruction_facts() {
         measure("cache-hit-way-1", Some("baseline"), "microtask/call-cache hit, key in way 1 of a full set", "get"),
         measure("cache-hit-way-2", Some("baseline"), "microtask/call-cache hit, key in way 2 of a full set", "get"),
         measure("cache-hit-way-3", Some("baseline"), "microtask/call-cache hit, key in way 3 of a full set", "get"),
+        measure(
+            "wide-cache-hit-way-0",
+            Some("baseline"),
+            "microtask/call-cache hit, key in way 0 of a full set, 16-byte entries",
+            "get",
+        ),
+        measure(
+            "wide-cache-hit-way-1",
+            Some("baseline"),
+            "microtask/call-cache hit, key in way 1 of a full set, 16-byte entries",
+            "get",
+        ),
+        measure(
+            "wide-cache-hit-way-2",
+            Some("baseline"),
+            "microtask/call-cache hit, key in way 2 of a full set, 16-byte entries",
+            "get",
+        ),
+        measure(
+            "wide-cache-hit-way-3",
+            Some("baseline"),
+            "microtask/call-cache hit, key in way 3 of a full set, 16-byte entries",
+            "get",
+        ),
         measure("cache-miss", Some("baseline"), "microtask/call-cache miss", "get"),
         measure(
             "cache-miss-insert-48-keys",
@@ -195,7 +229,7 @@ fn call_cache(c: &mut Criterion) {
         });
     });
     group.bench_function("hit, key in way 3 of a full set", |b| {
-        let (mut cache, keys) = full_set_cache();
+        let (mut cache, keys) = full_set_cache(setup_of);
         b.iter(|| cache.get(black_box(keys[3])));
     });
     group.bench_function("miss", |b| {
@@ -214,7 +248,7 @@ fn call_cache(c: &mut Criterion) {
                 cache.insert(key, setup_of(key));
                 setup_of(key)
             });
-            setup.entry.get() + u64::from(setup.frame_size + setup.arity)
+            u64::from(setup.frame_size) + u64::from(setup.call_registers.get())
         });
     });
     group.finish();

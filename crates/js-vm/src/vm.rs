@@ -663,7 +663,10 @@ impl Roots for VmRoots<'_> {
     fn reconcile(&mut self, liveness: &Liveness<'_>) {
         self.atoms.reconcile(liveness);
         self.inline_caches.reconcile(liveness);
-        self.resume_cache.reconcile(liveness);
+        // The resume cache is keyed by inline-cache table: the tables just
+        // freed are those of the executables that died.
+        let tables = &self.inline_caches;
+        self.resume_cache.prune(|key| !tables.is_allocated(key.table()));
     }
 }
 

@@ -81,27 +81,35 @@ pub struct CacheCounters {
 /// identical tails of the paths into one block reached by a jump, choosing
 /// the way's constants with `mov`s, which costs more than it saves.
 ///
-/// Instructions per `get` under callgrind (`cargo bench -p js-microtask
-/// --bench microtask`, `fact:` lines; 8 × 4, 16-byte entries), against
-/// the clock-stamp layout this replaced:
+/// Keys and entries of at most 8 bytes are indexed straight by the set
+/// number (`[base + set * size]` is an x86 addressing mode); a 16-byte
+/// entry costs one `shl` per hit to scale it. Entries with a niche (a
+/// `NonZero` field) make `Option<E>` no larger than `E`: js-vm's resume
+/// entry is two `u16`s, one of them `NonZeroU16`, and its keys are
+/// `NonZeroU32`s.
 ///
-/// | lookup | stamps | pair bits |
-/// | --- | ---: | ---: |
-/// | hit in way 0 / 1 / 2 / 3 | 11 / 15 / 17 / 19 | 12 / 15 / 14 / 16 |
-/// | hit, 16 keys round robin | 14.1 | 14.4 |
-/// | miss | 13 | 15 |
-/// | miss + evicting insert | 47.5 | 52.7 |
+/// Instructions per `get` under callgrind (`cargo bench -p js-microtask
+/// --bench microtask`, `fact:` lines; 8 × 4, 8-byte keys), for entries
+/// shaped as js-vm's (4 bytes with a niche) and for 16-byte entries, with
+/// the clock-stamp layout this replaced (16-byte entries):
+///
+/// | lookup | 4-byte entries | 16-byte entries | stamps, 16-byte |
+/// | --- | ---: | ---: | ---: |
+/// | hit in way 0 / 1 / 2 / 3 | 9 / 12 / 11 / 13 | 12 / 15 / 14 / 16 | 11 / 15 / 17 / 19 |
+/// | hit, 16 keys round robin | 11.4 | 14.4 | 14.1 |
+/// | miss | 12 | 15 | 13 |
+/// | miss + evicting insert | 54.7 | 52.7 | 47.5 |
 ///
 /// Tried and not taken: keeping each set's ways in recency order
 /// (move-to-front: a hit in way 0 needs no update, but a hit in way `k`
 /// moves `k` keys and `k` entries), a recency permutation byte per set
 /// updated through a 256 × 4 table (a load, a table load and a store, no
-/// cheaper than the stamps), and a branch-free SSE2 compare of the set's
-/// keys (without SSE4.1's `pcmpeqq`, broadcasting, comparing, folding
-/// 32-bit halves and finding the lane costs more than the compare chain).
-/// Every hit within 15 instructions would need one more off the last way:
-/// the set index costs three (`imul`, `shr`, and a `shl` for the 16-byte
-/// entries), the compares two per way.
+/// cheaper than the stamps), a branch-free SSE2 compare of the set's keys
+/// (without SSE4.1's `pcmpeqq`, broadcasting, comparing, folding 32-bit
+/// halves and finding the lane costs more than the compare chain), and
+/// entries stored without the `Option` (`MaybeUninit`, the key's `Option`
+/// saying whether the way is full): returning `Option<E>` then builds the
+/// tag in a register, 17–20 instructions per hit for a two-`u16` entry.
 pub struct CallCache<K, E, const SETS: usize = 8, const WAYS: usize = 4> {
     /// `keys[way][set]`: `Some` exactly when the way holds an entry.
     keys: [[Option<K>; SETS]; WAYS],

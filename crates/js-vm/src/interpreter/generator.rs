@@ -1,6 +1,8 @@
 //! Generator objects (§27.5): a generator's frame lives in the heap while
 //! it is suspended, so `yield` never recurses on the native stack.
 
+use std::num::{NonZeroU16, NonZeroU32};
+
 use js_gc::{Gc, Trace, Tracer};
 
 use super::{Frame, run};
@@ -191,7 +193,7 @@ pub(super) fn push_saved_frame(
     resumption: Option<(Value, Value)>,
 ) {
     let entry = resume_entry(vm, saved.code);
-    vm.stack.reserve(usize::from(entry.register_count) + usize::from(entry.max_call_registers));
+    vm.stack.reserve(usize::from(entry.register_count) + usize::from(entry.max_call_registers.get()));
     let base = vm.stack.len();
     vm.stack.extend_from_slice(&saved.registers);
     let mut pc = saved.pc;
@@ -227,48 +229,67 @@ pub(super) fn push_saved_frame(
 
 /// What resuming a suspended frame of an executable needs before it runs:
 /// its frame size and the room its calls take. Resumes look it up in the
-/// VM's [`js_microtask::CallCache`] by executable.
+/// VM's [`js_microtask::CallCache`] by [`ExecutableKey`].
+///
+/// Four bytes with a niche (`max_call_registers` is never zero: a call
+/// needs at least the receiver's register), so an `Option<ResumeEntry>` is
+/// four bytes too: the cache copies a hit out with one load, its entry
+/// array indexed by the set number without a scaling instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResumeEntry {
     /// Registers of the frame.
     pub register_count: u16,
-    /// Registers reserved above it for the first call it makes.
-    pub max_call_registers: u16,
+    /// Registers reserved above it for the first call it makes: the
+    /// parameters and the receiver.
+    pub max_call_registers: NonZeroU16,
 }
 
-/// An executable as a call-cache key. Its identity for set selection is the
-/// executable's inline-cache table number, which the VM hands out in order:
-/// consecutive executables land in different sets, where their addresses
-/// (a constant stride apart in one size class) could all hash to one.
+/// An executable as a call-cache key: its inline-cache table number plus
+/// one, which identifies it among the loaded executables.
+///
+/// Not its address: the VM hands table numbers out in order, so
+/// consecutive executables land in different sets, where the addresses of
+/// code cells (a constant stride apart in one size class) can resonate with
+/// the cache's multiplicative hash and crowd a few sets (16 async functions
+/// taking turns missed on every resume when keyed by address). Four bytes,
+/// compared with one instruction. A table number is reused only after its
+/// code was collected, and the VM prunes the cache of freed tables in the
+/// same reconciliation (see `Vm::reconcile`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExecutableKey {
-    code: Gc<Code>,
-    serial: u32,
+pub struct ExecutableKey(NonZeroU32);
+
+impl ExecutableKey {
+    /// The key of the executable whose inline caches are table `table`.
+    pub fn of_table(table: u32) -> Self {
+        Self(NonZeroU32::MIN.saturating_add(table))
+    }
+
+    /// The inline-cache table of the executable.
+    pub fn table(self) -> u32 {
+        self.0.get() - 1
+    }
 }
 
 impl js_microtask::CacheKey for ExecutableKey {
     #[inline]
     fn identity(self) -> u64 {
-        u64::from(self.serial)
-    }
-}
-
-impl From<ExecutableKey> for js_gc::GcAny {
-    fn from(key: ExecutableKey) -> Self {
-        key.code.as_any()
+        u64::from(self.0.get())
     }
 }
 
 /// The resume entry of `code`, from the call cache when it is there.
 fn resume_entry(vm: &mut Vm, code: Gc<Code>) -> ResumeEntry {
-    let key = ExecutableKey { code, serial: code.borrow(&vm.heap).ic_table };
+    let key = ExecutableKey::of_table(code.borrow(&vm.heap).ic_table);
     if vm.options.resume_cache
         && let Some(entry) = vm.resume_cache.get(key)
     {
         return entry;
     }
     let c = code.borrow(&vm.heap);
-    let entry = ResumeEntry { register_count: c.register_count, max_call_registers: c.param_count.saturating_add(1) };
+    let entry = ResumeEntry {
+        register_count: c.register_count,
+        max_call_registers: NonZeroU16::MIN.saturating_add(c.param_count),
+    };
     if vm.options.resume_cache {
         vm.resume_cache.insert(key, entry);
     }

@@ -82,6 +82,13 @@ impl InlineCacheTables {
         }
     }
 
+    /// Whether table `table` belongs to code that is still loaded (tables
+    /// of collected code are freed by reconciliation and handed out again
+    /// later).
+    pub fn is_allocated(&self, table: u32) -> bool {
+        self.tables.get(table as usize).is_some_and(Option::is_some)
+    }
+
     /// Tables in use.
     pub fn live_tables(&self) -> usize {
         self.tables.iter().filter(|t| t.is_some()).count()
