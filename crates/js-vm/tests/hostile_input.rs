@@ -54,6 +54,9 @@ fn deep_nesting_is_a_syntax_or_range_error() {
         ("call chain", format!("f{}", "()".repeat(N))),
         ("class heritage", format!("{}B{}", "class A extends ".repeat(N), "{}".repeat(N))),
         ("ten-times-deeper conditional chain", format!("{}c", "a ? b : ".repeat(10 * N))),
+        ("labels", format!("{};", (0..N).map(|i| format!("l{i}: ")).collect::<String>())),
+        ("else-if chain with blocks", format!("{}{{}}", "if (a) {} else ".repeat(N))),
+        ("ten-times-longer else-if chain", format!("{};", "if (a) ; else ".repeat(10 * N))),
     ];
     let mut vm = Vm::with_options(quiet_options());
     for (name, text) in cases {
@@ -61,6 +64,20 @@ fn deep_nesting_is_a_syntax_or_range_error() {
         let thrown = outcome(&mut vm, &text);
         assert!(thrown == "SyntaxError" || thrown == "RangeError", "{name}: {thrown}");
         assert!(started.elapsed() < Duration::from_secs(20), "{name} took {:?}", started.elapsed());
+    }
+}
+
+#[test]
+fn statement_chains_the_nesting_bound_lets_through_fit_the_parser_stack() {
+    // 9,000 links: under the bound, so parsed (on the compiler's stack,
+    // in whatever build this test runs) and then compiled or refused by
+    // the compiler's own depth guard, never a stack overflow.
+    let mut vm = Vm::with_options(quiet_options());
+    let labels: String = (0..9_000).map(|i| format!("l{i}: ")).collect();
+    for chain in ["if (a) ; else ".repeat(9_000), "if (a) {} else ".repeat(9_000), labels] {
+        let text = format!("var a = 0; {chain}a = 1;");
+        let result = outcome(&mut vm, &text);
+        assert!(result == "ok" || result == "RangeError", "{}: {result}", &chain[..20]);
     }
 }
 

@@ -11,7 +11,7 @@
 //!   [`MAX_BRACKET_NESTING`] deep.
 //! * **Right-nesting tokens** — prefix operators (`!`, `~`, unary `+`/`-`,
 //!   `typeof`, `void`, `delete`, `await`, `yield`, `new`), assignments,
-//!   `?`, `=>`, `**`, `extends`, and statement keywords whose body may be a
+//!   `?`, `:` (labels), `=>`, `**`, `extends`, and statement keywords whose body may be a
 //!   single statement (`if`, `else`, `with`, `while`, `for`, `do`) — each
 //!   may open one more level of the parser's recursion without a bracket.
 //!   Their count since the last `;` or `,` of the same bracket (inherited
@@ -20,14 +20,16 @@
 //! A chain ends at a `;` or `,`, at a line break that ends a statement
 //! (an operand, a line break, the start of another operand), and a
 //! statement word's count ends with the `}` of its block body.
+//! * **`else` chains**: an `else` right after the end of a statement
+//!   continues the `if` before it, and the parser recurses once more for
+//!   each link of `if (a) …; else if (b) …; else …`, however each link's
+//!   body ends. So the `else`s of a chain are counted together (from the
+//!   bracket's base) until a statement ends without an `else` after it.
 //! String literals, comments and template text are skipped, so their
 //! contents never count. The bound over-counts (a `;` inside a brace-less
 //! `if` body does not end the `if`, but resets the count only to the
 //! bracket's base), which is why the token limit is far above what written
-//! code reaches: real programs nest a few dozen levels deep. What the
-//! bound lets through, the parser's stack holds: statement chains such as
-//! `else if` with a `;` or block in each link recurse about as deep as
-//! their length, and the parser's stack holds over a million of them.
+//! code reaches: real programs nest a few dozen levels deep.
 
 use super::{CResult, CompileError};
 
@@ -58,7 +60,9 @@ enum Frame {
     /// count before the statement words that own it as their body).
     /// `words` is the count of statement words pending before a `(` or
     /// `[`, pending again after it closes (`if (a)` still awaits its body).
-    Bracket { base: usize, restore: usize, words: usize },
+    /// `chain` is the `else` chain the bracket interrupts, continued after
+    /// it closes.
+    Bracket { base: usize, restore: usize, words: usize, chain: usize },
     /// `${` ... `}` inside a template literal; holds the token count when
     /// it opened.
     Substitution(usize),
@@ -85,6 +89,10 @@ pub(super) fn check_nesting(text: &str) -> CResult<()> {
     // Statement words counted since the statement began: a block body
     // ends them.
     let mut statement_words = 0usize;
+    // `else`s of the current if-else chain, and whether a statement just
+    // ended (an `else` next continues the chain; anything else ends it).
+    let mut else_chain = 0usize;
+    let mut statement_ended = false;
     // The last significant (non-space) byte of code, to tell a prefix
     // `+`/`-` from a binary one and a statement-ending line break.
     let mut previous = b';';
@@ -110,6 +118,10 @@ pub(super) fn check_nesting(text: &str) -> CResult<()> {
         if std::mem::take(&mut line_break) && ends_operand(previous) && starts_operand(b) && !continues(bytes, i) {
             tokens = base;
             statement_words = 0;
+            statement_ended = true;
+        }
+        if std::mem::take(&mut statement_ended) && !is_word(bytes, i, b"else") {
+            else_chain = 0;
         }
         match b {
             b'"' | b'\'' => {
@@ -126,15 +138,18 @@ pub(super) fn check_nesting(text: &str) -> CResult<()> {
                 let (restore, words) =
                     if b == b'{' { (tokens - statement_words, 0) } else { (tokens, statement_words) };
                 statement_words = 0;
-                frames.push(Frame::Bracket { base: tokens, restore, words });
+                frames.push(Frame::Bracket { base: tokens, restore, words, chain: else_chain });
+                else_chain = 0;
                 if frames.len() > MAX_BRACKET_NESTING {
                     return Err(too_deep());
                 }
             }
             b')' | b']' | b'}' => match frames.pop() {
-                Some(Frame::Bracket { restore, words, .. }) => {
+                Some(Frame::Bracket { restore, words, chain, .. }) => {
                     tokens = restore;
                     statement_words = words;
+                    else_chain = chain;
+                    statement_ended = b == b'}';
                 }
                 Some(Frame::Substitution(outer)) => {
                     // Back in template text: skip to its end or the next
@@ -149,11 +164,14 @@ pub(super) fn check_nesting(text: &str) -> CResult<()> {
             b';' | b',' => {
                 tokens = base;
                 statement_words = 0;
+                statement_ended = b == b';';
             }
             // `!=` and `?.`/`??` do not nest; counting them anyway only
             // over-estimates. Assignments and `=>` nest to the right;
             // comparisons (`==`, `<=`) are counted too, harmlessly.
-            b'!' | b'~' | b'?' | b'=' => tokens += 1,
+            // A label (`l:`) nests the statement it labels; counting every
+            // `:` (conditionals, properties, `case`) only over-estimates.
+            b'!' | b'~' | b'?' | b'=' | b':' => tokens += 1,
             b'+' | b'-' if !ends_operand(previous) => tokens += 1,
             b'*' if bytes.get(i + 1) == Some(&b'*') => {
                 tokens += 1;
@@ -171,6 +189,10 @@ pub(super) fn check_nesting(text: &str) -> CResult<()> {
                     tokens += 1;
                     previous = b'(';
                 } else if STATEMENT_WORDS.contains(&word) {
+                    if word == b"else" {
+                        else_chain += 1;
+                        tokens = tokens.max(base + else_chain);
+                    }
                     tokens += 1;
                     statement_words += 1;
                     previous = b'(';
@@ -206,6 +228,11 @@ fn ends_operand(previous: u8) -> bool {
 /// Whether `b` starts an operand or a statement.
 fn starts_operand(b: u8) -> bool {
     is_word_byte(b) || matches!(b, b'"' | b'\'' | b'`')
+}
+
+/// Whether the word at `i` is `word`.
+fn is_word(bytes: &[u8], i: usize, word: &[u8]) -> bool {
+    bytes[i..].starts_with(word) && !bytes.get(i + word.len()).is_some_and(|&b| is_word_byte(b))
 }
 
 /// Whether the word at `i` continues the expression before a line break.
@@ -310,10 +337,28 @@ mod tests {
 
     #[test]
     fn long_right_nesting_chains_fail() {
-        for chain in ["a ? b : ", "a = ", "() => ", "!", "typeof ", "await ", "if (a) ", "- ", "2 ** ", "a ? b\n: "] {
+        for chain in
+            ["a ? b : ", "l: ", "a = ", "() => ", "!", "typeof ", "await ", "if (a) ", "- ", "2 ** ", "a ? b\n: "]
+        {
             let text = format!("{}1", chain.repeat(MAX_TOKEN_NESTING + 1));
             assert!(!accepted(&text), "{chain}");
         }
+    }
+
+    #[test]
+    fn long_else_chains_fail_however_their_links_end() {
+        for link in ["if (a) ; else ", "if (a) {} else ", "if (a) b()\nelse ", "if (a) { b() } else\n"] {
+            let text = format!("{}c();", link.repeat(MAX_TOKEN_NESTING + 1));
+            assert!(!accepted(&text), "{link:?}");
+        }
+        let nested = format!("{{ {}c(); }}", "if (a) { if (b) c() } else ".repeat(MAX_TOKEN_NESTING + 1));
+        assert!(!accepted(&nested), "links whose bodies hold other statements");
+    }
+
+    #[test]
+    fn separate_if_else_statements_do_not_chain() {
+        assert!(accepted(&"if (a) b(); else c();\n".repeat(MAX_TOKEN_NESTING * 2)));
+        assert!(accepted(&"if (a) { b() } else { c() } elsewhere();".repeat(MAX_TOKEN_NESTING * 2)));
     }
 
     #[test]
