@@ -2,6 +2,7 @@
 //! JavaScript exception or a clean, reported termination, never a crash or
 //! a hang the embedder cannot stop. One test per limit.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -29,6 +30,14 @@ fn outcome(vm: &mut Vm, text: &str) -> String {
     }
 }
 
+/// `count` distinct labels, each labelling the next: `l0: l1: … `.
+fn labels(count: usize) -> String {
+    (0..count).fold(String::new(), |mut text, i| {
+        let _ = write!(text, "l{i}: ");
+        text
+    })
+}
+
 #[test]
 fn deep_nesting_is_a_syntax_or_range_error() {
     const N: usize = 100_000;
@@ -54,7 +63,7 @@ fn deep_nesting_is_a_syntax_or_range_error() {
         ("call chain", format!("f{}", "()".repeat(N))),
         ("class heritage", format!("{}B{}", "class A extends ".repeat(N), "{}".repeat(N))),
         ("ten-times-deeper conditional chain", format!("{}c", "a ? b : ".repeat(10 * N))),
-        ("labels", format!("{};", (0..N).map(|i| format!("l{i}: ")).collect::<String>())),
+        ("labels", format!("{};", labels(N))),
         ("else-if chain with blocks", format!("{}{{}}", "if (a) {} else ".repeat(N))),
         ("ten-times-longer else-if chain", format!("{};", "if (a) ; else ".repeat(10 * N))),
     ];
@@ -73,8 +82,7 @@ fn statement_chains_the_nesting_bound_lets_through_fit_the_parser_stack() {
     // in whatever build this test runs) and then compiled or refused by
     // the compiler's own depth guard, never a stack overflow.
     let mut vm = Vm::with_options(quiet_options());
-    let labels: String = (0..9_000).map(|i| format!("l{i}: ")).collect();
-    for chain in ["if (a) ; else ".repeat(9_000), "if (a) {} else ".repeat(9_000), labels] {
+    for chain in ["if (a) ; else ".repeat(9_000), "if (a) {} else ".repeat(9_000), labels(9_000)] {
         let text = format!("var a = 0; {chain}a = 1;");
         let result = outcome(&mut vm, &text);
         assert!(result == "ok" || result == "RangeError", "{}: {result}", &chain[..20]);

@@ -11,20 +11,21 @@
 //!   [`MAX_BRACKET_NESTING`] deep.
 //! * **Right-nesting tokens** — prefix operators (`!`, `~`, unary `+`/`-`,
 //!   `typeof`, `void`, `delete`, `await`, `yield`, `new`), assignments,
-//!   `?`, `:` (labels), `=>`, `**`, `extends`, and statement keywords whose body may be a
+//!   `?`, `:` (labels), `=>`, `**`, `extends`, and statement keywords
+//!   whose body may be a
 //!   single statement (`if`, `else`, `with`, `while`, `for`, `do`) — each
 //!   may open one more level of the parser's recursion without a bracket.
 //!   Their count since the last `;` or `,` of the same bracket (inherited
 //!   from the enclosing brackets) is at most [`MAX_TOKEN_NESTING`].
-//!
-//! A chain ends at a `;` or `,`, at a line break that ends a statement
-//! (an operand, a line break, the start of another operand), and a
-//! statement word's count ends with the `}` of its block body.
 //! * **`else` chains**: an `else` right after the end of a statement
 //!   continues the `if` before it, and the parser recurses once more for
 //!   each link of `if (a) …; else if (b) …; else …`, however each link's
 //!   body ends. So the `else`s of a chain are counted together (from the
 //!   bracket's base) until a statement ends without an `else` after it.
+//!
+//! A chain ends at a `;` or `,`, at a line break that ends a statement
+//! (an operand, a line break, the start of another operand), and a
+//! statement word's count ends with the `}` of its block body.
 //! String literals, comments and template text are skipped, so their
 //! contents never count. The bound over-counts (a `;` inside a brace-less
 //! `if` body does not end the `if`, but resets the count only to the
@@ -76,6 +77,61 @@ impl Frame {
     }
 }
 
+/// The counts of the chain the scanner is in.
+#[derive(Default)]
+struct Chain {
+    /// Right-nesting tokens counted.
+    tokens: usize,
+    /// Statement words counted since the statement began: a block body
+    /// ends them.
+    statement_words: usize,
+    /// `else`s of the current if-else chain.
+    elses: usize,
+    /// Whether a statement just ended: an `else` next continues the if-else
+    /// chain, anything else ends it.
+    statement_ended: bool,
+}
+
+impl Chain {
+    /// A statement (or a comma's operand) ended: back to the bracket's
+    /// `base`.
+    fn end(&mut self, base: usize, statement: bool) {
+        self.tokens = base;
+        self.statement_words = 0;
+        self.statement_ended = statement;
+    }
+
+    /// Opens bracket `b`.
+    fn open(&mut self, b: u8) -> Frame {
+        let (restore, words) =
+            if b == b'{' { (self.tokens - self.statement_words, 0) } else { (self.tokens, self.statement_words) };
+        let frame = Frame::Bracket { base: self.tokens, restore, words, chain: self.elses };
+        self.statement_words = 0;
+        self.elses = 0;
+        frame
+    }
+
+    /// Counts `word` (in a bracket whose base is `base`); returns whether
+    /// it opens a level of nesting.
+    fn word(&mut self, word: &[u8], base: usize) -> bool {
+        // `a.if` or `{ if: 1 }` are property names, harmlessly counted.
+        if NESTING_WORDS.contains(&word) {
+            self.tokens += 1;
+            true
+        } else if STATEMENT_WORDS.contains(&word) {
+            if word == b"else" {
+                self.elses += 1;
+                self.tokens = self.tokens.max(base + self.elses);
+            }
+            self.tokens += 1;
+            self.statement_words += 1;
+            true
+        } else {
+            false
+        }
+    }
+}
+
 fn too_deep() -> CompileError {
     CompileError::Range("Maximum nesting depth exceeded while parsing".to_owned())
 }
@@ -85,14 +141,7 @@ fn too_deep() -> CompileError {
 pub(super) fn check_nesting(text: &str) -> CResult<()> {
     let bytes = text.as_bytes();
     let mut frames: Vec<Frame> = Vec::new();
-    let mut tokens = 0usize;
-    // Statement words counted since the statement began: a block body
-    // ends them.
-    let mut statement_words = 0usize;
-    // `else`s of the current if-else chain, and whether a statement just
-    // ended (an `else` next continues the chain; anything else ends it).
-    let mut else_chain = 0usize;
-    let mut statement_ended = false;
+    let mut chain = Chain::default();
     // The last significant (non-space) byte of code, to tell a prefix
     // `+`/`-` from a binary one and a statement-ending line break.
     let mut previous = b';';
@@ -116,12 +165,10 @@ pub(super) fn check_nesting(text: &str) -> CResult<()> {
         // ends a statement (automatic semicolon insertion), unless a word
         // that continues the expression follows.
         if std::mem::take(&mut line_break) && ends_operand(previous) && starts_operand(b) && !continues(bytes, i) {
-            tokens = base;
-            statement_words = 0;
-            statement_ended = true;
+            chain.end(base, true);
         }
-        if std::mem::take(&mut statement_ended) && !is_word(bytes, i, b"else") {
-            else_chain = 0;
+        if std::mem::take(&mut chain.statement_ended) && !is_word(bytes, i, b"else") {
+            chain.elses = 0;
         }
         match b {
             b'"' | b'\'' => {
@@ -130,51 +177,40 @@ pub(super) fn check_nesting(text: &str) -> CResult<()> {
                 continue;
             }
             b'`' => {
-                i = enter_template(bytes, i + 1, &mut frames, tokens)?;
+                i = enter_template(bytes, i + 1, &mut frames, chain.tokens)?;
                 previous = b'"';
                 continue;
             }
             b'(' | b'[' | b'{' => {
-                let (restore, words) =
-                    if b == b'{' { (tokens - statement_words, 0) } else { (tokens, statement_words) };
-                statement_words = 0;
-                frames.push(Frame::Bracket { base: tokens, restore, words, chain: else_chain });
-                else_chain = 0;
+                frames.push(chain.open(b));
                 if frames.len() > MAX_BRACKET_NESTING {
                     return Err(too_deep());
                 }
             }
             b')' | b']' | b'}' => match frames.pop() {
-                Some(Frame::Bracket { restore, words, chain, .. }) => {
-                    tokens = restore;
-                    statement_words = words;
-                    else_chain = chain;
-                    statement_ended = b == b'}';
+                Some(Frame::Bracket { restore, words, chain: elses, .. }) => {
+                    chain = Chain { tokens: restore, statement_words: words, elses, statement_ended: b == b'}' };
                 }
                 Some(Frame::Substitution(outer)) => {
                     // Back in template text: skip to its end or the next
                     // substitution.
-                    tokens = outer;
-                    i = enter_template(bytes, i + 1, &mut frames, tokens)?;
+                    chain.tokens = outer;
+                    i = enter_template(bytes, i + 1, &mut frames, chain.tokens)?;
                     previous = b'"';
                     continue;
                 }
                 None => {}
             },
-            b';' | b',' => {
-                tokens = base;
-                statement_words = 0;
-                statement_ended = b == b';';
-            }
+            b';' | b',' => chain.end(base, b == b';'),
             // `!=` and `?.`/`??` do not nest; counting them anyway only
             // over-estimates. Assignments and `=>` nest to the right;
             // comparisons (`==`, `<=`) are counted too, harmlessly.
             // A label (`l:`) nests the statement it labels; counting every
             // `:` (conditionals, properties, `case`) only over-estimates.
-            b'!' | b'~' | b'?' | b'=' | b':' => tokens += 1,
-            b'+' | b'-' if !ends_operand(previous) => tokens += 1,
+            b'!' | b'~' | b'?' | b'=' | b':' => chain.tokens += 1,
+            b'+' | b'-' if !ends_operand(previous) => chain.tokens += 1,
             b'*' if bytes.get(i + 1) == Some(&b'*') => {
-                tokens += 1;
+                chain.tokens += 1;
                 i += 1;
             }
             _ if is_word_byte(b) => {
@@ -182,31 +218,15 @@ pub(super) fn check_nesting(text: &str) -> CResult<()> {
                 while i < bytes.len() && is_word_byte(bytes[i]) {
                     i += 1;
                 }
-                let word = &bytes[start..i];
-                // `a.if` or `{ if: 1 }` are property names, harmlessly
-                // counted.
-                if NESTING_WORDS.contains(&word) {
-                    tokens += 1;
-                    previous = b'(';
-                } else if STATEMENT_WORDS.contains(&word) {
-                    if word == b"else" {
-                        else_chain += 1;
-                        tokens = tokens.max(base + else_chain);
-                    }
-                    tokens += 1;
-                    statement_words += 1;
-                    previous = b'(';
-                } else {
-                    previous = b'a';
-                }
-                if tokens > MAX_TOKEN_NESTING {
+                previous = if chain.word(&bytes[start..i], base) { b'(' } else { b'a' };
+                if chain.tokens > MAX_TOKEN_NESTING {
                     return Err(too_deep());
                 }
                 continue;
             }
             _ => {}
         }
-        if tokens > MAX_TOKEN_NESTING {
+        if chain.tokens > MAX_TOKEN_NESTING {
             return Err(too_deep());
         }
         previous = b;
