@@ -191,7 +191,7 @@ fn is_array(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 fn push(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, len) = this_object(vm, info)?;
-    if len + info.argc as f64 > 9_007_199_254_740_991.0 {
+    if len + info.argc as f64 > MAX_SAFE_INTEGER {
         return Err(vm.type_error("Pushing elements past 2^53-1 length"));
     }
     let mut n = len;
@@ -243,7 +243,7 @@ fn unshift(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, len) = this_object(vm, info)?;
     let count = info.argc as f64;
     if count > 0.0 {
-        if len + count > 9_007_199_254_740_991.0 {
+        if len + count > MAX_SAFE_INTEGER {
             return Err(vm.type_error("Unshift would exceed the maximum array length"));
         }
         let mut k = len;
@@ -302,6 +302,9 @@ fn splice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     let items: Vec<Value> = info.args(vm).into_iter().skip(2).collect();
     let item_count = items.len() as f64;
+    if len + item_count - delete_count > MAX_SAFE_INTEGER {
+        return Err(vm.type_error("Array.prototype.splice: the new length would exceed 2^53 - 1"));
+    }
     let removed = array_species_create(vm, o, delete_count)?;
     vm.keep_alive(Value::object(removed));
     for k in 0..delete_count as u64 {
