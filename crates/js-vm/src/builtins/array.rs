@@ -687,6 +687,10 @@ fn with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if actual >= len || actual < 0.0 {
         return Err(vm.range_error("Invalid index"));
     }
+    // ArrayCreate(len) comes before any element is read.
+    if len > f64::from(u32::MAX) {
+        return Err(vm.range_error("Invalid array length"));
+    }
     let value = info.arg(vm, 1);
     let mut items = Vec::new();
     let mut k = 0.0;
