@@ -111,6 +111,11 @@ pub fn iterator_close(vm: &mut Vm, record: Gc<IteratorRecord>) -> JsResult<()> {
 /// on a finished record) and returns `error`; a failure while closing is
 /// ignored, except an interrupt, which wins.
 pub fn iterator_close_with_error(vm: &mut Vm, record: Gc<IteratorRecord>, error: Exception) -> Exception {
+    // `return` is JavaScript: the thrown value, often a fresh error object
+    // held only here, must survive a collection it triggers.
+    if let Exception::Throw(value) = error {
+        vm.keep_alive(value);
+    }
     record.borrow_mut(&mut vm.heap).done = false;
     match iterator_close(vm, record) {
         Err(Exception::Terminated) => Exception::Terminated,

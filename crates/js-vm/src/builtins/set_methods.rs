@@ -43,16 +43,17 @@ fn get_set_record(vm: &mut Vm, obj: Value) -> JsResult<SetRecord> {
     }
     let has_key = vm.key("has");
     let has = get(vm, o, has_key, obj)?;
+    // Rooted before the `keys` getter can run JavaScript (and collect).
+    vm.keep_alive(has);
     if !is_callable(vm, has) {
         return Err(vm.type_error("The set-like object's 'has' is not a function"));
     }
     let keys_key = vm.key("keys");
     let keys = get(vm, o, keys_key, obj)?;
+    vm.keep_alive(keys);
     if !is_callable(vm, keys) {
         return Err(vm.type_error("The set-like object's 'keys' is not a function"));
     }
-    vm.keep_alive(has);
-    vm.keep_alive(keys);
     Ok(SetRecord { set: obj, size, has, keys })
 }
 
