@@ -12,7 +12,7 @@ use js_gc::{Gc, GcAny, Heap, HeapConfig, Liveness, Reconciler, Roots, Trace, Tra
 use crate::bytecode::{Code, Source};
 use crate::compiler::{self, CompileError};
 use crate::interpreter::{Frame, InlineCacheTables};
-use crate::object::{JsObject, ObjectKind, PropertyKey, Shape};
+use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey, Shape};
 use crate::realm::{CommonAtoms, Realm, RealmId, WellKnownSymbols};
 use crate::string::{AtomTable, JsString};
 use crate::value::Value;
@@ -124,6 +124,10 @@ pub struct Vm {
     /// it sits in [`Vm::realm`].
     pub(crate) realms: Vec<Option<Box<Realm>>>,
     pub(crate) root_shape: Gc<Shape>,
+    /// The shape of `CreateIterResultObject`'s objects (`value`, then
+    /// `done`, both plain data properties), so iterator steps build them in
+    /// one allocation instead of two shape transitions.
+    pub(crate) iter_result_shape: Gc<Shape>,
     pub(crate) symbols: WellKnownSymbols,
     pub(crate) names: CommonAtoms,
     /// Values native code keeps alive across calls back into scripts;
@@ -196,6 +200,10 @@ impl Vm {
         let names = CommonAtoms::new(&mut heap, &mut atoms);
         let symbols = WellKnownSymbols::new(&mut heap, &mut atoms);
         let realm = Box::new(Realm::new(&mut heap, root_shape, RealmId::MAIN));
+        let value_shape =
+            Shape::add_property(&mut heap, root_shape, PropertyKey::String(names.value), Attributes::DEFAULT);
+        let iter_result_shape =
+            Shape::add_property(&mut heap, value_shape, PropertyKey::String(names.done), Attributes::DEFAULT);
         let mut vm = Self {
             heap,
             atoms,
@@ -205,6 +213,7 @@ impl Vm {
             realm_id: RealmId::MAIN,
             realms: vec![None],
             root_shape,
+            iter_result_shape,
             symbols,
             names,
             temp_roots: Vec::new(),
@@ -521,6 +530,7 @@ impl Vm {
             realm: &self.realm,
             realms: &self.realms,
             root_shape: self.root_shape,
+            iter_result_shape: self.iter_result_shape,
             symbols: &self.symbols,
             names: &self.names,
             temp_roots: &self.temp_roots,
@@ -612,6 +622,7 @@ struct VmRoots<'a> {
     realm: &'a Realm,
     realms: &'a [Option<Box<Realm>>],
     root_shape: Gc<Shape>,
+    iter_result_shape: Gc<Shape>,
     symbols: &'a WellKnownSymbols,
     names: &'a CommonAtoms,
     temp_roots: &'a [Value],
@@ -641,6 +652,7 @@ impl Roots for VmRoots<'_> {
             realm.trace(tracer);
         }
         self.root_shape.trace(tracer);
+        self.iter_result_shape.trace(tracer);
         self.symbols.trace(tracer);
         self.names.trace(tracer);
         self.temp_roots.trace(tracer);

@@ -11,7 +11,7 @@ use super::{method, symbol_method};
 use crate::abstract_ops::{is_callable, to_boolean, to_object};
 use crate::interpreter::{CallInfo, ForInIterator, IteratorRecord};
 use crate::object::internal_methods::{call, get, get_value};
-use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, Properties, PropertyKey};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -187,12 +187,10 @@ fn array_iterator_advance(
 
 /// `CreateIterResultObject`.
 pub fn iter_result(vm: &mut Vm, value: Value, done: bool) -> Value {
-    let obj = vm.new_plain_object();
-    let value_key = PropertyKey::String(vm.names.value);
-    let done_key = PropertyKey::String(vm.names.done);
-    crate::object::internal_methods::add_property(vm, obj, value_key, value, Attributes::DEFAULT);
-    crate::object::internal_methods::add_property(vm, obj, done_key, Value::boolean(done), Attributes::DEFAULT);
-    Value::object(obj)
+    let proto = vm.realm.intrinsics.object_prototype;
+    let mut object = JsObject::new(vm.iter_result_shape, Some(proto), ObjectKind::Ordinary);
+    object.properties = Properties::Shaped { shape: vm.iter_result_shape, slots: vec![value, Value::boolean(done)] };
+    Value::object(vm.heap.alloc(object))
 }
 
 /// A new Array Iterator over `target`.
