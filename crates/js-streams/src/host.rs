@@ -83,4 +83,29 @@ pub trait StreamHost: PromiseHost {
 
     /// Keeps `value` alive until the current operation ends.
     fn root(&mut self, value: Self::Value);
+
+    /// Whether `signal` (an AbortSignal the host converted, e.g. `pipeTo`'s
+    /// `signal` option) is aborted.
+    fn signal_aborted(&mut self, signal: Self::Value) -> bool;
+
+    /// `signal`'s abort reason.
+    fn signal_abort_reason(&mut self, signal: Self::Value) -> Self::Value;
+
+    /// Adds to `signal`, which is not aborted, an abort algorithm that
+    /// calls [`crate::pipe_to::pipe_signal_aborted`] with `pipe`; returns
+    /// the host's name for it (for
+    /// [`remove_abort_algorithm`](Self::remove_abort_algorithm)).
+    fn add_pipe_abort_algorithm(&mut self, signal: Self::Value, pipe: Self::Object) -> u64;
+
+    /// Removes the abort algorithm `algorithm` from `signal`.
+    fn remove_abort_algorithm(&mut self, signal: Self::Value, algorithm: u64);
+
+    /// A new AbortSignal that is not aborted (a
+    /// `WritableStreamDefaultController`'s `[[abortController]]`'s signal).
+    fn new_abort_signal(&mut self) -> Self::Value;
+
+    /// "Signal abort" on `signal` with `reason`: runs its abort algorithms
+    /// and `abort` listeners, which can run user code (the host reports
+    /// what they throw).
+    fn signal_abort(&mut self, signal: Self::Value, reason: Self::Value);
 }

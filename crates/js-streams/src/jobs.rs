@@ -49,8 +49,13 @@ pub const PIPE_SOURCE_CLOSED: JobKind = JobKind::new(0xFE12);
 pub const PIPE_DEST_CLOSED: JobKind = JobKind::new(0xFE13);
 /// The pipe's last write settled during shutdown.
 pub const PIPE_WRITES_DONE: JobKind = JobKind::new(0xFE14);
+/// [`PIPE_WRITES_DONE`] one turn later.
+pub const PIPE_WRITES_DONE_NEXT_TURN: JobKind = JobKind::new(0xFE17);
 /// The pipe's shutdown action settled.
 pub const PIPE_ACTION_SETTLED: JobKind = JobKind::new(0xFE15);
+/// One of the actions of a pipe's `signal` abort settled (slot 0: the
+/// pipe record).
+pub const PIPE_SIGNAL_ACTION_SETTLED: JobKind = JobKind::new(0xFE16);
 /// A tee read's chunk, a microtask after it arrived (slot 0: the tee
 /// record, slot 1: the chunk).
 pub const TEE_CHUNK: JobKind = JobKind::new(0xFE18);
@@ -136,7 +141,9 @@ fn dispatch<H: StreamHost>(
         PIPE_SOURCE_CLOSED => pipe_to::source_closed_settled(host, target, outcome),
         PIPE_DEST_CLOSED => pipe_to::dest_closed_settled(host, target, outcome),
         PIPE_WRITES_DONE => pipe_to::run_action(host, target),
+        PIPE_WRITES_DONE_NEXT_TURN => queue_continuation(host, PIPE_WRITES_DONE, data, outcome),
         PIPE_ACTION_SETTLED => pipe_to::action_settled(host, target, outcome),
+        PIPE_SIGNAL_ACTION_SETTLED => pipe_to::signal_action_settled(host, target, outcome),
         TEE_CHUNK => {
             if let Ok(chunk) = outcome {
                 crate::readable_stream_tee::chunk_microtask(host, target, chunk);

@@ -50,9 +50,11 @@
 //!
 //! # Limits
 //!
-//! Byte streams (`type: "bytes"`, the byte controller, BYOB readers), the
-//! `signal` option of `pipeTo` and `WritableStreamDefaultController.signal`
-//! are not implemented (the engine has no AbortSignal yet). Tick counts
+//! Byte streams (`type: "bytes"`, the byte controller, BYOB readers) are
+//! not implemented. AbortSignals (`pipeTo`'s `signal` option,
+//! `WritableStreamDefaultController.signal`) are the host's, reached
+//! through [`StreamHost`]; a controller's signal is made when script first
+//! reads it (an abort before that only records the reason). Tick counts
 //! follow the spec on the common paths; a transform run after backpressure
 //! lifted approximates the spec's chain of derived promises, and the
 //! buffered fast paths settle a turn earlier than WebIDL's derived promise

@@ -11,7 +11,8 @@ use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::{
-    PIPE_ACTION_SETTLED, PIPE_DEST_CLOSED, PIPE_READY, PIPE_SOURCE_CLOSED, PIPE_WRITE, PIPE_WRITES_DONE,
+    PIPE_ACTION_SETTLED, PIPE_DEST_CLOSED, PIPE_READY, PIPE_SIGNAL_ACTION_SETTLED, PIPE_SOURCE_CLOSED, PIPE_WRITE,
+    PIPE_WRITES_DONE_NEXT_TURN,
 };
 use crate::promises::{is_pending, mark_handled, new_promise, queue_continuation, reject, resolve, upon_promise};
 use crate::readable_stream::readable_stream_cancel;
@@ -40,8 +41,9 @@ pub struct PipeOptions {
     pub prevent_cancel: bool,
 }
 
-/// `ReadableStreamPipeTo(source, dest, ...)`: the promise of the pipe.
-/// Both streams must be unlocked (the caller checked).
+/// `ReadableStreamPipeTo(source, dest, ..., signal)`: the promise of the
+/// pipe. Both streams must be unlocked (the caller checked); `signal`, if
+/// given, is an AbortSignal (the caller converted it).
 ///
 /// # Errors
 /// A TypeError if either stream is locked.
@@ -50,6 +52,7 @@ pub fn readable_stream_pipe_to<H: StreamHost>(
     source: H::Object,
     dest: H::Object,
     options: PipeOptions,
+    signal: Option<H::Value>,
 ) -> Result<H::Promise, H::Value> {
     let reader = acquire_readable_stream_default_reader(host, source)?;
     let writer = acquire_writable_stream_default_writer(host, dest)?;
@@ -70,7 +73,20 @@ pub fn readable_stream_pipe_to<H: StreamHost>(
         error: None,
         busy: false,
         write_queued: false,
+        signal,
+        abort_algorithm: None,
+        signal_actions_pending: 0,
+        signal_actions_rejected: false,
     }));
+    if let Some(signal) = signal {
+        if host.signal_aborted(signal) {
+            // The spec returns here: no propagation rule is set up.
+            pipe_signal_aborted(host, record);
+            return Ok(promise);
+        }
+        let algorithm = host.add_pipe_abort_algorithm(signal, record);
+        pipe(host, record).abort_algorithm = Some(algorithm);
+    }
     let data = host.stream_object_value(record);
     let closed = reader_closed(host, reader);
     upon_promise(host, closed, PIPE_SOURCE_CLOSED, data);
@@ -122,6 +138,15 @@ fn dest_errored<H: StreamHost>(host: &mut H, record: H::Object, error: H::Value)
 fn source_closed<H: StreamHost>(host: &mut H, record: H::Object) {
     let action = if pipe(host, record).prevent_close { ShutdownAction::None } else { ShutdownAction::CloseDest };
     shutdown(host, record, action, None);
+}
+
+/// The pipe's abort algorithm (its `signal` aborted): shut down with the
+/// signal's actions and its abort reason.
+pub fn pipe_signal_aborted<H: StreamHost>(host: &mut H, record: H::Object) {
+    let Some(signal) = pipe(host, record).signal else { return };
+    let error = host.signal_abort_reason(signal);
+    host.root(error);
+    shutdown(host, record, ShutdownAction::SignalAbort(error), Some(error));
 }
 
 /// The next step of the loop: wait for `ready` under backpressure, else
@@ -228,17 +253,20 @@ fn shutdown<H: StreamHost>(host: &mut H, record: H::Object, action: ShutdownActi
 }
 
 /// "Wait until every chunk that has been read has been written", then run
-/// the action.
+/// the action. While the destination is writable this takes two turns
+/// after the last write settled (or now, if none is pending), as the
+/// reference implementation's chained `then` on the current write does;
+/// the order of the actions against the streams' own continuations (a
+/// sink's `start` settling, say) depends on it.
 fn wait_for_writes_then_act<H: StreamHost>(host: &mut H, record: H::Object) {
     let slots = pipe(host, record);
     let (dest, current_write) = (slots.dest, slots.current_write);
-    if writable_stream(host, dest).state == WritableState::Writable
-        && !close_queued_or_in_flight(host, dest)
-        && let Some(write) = current_write
-        && is_pending(host, write)
-    {
+    if writable_stream(host, dest).state == WritableState::Writable && !close_queued_or_in_flight(host, dest) {
         let data = host.stream_object_value(record);
-        upon_promise(host, write, PIPE_WRITES_DONE, data);
+        match current_write {
+            Some(write) if is_pending(host, write) => upon_promise(host, write, PIPE_WRITES_DONE_NEXT_TURN, data),
+            _ => queue_continuation(host, PIPE_WRITES_DONE_NEXT_TURN, data, Ok(H::Value::undefined())),
+        }
         return;
     }
     run_action(host, record);
@@ -257,9 +285,73 @@ pub(crate) fn run_action<H: StreamHost>(host: &mut H, record: H::Object) {
         ShutdownAction::AbortDest(reason) => writable_stream_abort(host, dest, reason),
         ShutdownAction::CancelSource(reason) => readable_stream_cancel(host, source, reason),
         ShutdownAction::CloseDest => close_with_error_propagation(host, writer),
+        ShutdownAction::SignalAbort(reason) => {
+            run_signal_actions(host, record, reason);
+            return;
+        }
     };
     let data = host.stream_object_value(record);
     upon_promise(host, promise, PIPE_ACTION_SETTLED, data);
+}
+
+/// [`ShutdownAction::SignalAbort`]: performs the actions in order, each on
+/// a stream still in the state it applies to (else it is a promise
+/// resolved with undefined, which needs no promise here), and waits for
+/// all of them ([`PIPE_SIGNAL_ACTION_SETTLED`]), as WebIDL's "wait for all"
+/// does: the first rejection, or the last fulfilment, settles the action
+/// one turn later.
+fn run_signal_actions<H: StreamHost>(host: &mut H, record: H::Object, reason: H::Value) {
+    let slots = pipe(host, record);
+    let (source, dest, prevent_abort, prevent_cancel) =
+        (slots.source, slots.dest, slots.prevent_abort, slots.prevent_cancel);
+    let data = host.stream_object_value(record);
+    let mut pending = 0;
+    if !prevent_abort {
+        pending += 1;
+        if writable_stream(host, dest).state == WritableState::Writable {
+            let promise = writable_stream_abort(host, dest, reason);
+            upon_promise(host, promise, PIPE_SIGNAL_ACTION_SETTLED, data);
+        } else {
+            queue_continuation(host, PIPE_SIGNAL_ACTION_SETTLED, data, Ok(H::Value::undefined()));
+        }
+    }
+    if !prevent_cancel {
+        pending += 1;
+        if readable_stream(host, source).state == ReadableState::Readable {
+            let promise = readable_stream_cancel(host, source, reason);
+            upon_promise(host, promise, PIPE_SIGNAL_ACTION_SETTLED, data);
+        } else {
+            queue_continuation(host, PIPE_SIGNAL_ACTION_SETTLED, data, Ok(H::Value::undefined()));
+        }
+    }
+    if pending == 0 {
+        // "Wait for all" of nothing fulfils in a microtask.
+        pending = 1;
+        queue_continuation(host, PIPE_SIGNAL_ACTION_SETTLED, data, Ok(H::Value::undefined()));
+    }
+    pipe(host, record).signal_actions_pending = pending;
+}
+
+/// One of the signal's actions settled.
+pub(crate) fn signal_action_settled<H: StreamHost>(
+    host: &mut H,
+    record: H::Object,
+    outcome: Result<H::Value, H::Value>,
+) {
+    let data = host.stream_object_value(record);
+    let slots = pipe(host, record);
+    if slots.signal_actions_rejected {
+        return;
+    }
+    if let Err(error) = outcome {
+        slots.signal_actions_rejected = true;
+        queue_continuation(host, PIPE_ACTION_SETTLED, data, Err(error));
+        return;
+    }
+    slots.signal_actions_pending = slots.signal_actions_pending.saturating_sub(1);
+    if slots.signal_actions_pending == 0 {
+        queue_continuation(host, PIPE_ACTION_SETTLED, data, Ok(H::Value::undefined()));
+    }
 }
 
 /// The shutdown action settled.
@@ -275,6 +367,9 @@ pub(crate) fn action_settled<H: StreamHost>(host: &mut H, record: H::Object, out
 fn finalize<H: StreamHost>(host: &mut H, record: H::Object, error: Option<H::Value>) {
     let slots = pipe(host, record);
     let (reader, writer, promise) = (slots.reader, slots.writer, slots.promise);
+    if let (Some(signal), Some(algorithm)) = (slots.signal, slots.abort_algorithm.take()) {
+        host.remove_abort_algorithm(signal, algorithm);
+    }
     writable_stream_default_writer_release(host, writer);
     readable_stream_default_reader_release(host, reader);
     match error {

@@ -201,6 +201,23 @@ pub struct WritableControllerSlots<V, O> {
     pub size: V,
     /// The sink algorithms.
     pub algorithms: SinkAlgorithms<V, O>,
+    /// `[[abortController]]`'s signal, made on first observation.
+    pub abort_signal: LazySignal<V>,
+}
+
+/// A `WritableStreamDefaultController`'s AbortSignal, made when script
+/// first reads `controller.signal`: until then an abort only records its
+/// reason (nothing could observe the signal, so a stream that is never
+/// asked for it makes no signal object).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum LazySignal<V> {
+    /// Not made, not aborted.
+    #[default]
+    Unmade,
+    /// Not made; aborted with this reason.
+    Aborted(V),
+    /// The signal.
+    Made(V),
 }
 
 /// The slots of a `WritableStreamDefaultWriter`.
@@ -266,6 +283,10 @@ pub enum ShutdownAction<V> {
     CancelSource(V),
     /// `WritableStreamDefaultWriterCloseWithErrorPropagation(writer)`.
     CloseDest,
+    /// The `signal` option's abort: abort the destination (unless
+    /// `preventAbort`) and cancel the source (unless `preventCancel`) with
+    /// the reason, and wait for both.
+    SignalAbort(V),
 }
 
 /// A `pipeTo` in progress.
@@ -300,6 +321,14 @@ pub struct PipeSlots<V, O, P> {
     pub busy: bool,
     /// Whether a chunk read is waiting for its write job.
     pub write_queued: bool,
+    /// The `signal` option, if given.
+    pub signal: Option<V>,
+    /// The abort algorithm added to `signal` (the host's name for it).
+    pub abort_algorithm: Option<u64>,
+    /// [`ShutdownAction::SignalAbort`]'s actions not yet fulfilled.
+    pub signal_actions_pending: u8,
+    /// One of those actions rejected (the wait for all of them is over).
+    pub signal_actions_rejected: bool,
 }
 
 /// A `tee()` in progress (`ReadableStreamDefaultTee`'s variables).
@@ -404,11 +433,11 @@ trace_fields!(ReadableControllerSlots<V, O>: stream, queue, size, algorithms);
 trace_fields!(ReaderSlots<V, O, P>: stream, closed, read_requests);
 trace_fields!(AsyncIteratorState<V, O, P>: reader, waiting, returning, current);
 trace_fields!(WritableStreamSlots<V, O, P>: stored_error, writer, controller, in_flight_write_request, close_request, in_flight_close_request, pending_abort_request, abort_in_progress, write_requests);
-trace_fields!(WritableControllerSlots<V, O>: stream, queue, size, algorithms);
+trace_fields!(WritableControllerSlots<V, O>: stream, queue, size, algorithms, abort_signal);
 trace_fields!(WriterSlots<V, O, P>: stream, closed, ready);
 trace_fields!(TransformStreamSlots<V, O, P>: backpressure_change_promise, readable, writable, controller, waiting_chunk);
 trace_fields!(TransformControllerSlots<V, O, P>: stream, transformer, transform, flush, cancel, finish_promise, finish_reason);
-trace_fields!(PipeSlots<V, O, P>: source, dest, reader, writer, promise, current_write, action, error);
+trace_fields!(PipeSlots<V, O, P>: source, dest, reader, writer, promise, current_write, action, error, signal);
 trace_fields!(PendingAbortRequest<V, P>: promise, reason);
 trace_fields!(TeeSlots<V, O, P>: stream, reader, reasons, branches, cancel_promise);
 
@@ -427,6 +456,15 @@ unsafe impl<V: Trace, O: Trace> Trace for SourceAlgorithms<V, O> {
                 next.trace(tracer);
             }
             Self::Cleared => {}
+        }
+    }
+}
+
+// SAFETY: the reason or the signal is the only pointer.
+unsafe impl<V: Trace> Trace for LazySignal<V> {
+    fn trace(&self, tracer: &mut Tracer) {
+        if let Self::Aborted(value) | Self::Made(value) = self {
+            value.trace(tracer);
         }
     }
 }
@@ -464,7 +502,7 @@ unsafe impl<O: Trace, P: Trace> Trace for ReadRequest<O, P> {
 // SAFETY: the reason is the only pointer.
 unsafe impl<V: Trace> Trace for ShutdownAction<V> {
     fn trace(&self, tracer: &mut Tracer) {
-        if let Self::AbortDest(reason) | Self::CancelSource(reason) = self {
+        if let Self::AbortDest(reason) | Self::CancelSource(reason) | Self::SignalAbort(reason) = self {
             reason.trace(tracer);
         }
     }

@@ -47,6 +47,15 @@ pub fn writable_stream_abort<H: StreamHost>(host: &mut H, stream: H::Object, rea
     if matches!(slots.state, WritableState::Closed | WritableState::Errored) {
         return promise_resolved_with(host, H::Value::undefined());
     }
+    if let Some(controller_object) = slots.controller {
+        host.root(reason);
+        controller::signal_abort_controller(host, controller_object, reason);
+    }
+    // The signal's listeners may have changed the state.
+    let slots = writable_stream(host, stream);
+    if matches!(slots.state, WritableState::Closed | WritableState::Errored) {
+        return promise_resolved_with(host, H::Value::undefined());
+    }
     if let Some(pending) = slots.pending_abort_request {
         return pending.promise;
     }

@@ -11,7 +11,8 @@ use crate::promises::{promise_rejected_with, promise_resolved_with, queue_contin
 use crate::queue::{QueueEntry, ValueQueue, valid_size};
 use crate::readable_stream_default_controller::{StartAlgorithm, run_start};
 use crate::slots::{
-    SinkAlgorithms, StreamSlots, WritableControllerSlots, WritableState, writable_controller, writable_stream,
+    LazySignal, SinkAlgorithms, StreamSlots, WritableControllerSlots, WritableState, writable_controller,
+    writable_stream,
 };
 use crate::writable_stream::{
     close_queued_or_in_flight, deal_with_rejection, finish_in_flight_close, finish_in_flight_close_with_error,
@@ -39,6 +40,7 @@ pub fn set_up_writable_stream_default_controller<H: StreamHost>(
         high_water_mark,
         size,
         algorithms,
+        abort_signal: LazySignal::Unmade,
     }));
     writable_stream(host, stream).controller = Some(controller);
     let backpressure = get_backpressure(host, controller);
@@ -47,6 +49,35 @@ pub fn set_up_writable_stream_default_controller<H: StreamHost>(
     let data = host.stream_object_value(controller);
     upon_value(host, start_result, START_SETTLED_WRITABLE, data);
     Ok(controller)
+}
+
+/// `controller.signal`: `[[abortController]]`'s signal, made now if this
+/// is its first observation (already aborted if the stream was).
+pub fn writable_controller_signal<H: StreamHost>(host: &mut H, controller: H::Object) -> H::Value {
+    let state = writable_controller(host, controller).abort_signal;
+    if let LazySignal::Made(signal) = state {
+        return signal;
+    }
+    let signal = host.new_abort_signal();
+    host.root(signal);
+    writable_controller(host, controller).abort_signal = LazySignal::Made(signal);
+    if let LazySignal::Aborted(reason) = state {
+        // Nothing listens to a signal made just now: no user code runs.
+        host.signal_abort(signal, reason);
+    }
+    signal
+}
+
+/// "Signal abort on `controller.[[abortController]]` with `reason`" (by
+/// `WritableStreamAbort`): runs the signal's listeners if script made it,
+/// else records the reason for when it does.
+pub(crate) fn signal_abort_controller<H: StreamHost>(host: &mut H, controller: H::Object, reason: H::Value) {
+    let slots = writable_controller(host, controller);
+    match slots.abort_signal {
+        LazySignal::Unmade => slots.abort_signal = LazySignal::Aborted(reason),
+        LazySignal::Aborted(_) => {}
+        LazySignal::Made(signal) => host.signal_abort(signal, reason),
+    }
 }
 
 /// The start promise settled.

@@ -43,6 +43,19 @@ pub type AbortAlgorithmFn = fn(&mut Vm, Value) -> JsResult<()>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AlgorithmId(u64);
 
+impl AlgorithmId {
+    /// The name as a number (for a holder that stores plain numbers, such
+    /// as the js-streams crate's pipe record).
+    pub const fn to_bits(self) -> u64 {
+        self.0
+    }
+
+    /// The name [`to_bits`](Self::to_bits) gave.
+    pub const fn from_bits(bits: u64) -> Self {
+        Self(bits)
+    }
+}
+
 /// An abort algorithm.
 pub(crate) enum AbortAlgorithm {
     /// Host code's algorithm and its value.

@@ -23,6 +23,7 @@ use js_gc::{Gc, Trace, Tracer};
 use js_streams::{ErrorKind, StreamHost, StreamSlots};
 
 use crate::builtins::error::ErrorKind as VmErrorKind;
+use crate::host::abort_signal;
 use crate::object::internal_methods::define_builtin;
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
 use crate::value::Value;
@@ -180,6 +181,48 @@ impl StreamHost for Vm {
     fn root(&mut self, value: Value) {
         self.keep_alive(value);
     }
+
+    fn signal_aborted(&mut self, signal: Value) -> bool {
+        signal.as_object().is_some_and(|s| abort_signal::aborted(self, s))
+    }
+
+    fn signal_abort_reason(&mut self, signal: Value) -> Value {
+        signal.as_object().map_or(Value::UNDEFINED, |s| abort_signal::reason(self, s))
+    }
+
+    fn add_pipe_abort_algorithm(&mut self, signal: Value, pipe: Gc<JsObject>) -> u64 {
+        let Some(signal) = signal.as_object() else { return u64::MAX };
+        abort_signal::add_algorithm(self, signal, pipe_abort_algorithm, Value::object(pipe))
+            .map_or(u64::MAX, abort_signal::AlgorithmId::to_bits)
+    }
+
+    fn remove_abort_algorithm(&mut self, signal: Value, algorithm: u64) {
+        if let Some(signal) = signal.as_object() {
+            abort_signal::remove_algorithm(self, signal, abort_signal::AlgorithmId::from_bits(algorithm));
+        }
+    }
+
+    fn new_abort_signal(&mut self) -> Value {
+        Value::object(abort_signal::create_signal(self))
+    }
+
+    fn signal_abort(&mut self, signal: Value, reason: Value) {
+        let Some(signal) = signal.as_object() else { return };
+        // Listeners' exceptions are reported inside; only a termination
+        // comes back, and is re-raised when the operation returns.
+        if abort_signal::signal_abort(self, signal, reason).is_err() {
+            self.terminating = true;
+        }
+    }
+}
+
+/// The abort algorithm a pipe adds to its `signal` (its data is the pipe
+/// record).
+fn pipe_abort_algorithm(vm: &mut Vm, data: Value) -> JsResult<()> {
+    if let Some(record) = data.as_object() {
+        js_streams::pipe_to::pipe_signal_aborted(vm, record);
+    }
+    vm.take_termination()
 }
 
 /// The stream object `value` if its slots pass `test` (a brand check).

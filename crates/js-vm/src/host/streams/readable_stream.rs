@@ -15,6 +15,7 @@ use super::{
 };
 use crate::abstract_ops::{to_boolean, to_number};
 use crate::builtins::constructor;
+use crate::host::abort_signal;
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::define_builtin;
 use crate::object::{Attributes, PropertyKey};
@@ -119,20 +120,28 @@ fn get_reader(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(reader))
 }
 
-/// Converts `StreamPipeOptions` (members in order: preventAbort,
-/// preventCancel, preventClose, signal). The signal is read but not
-/// acted on: this engine has no AbortSignal yet.
-fn pipe_options(vm: &mut Vm, value: Value) -> JsResult<PipeOptions> {
+/// Converts `StreamPipeOptions` (members in order, each converted as it
+/// is read: preventAbort, preventCancel, preventClose, signal, which must
+/// be an AbortSignal if present).
+fn pipe_options(vm: &mut Vm, value: Value) -> JsResult<(PipeOptions, Option<Value>)> {
     let dict = dictionary(vm, value, "The pipe options")?;
     let prevent_abort = member(vm, dict, "preventAbort")?;
     let prevent_cancel = member(vm, dict, "preventCancel")?;
     let prevent_close = member(vm, dict, "preventClose")?;
-    member(vm, dict, "signal")?;
-    Ok(PipeOptions {
+    let signal = member(vm, dict, "signal")?;
+    let signal = if signal.is_undefined() {
+        None
+    } else if abort_signal::is_abort_signal(vm, signal) {
+        Some(signal)
+    } else {
+        return Err(vm.type_error("The \"options.signal\" property must be an instance of AbortSignal"));
+    };
+    let options = PipeOptions {
         prevent_abort: to_boolean(vm, prevent_abort),
         prevent_cancel: to_boolean(vm, prevent_cancel),
         prevent_close: to_boolean(vm, prevent_close),
-    })
+    };
+    Ok((options, signal))
 }
 
 /// `ReadableStream.prototype.pipeTo(destination, options)`.
@@ -143,8 +152,8 @@ fn pipe_to(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(dest) = branded(vm, info.arg(vm, 0), is_writable_stream) else {
         return rejected_type_error(vm, "The destination must be a WritableStream");
     };
-    let options = match pipe_options(vm, info.arg(vm, 1)) {
-        Ok(options) => options,
+    let (options, signal) = match pipe_options(vm, info.arg(vm, 1)) {
+        Ok(converted) => converted,
         Err(crate::vm::Exception::Throw(error)) => {
             let promise = js_promise::PromiseHost::new_promise(vm);
             js_promise::reject_promise(vm, promise, error);
@@ -158,7 +167,7 @@ fn pipe_to(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if is_writable_stream_locked(vm, dest) {
         return rejected_type_error(vm, "Cannot pipe to a locked WritableStream");
     }
-    let promise = readable_stream_pipe_to(vm, source, dest, options).map_err(|e| thrown(vm, e))?;
+    let promise = readable_stream_pipe_to(vm, source, dest, options, signal).map_err(|e| thrown(vm, e))?;
     promise_result(vm, promise)
 }
 
@@ -177,14 +186,14 @@ fn pipe_through(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(writable) = branded(vm, writable, is_writable_stream) else {
         return Err(vm.type_error("transform.writable must be a WritableStream"));
     };
-    let options = pipe_options(vm, info.arg(vm, 1))?;
+    let (options, signal) = pipe_options(vm, info.arg(vm, 1))?;
     if is_readable_stream_locked(vm, source) {
         return Err(vm.type_error("Cannot pipe a locked ReadableStream"));
     }
     if is_writable_stream_locked(vm, writable) {
         return Err(vm.type_error("Cannot pipe to a locked WritableStream"));
     }
-    let promise = readable_stream_pipe_to(vm, source, writable, options).map_err(|e| thrown(vm, e))?;
+    let promise = readable_stream_pipe_to(vm, source, writable, options, signal).map_err(|e| thrown(vm, e))?;
     js_promise::PromiseHost::promise_state(vm, promise).mark_handled();
     vm.take_termination()?;
     Ok(Value::object(readable))
