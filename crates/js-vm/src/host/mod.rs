@@ -2,7 +2,8 @@
 //! (timers, `setImmediate`, `process.nextTick`), `process`, `performance`,
 //! `AsyncLocalStorage` (through `require('node:async_hooks')`),
 //! `AsyncContext`, `DOMException`, `structuredClone`, the WHATWG streams,
-//! `TextEncoder`, `TextDecoder`, `Event`, `EventTarget`, `AbortController`,
+//! `TextEncoder`, `TextDecoder`, `TextEncoderStream`, `TextDecoderStream`,
+//! `Event`, `EventTarget`, `AbortController`,
 //! `AbortSignal`, and the `$vm` internals object of `--expose-internals`.
 
 pub mod abort_controller;
@@ -18,7 +19,9 @@ pub mod process;
 pub mod streams;
 pub mod structured_clone;
 pub mod text_decoder;
+pub mod text_decoder_stream;
 pub mod text_encoder;
+pub mod text_encoder_stream;
 pub mod uncaught;
 
 use js_gc::{Gc, Trace, Tracer};
@@ -42,6 +45,8 @@ pub(crate) fn install(vm: &mut Vm) {
     streams::install(vm);
     text_encoder::install(vm);
     text_decoder::install(vm);
+    text_encoder_stream::install(vm);
+    text_decoder_stream::install(vm);
     event::install(vm);
     let event_target_ctor = event_target::install(vm);
     abort_signal::install(vm, event_target_ctor);
@@ -109,6 +114,12 @@ pub(crate) struct HostObjects {
     pub(crate) event_target_prototype: Option<Gc<JsObject>>,
     pub(crate) abort_signal_prototype: Option<Gc<JsObject>>,
     pub(crate) abort_controller_prototype: Option<Gc<JsObject>>,
+    pub(crate) text_encoder_stream_prototype: Option<Gc<JsObject>>,
+    pub(crate) text_decoder_stream_prototype: Option<Gc<JsObject>>,
+    /// The shared `transform` and `flush` of every TextEncoderStream.
+    pub(crate) text_encoder_stream_algorithms: Option<(Gc<JsObject>, Gc<JsObject>)>,
+    /// The shared `transform` and `flush` of every TextDecoderStream.
+    pub(crate) text_decoder_stream_algorithms: Option<(Gc<JsObject>, Gc<JsObject>)>,
 }
 
 impl HostObjects {
@@ -130,9 +141,13 @@ impl HostObjects {
             self.event_target_prototype,
             self.abort_signal_prototype,
             self.abort_controller_prototype,
+            self.text_encoder_stream_prototype,
+            self.text_decoder_stream_prototype,
         ]
         .into_iter()
         .flatten()
+        .chain(self.text_encoder_stream_algorithms.into_iter().flat_map(|(t, f)| [t, f]))
+        .chain(self.text_decoder_stream_algorithms.into_iter().flat_map(|(t, f)| [t, f]))
     }
 }
 

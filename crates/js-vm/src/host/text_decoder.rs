@@ -59,6 +59,36 @@ impl TextDecoderState {
     pub fn encoding_name(&self) -> String {
         self.encoding.name().to_ascii_lowercase()
     }
+
+    /// `[[encoding]]`.
+    pub const fn encoding(&self) -> &'static Encoding {
+        self.encoding
+    }
+
+    /// `[[error mode]]` is "fatal".
+    pub const fn fatal(&self) -> bool {
+        self.fatal
+    }
+
+    /// `[[ignore BOM]]`.
+    pub const fn ignore_bom(&self) -> bool {
+        self.ignore_bom
+    }
+
+    /// Decodes the next chunk of a stream of chunks (`TextDecoderStream`:
+    /// `last` once the stream ended), going on with the decoder the
+    /// previous chunk left, which keeps a sequence split between chunks.
+    ///
+    /// # Errors
+    /// Malformed input in fatal mode, or an output too long.
+    pub fn decode_chunk(&mut self, bytes: &[u8], last: bool) -> Result<Vec<u16>, DecodeError> {
+        let mut decoder = self.decoder.take().unwrap_or_else(|| self.fresh_decoder());
+        let result = decode_step(self, &mut decoder, bytes, last);
+        if !last {
+            self.decoder = Some(decoder);
+        }
+        result
+    }
 }
 
 /// Why decoding stopped short.
@@ -100,7 +130,7 @@ pub fn decode_step(
 
 /// The bytes an `AllowSharedBufferSource` views: its buffer, offset and
 /// length (empty when detached or out of bounds); `None` if `v` is not one.
-fn buffer_source(vm: &Vm, v: Value) -> Option<(Gc<JsObject>, usize, usize)> {
+pub(crate) fn buffer_source(vm: &Vm, v: Value) -> Option<(Gc<JsObject>, usize, usize)> {
     let o = v.as_object()?;
     if let Some(data) = buffer_data(vm, o) {
         return Some((o, 0, data.byte_length()));
@@ -151,11 +181,11 @@ fn dictionary_flag(vm: &mut Vm, dictionary: Value, name: &str) -> JsResult<bool>
     Ok(to_boolean(vm, value))
 }
 
-/// `new TextDecoder(label = "utf-8", options = {})`.
-fn text_decoder_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let Some(new_target) = info.new_target else {
-        return Err(vm.type_error("Class constructor TextDecoder cannot be invoked without 'new'"));
-    };
+/// The state the constructor arguments `(label = "utf-8", options = {})`
+/// of `TextDecoder` and `TextDecoderStream` give: the label converted
+/// first, then the options' members in order (fatal, ignoreBOM), then the
+/// encoding looked up.
+pub(crate) fn decoder_from_arguments(vm: &mut Vm, info: &CallInfo) -> JsResult<TextDecoderState> {
     let label = info.arg(vm, 0);
     let label = if label.is_undefined() { "utf-8".to_owned() } else { vm.to_rust_string(label)? };
     let options = info.arg(vm, 1);
@@ -167,9 +197,17 @@ fn text_decoder_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(encoding) = encoding else {
         return Err(vm.range_error(&format!("The \"{label}\" encoding is not supported")));
     };
+    Ok(TextDecoderState::new(encoding, fatal, ignore_bom))
+}
+
+/// `new TextDecoder(label = "utf-8", options = {})`.
+fn text_decoder_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let Some(new_target) = info.new_target else {
+        return Err(vm.type_error("Class constructor TextDecoder cannot be invoked without 'new'"));
+    };
+    let state = decoder_from_arguments(vm, info)?;
     let fallback = vm.host_objects.text_decoder_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
-    let state = TextDecoderState::new(encoding, fatal, ignore_bom);
     Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::TextDecoder(Box::new(state)))))
 }
 

@@ -50,6 +50,17 @@ pub struct Utf8Writer {
 }
 
 impl Utf8Writer {
+    /// A writer that goes on from the previous string's trailing high
+    /// surrogate (a stream of strings, as `TextEncoderStream` encodes).
+    pub fn resuming(pending_high: Option<u16>) -> Self {
+        Self { pending_high, ..Self::default() }
+    }
+
+    /// The high surrogate the last piece ended with, waiting for its pair.
+    pub const fn pending_high(&self) -> Option<u16> {
+        self.pending_high
+    }
+
     /// Writes `bytes` for `units` code units if they fit.
     fn put(&mut self, dst: &mut [u8], bytes: &[u8], units: usize) -> bool {
         let Some(slot) = dst.get_mut(self.written..self.written + bytes.len()) else {
@@ -76,6 +87,8 @@ impl Utf8Writer {
             return false;
         }
         match piece {
+            // An empty piece leaves a pending high surrogate pending.
+            JsStr::Latin1([]) | JsStr::Utf16([]) => {}
             JsStr::Latin1(bytes) => {
                 if !self.flush_pending(dst) {
                     return false;
@@ -85,7 +98,6 @@ impl Utf8Writer {
                 self.written += written;
                 self.full = read < bytes.len();
             }
-            JsStr::Utf16([]) => {}
             JsStr::Utf16(mut units) => {
                 if let Some(high) = self.pending_high {
                     if let Some(&low) = units.first().filter(|&&u| is_low_surrogate(u)) {
@@ -129,7 +141,7 @@ impl Utf8Writer {
 
 /// The most UTF-8 bytes `s` can need: two per Latin-1 unit above 0x7F,
 /// three per UTF-16 unit.
-fn utf8_capacity(vm: &Vm, s: Gc<JsString>) -> usize {
+pub(crate) fn utf8_capacity(vm: &Vm, s: Gc<JsString>) -> usize {
     let mut total = 0usize;
     JsString::for_each_piece(&vm.heap, s, |piece| {
         total += match piece {

@@ -180,6 +180,10 @@ pub enum ObjectKind {
     TextEncoder,
     /// A `TextDecoder`: its encoding, flags and streaming decoder.
     TextDecoder(Box<crate::host::text_decoder::TextDecoderState>),
+    /// A `TextEncoderStream`: its transform stream and leading surrogate.
+    TextEncoderStream(Box<crate::host::text_encoder_stream::TextEncoderStreamState>),
+    /// A `TextDecoderStream`: its transform stream and decoder.
+    TextDecoderStream(Box<crate::host::text_decoder_stream::TextDecoderStreamState>),
     /// An `Event`.
     Event(Box<crate::host::event::EventData>),
     /// An `EventTarget` made by its constructor: its listeners.
@@ -454,6 +458,8 @@ unsafe impl Trace for JsObject {
             ObjectKind::EventTarget(data) => data.trace(tracer),
             ObjectKind::AbortSignal(data) => data.trace(tracer),
             ObjectKind::AbortController(signal) => signal.trace(tracer),
+            ObjectKind::TextEncoderStream(state) => state.transform().trace(tracer),
+            ObjectKind::TextDecoderStream(state) => state.transform().trace(tracer),
             ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)

@@ -226,7 +226,7 @@ fn pipe_abort_algorithm(vm: &mut Vm, data: Value) -> JsResult<()> {
 }
 
 /// The stream object `value` if its slots pass `test` (a brand check).
-pub(super) fn branded(vm: &Vm, value: Value, test: fn(&VmStreamSlots) -> bool) -> Option<Gc<JsObject>> {
+pub(crate) fn branded(vm: &Vm, value: Value, test: fn(&VmStreamSlots) -> bool) -> Option<Gc<JsObject>> {
     let object = value.as_object()?;
     match &object.borrow(&vm.heap).kind {
         ObjectKind::Stream(slots) if test(slots) => Some(object),
@@ -236,7 +236,7 @@ pub(super) fn branded(vm: &Vm, value: Value, test: fn(&VmStreamSlots) -> bool) -
 
 /// A thrown value from the algorithms as an exception (a termination
 /// recorded on the way stays a termination).
-pub(super) fn thrown(vm: &mut Vm, value: Value) -> Exception {
+pub(crate) fn thrown(vm: &mut Vm, value: Value) -> Exception {
     if std::mem::take(&mut vm.terminating) { Exception::Terminated } else { Exception::Throw(value) }
 }
 
