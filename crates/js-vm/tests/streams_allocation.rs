@@ -107,3 +107,57 @@ fn streams_allocate_only_what_the_spec_makes_observable() {
          write per chunk 1 gc 0 slim 0\n"
     );
 }
+
+/// `TextEncoderStream` and `TextDecoderStream`, per stream and per chunk,
+/// against a plain `TransformStream` doing the same steps.
+const ENCODING_STREAMS: &str = r"
+function objects() { return $vm.heapStats().objectTypeCounts.Object || 0; }
+function collections() { return $vm.heapStats().collections; }
+const N = 100;
+// Objects made per chunk written and read through `ts`.
+async function perChunk(ts, chunk) {
+  const w = ts.writable.getWriter();
+  const r = ts.readable.getReader();
+  const step = async () => { const read = r.read(); await w.write(chunk); await read; };
+  await step();
+  $vm.gc();
+  const gc = collections();
+  const before = objects();
+  for (let i = 0; i < N; i++) await step();
+  const after = objects();
+  if (collections() !== gc) throw new Error('a collection ran while measuring');
+  return (after - before) / N;
+}
+function made(f) {
+  $vm.gc();
+  const before = objects();
+  f();
+  return objects() - before;
+}
+(async () => {
+  const identity = await perChunk(new TransformStream(), 'ab');
+  const encoder = await perChunk(new TextEncoderStream(), 'ab');
+  const decoder = await perChunk(new TextDecoderStream(), new Uint8Array([0x61, 0x62]));
+  console.log('TextEncoderStream per chunk beyond identity', encoder - identity);
+  console.log('TextDecoderStream per chunk beyond identity', decoder - identity);
+  const plain = made(() => new TransformStream());
+  console.log('new TextEncoderStream() beyond TransformStream', made(() => new TextEncoderStream()) - plain);
+  console.log('new TextDecoderStream() beyond TransformStream', made(() => new TextDecoderStream()) - plain);
+})();
+";
+
+/// A chunk through `TextEncoderStream` costs only its output (the
+/// `Uint8Array` and its buffer); through `TextDecoderStream`, only the
+/// output string (not an object); a stream, only itself beyond its
+/// transform stream (the transform and flush functions are shared).
+#[test]
+fn encoding_streams_allocate_only_their_output() {
+    let out = support::run_capturing_with_internals("encoding-streams-allocation.js", ENCODING_STREAMS);
+    assert_eq!(
+        out,
+        "TextEncoderStream per chunk beyond identity 2\n\
+         TextDecoderStream per chunk beyond identity 0\n\
+         new TextEncoderStream() beyond TransformStream 1\n\
+         new TextDecoderStream() beyond TransformStream 1\n"
+    );
+}

@@ -328,6 +328,17 @@ mod tests {
     }
 
     #[test]
+    fn decode_chunk_keeps_its_decoder_until_the_last_chunk() {
+        let mut state = TextDecoderState::new(Encoding::for_label(b"utf-8").expect("label"), true, false);
+        let euro = "€".as_bytes();
+        assert_eq!(state.decode_chunk(&[0xEF, 0xBB], false), Ok(vec![]));
+        assert_eq!(state.decode_chunk(&[0xBF, euro[0]], false), Ok(vec![]));
+        assert_eq!(state.decode_chunk(&euro[1..], false), Ok(vec![0x20AC]));
+        assert_eq!(state.decode_chunk(&[euro[0]], false), Ok(vec![]));
+        assert_eq!(state.decode_chunk(&[], true), Err(DecodeError::Malformed));
+    }
+
+    #[test]
     fn labels_are_whatwg_names() {
         let state = TextDecoderState::new(Encoding::for_label(b" Latin1 ").expect("label"), false, false);
         assert_eq!(state.encoding_name(), "windows-1252");

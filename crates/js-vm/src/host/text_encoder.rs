@@ -286,6 +286,23 @@ mod tests {
     }
 
     #[test]
+    fn a_writer_resumes_with_the_previous_strings_high_surrogate() {
+        let mut dst = vec![0; 16];
+        let mut first = Utf8Writer::default();
+        first.piece(JsStr::Utf16(&[0x61, 0xD83D]), &mut dst);
+        assert_eq!(first.pending_high(), Some(0xD83D));
+        // Empty pieces keep it waiting.
+        let mut empty = Utf8Writer::resuming(first.pending_high());
+        empty.piece(JsStr::Latin1(b""), &mut dst);
+        empty.piece(JsStr::Utf16(&[]), &mut dst);
+        assert_eq!((empty.pending_high(), empty.written), (Some(0xD83D), 0));
+        let mut second = Utf8Writer::resuming(empty.pending_high());
+        second.piece(JsStr::Utf16(&[0xDE00]), &mut dst);
+        assert_eq!(&dst[..second.written], "😀".as_bytes());
+        assert_eq!(second.pending_high(), None);
+    }
+
+    #[test]
     fn stops_before_a_code_point_that_does_not_fit() {
         let (out, read) = write(&[JsStr::Latin1(b"ab"), JsStr::Utf16(&[0xD83D]), JsStr::Utf16(&[0xDE00])], 5);
         assert_eq!(out, b"ab");
