@@ -72,6 +72,17 @@ pub const ITERATOR_NEXT_SETTLED: JobKind = JobKind::new(0xFE21);
 /// An async iterator's `return()` cancel settled.
 pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
 
+/// A controller adopts a promise as WebIDL's "a promise resolved with" it
+/// (or the conversion of a callback's result to a promise) does: the
+/// thenable job (slot 0: the controller, slot 1: the promise). Only two
+/// steps use it, told apart by the controller's kind: a readable or
+/// writable controller's start promise (a `TransformStream`'s) and a
+/// transformer's `cancel()` result.
+pub const ADOPT: JobKind = JobKind::new(0xFEE0);
+/// The adopted promise settled: the step continues one turn later (the
+/// new promise's reaction).
+pub const ADOPTED: JobKind = JobKind::new(0xFEE1);
+
 /// Whether `kind` is one of this crate's jobs. The crate claims kinds
 /// `0xFE00..=0xFEFF`.
 pub const fn is_stream_job(kind: JobKind) -> bool {
@@ -120,6 +131,22 @@ fn dispatch<H: StreamHost>(
         START_SETTLED_READABLE => rsdc::start_settled(host, target, outcome),
         PULL_SETTLED => rsdc::pull_settled(host, target, outcome),
         START_SETTLED_WRITABLE => wsdc::start_settled(host, target, outcome),
+        ADOPT => {
+            if let Ok(promise) = outcome
+                && let Some(promise) = host.as_promise(promise)
+            {
+                crate::promises::upon_promise(host, promise, ADOPTED, data);
+            }
+        }
+        ADOPTED => {
+            let settled = match host.stream_slots(target) {
+                crate::StreamSlots::ReadableStreamDefaultController(_) => START_SETTLED_READABLE,
+                crate::StreamSlots::WritableStreamDefaultController(_) => START_SETTLED_WRITABLE,
+                crate::StreamSlots::TransformStreamDefaultController(_) => TRANSFORM_CANCEL_SETTLED,
+                _ => return,
+            };
+            queue_continuation(host, settled, data, outcome);
+        }
         WRITE_SETTLED => wsdc::write_settled(host, target, outcome),
         WRITE_SETTLED_NEXT_TURN => queue_continuation(host, WRITE_SETTLED, data, outcome),
         WRITE_SETTLED_TWO_TURNS => queue_continuation(host, WRITE_SETTLED_NEXT_TURN, data, outcome),

@@ -44,9 +44,13 @@
 //! a non-object still 2; `getReader()` 1; `new WritableStream()` 2;
 //! `getWriter()` 1; `new TransformStream()` 8 (the transform stream, its
 //! two sides, three controllers, the start promise and the
-//! backpressure-change promise) and one slim reaction; `read()` or `next()` on a buffered chunk 2 (the promise and
-//! the result); a pull answering a pending read 0 beyond the read's own
-//! promise and result; a write 1 (its request promise).
+//! backpressure-change promise) and no reaction (its sides adopt the
+//! start promise by jobs); `read()` or `next()` on a buffered chunk 2 (the
+//! promise and the result); a pull answering a pending read 0 beyond the
+//! read's own promise and result; a write 1 (its request promise);
+//! `TextEncoderStream`'s chunk 2 beyond its transform stream's (the output
+//! `Uint8Array` and its buffer), `TextDecoderStream`'s none (the output is
+//! a string).
 //!
 //! # Limits
 //!

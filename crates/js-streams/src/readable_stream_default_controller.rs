@@ -8,7 +8,7 @@
 use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
-use crate::jobs::{PULL_SETTLED, START_SETTLED_READABLE};
+use crate::jobs::{ADOPT, PULL_SETTLED, START_SETTLED_READABLE};
 use crate::promises::{promise_rejected_with, promise_resolved_with, queue_continuation, upon_value};
 use crate::queue::{QueueEntry, ValueQueue, valid_size};
 use crate::readable_stream::{
@@ -56,6 +56,25 @@ pub(crate) fn run_start<H: StreamHost>(
     }
 }
 
+/// "Upon settlement of a promise resolved with `start_result`": `settled`
+/// runs with `data` (the controller) and the outcome. A start promise
+/// (a `TransformStream`'s) is adopted, as WebIDL's "a promise resolved
+/// with" adopts a promise: through a thenable job ([`ADOPT`]), so
+/// the controller starts three turns after it settles, as the spec's new
+/// promise would (a user `start()`'s result is waited on directly).
+pub(crate) fn upon_start<H: StreamHost>(
+    host: &mut H,
+    start: StartAlgorithm<H::Value, H::Promise>,
+    start_result: H::Value,
+    settled: js_microtask::JobKind,
+    data: H::Value,
+) {
+    match start {
+        StartAlgorithm::Promise(_) => queue_continuation(host, ADOPT, data, Ok(start_result)),
+        StartAlgorithm::User { .. } => upon_value(host, start_result, settled, data),
+    }
+}
+
 /// `SetUpReadableStreamDefaultController`: makes the controller, links it
 /// to `stream` and runs `start`.
 ///
@@ -83,7 +102,7 @@ pub fn set_up_readable_stream_default_controller<H: StreamHost>(
     readable_stream(host, stream).controller = Some(controller);
     let start_result = run_start(host, start, controller)?;
     let data = host.stream_object_value(controller);
-    upon_value(host, start_result, START_SETTLED_READABLE, data);
+    upon_start(host, start, start_result, START_SETTLED_READABLE, data);
     Ok(controller)
 }
 

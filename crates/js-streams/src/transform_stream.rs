@@ -10,8 +10,8 @@ use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::{
-    BACKPRESSURE_SETTLED, FLUSH_SETTLED, TRANSFORM_CANCEL_SETTLED, TRANSFORM_SETTLED,
-    TRANSFORM_SETTLED_AFTER_BACKPRESSURE,
+    ADOPT, BACKPRESSURE_SETTLED, FLUSH_SETTLED, TRANSFORM_CANCEL_SETTLED, TRANSFORM_SETTLED,
+    TRANSFORM_SETTLED_AFTER_BACKPRESSURE, WRITE_SETTLED,
 };
 use crate::promises::{new_promise, queue_continuation, reject, resolve, upon_promise, upon_value};
 use crate::readable_stream::{new_readable_stream, readable_stream_state, readable_stream_stored_error};
@@ -276,9 +276,14 @@ pub(crate) fn backpressure_settled<H: StreamHost>(host: &mut H, controller: H::O
     let writable = slots.writable;
     let writable_slots = writable_stream(host, writable);
     if writable_slots.state == WritableState::Erroring {
+        // The reaction throws the writable side's error: the write fails
+        // (one turn later, as the sink write promise's reaction), but no
+        // transform ran, so the stream is not errored by it.
         let error = writable_slots.stored_error;
-        let data = host.stream_object_value(controller);
-        queue_continuation(host, TRANSFORM_SETTLED_AFTER_BACKPRESSURE, data, Err(error));
+        if let Some(writable_controller) = writable_controller_of(host, stream) {
+            let data = host.stream_object_value(writable_controller);
+            queue_continuation(host, WRITE_SETTLED, data, Err(error));
+        }
         return;
     }
     perform_transform(host, controller, chunk, TRANSFORM_SETTLED_AFTER_BACKPRESSURE);
@@ -372,6 +377,9 @@ fn run_cancel<H: StreamHost>(host: &mut H, stream: H::Object, reason: H::Value, 
     clear_algorithms(host, controller);
     let data = host.stream_object_value(controller);
     match result {
+        // A promise `cancel()` returned is converted to `Promise<undefined>`
+        // by adoption (two turns more than waiting on it), as WebIDL does.
+        Ok(value) if host.as_promise(value).is_some() => queue_continuation(host, ADOPT, data, Ok(value)),
         Ok(value) => upon_value(host, value, TRANSFORM_CANCEL_SETTLED, data),
         Err(thrown) => queue_continuation(host, TRANSFORM_CANCEL_SETTLED, data, Err(thrown)),
     }

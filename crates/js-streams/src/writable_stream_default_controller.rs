@@ -9,7 +9,7 @@ use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::{CLOSE_SETTLED, START_SETTLED_WRITABLE, WRITE_SETTLED};
 use crate::promises::{promise_rejected_with, promise_resolved_with, queue_continuation, upon_value};
 use crate::queue::{QueueEntry, ValueQueue, valid_size};
-use crate::readable_stream_default_controller::{StartAlgorithm, run_start};
+use crate::readable_stream_default_controller::{StartAlgorithm, run_start, upon_start};
 use crate::slots::{
     LazySignal, SinkAlgorithms, StreamSlots, WritableControllerSlots, WritableState, writable_controller,
     writable_stream,
@@ -47,7 +47,7 @@ pub fn set_up_writable_stream_default_controller<H: StreamHost>(
     update_backpressure(host, stream, backpressure);
     let start_result = run_start(host, start, controller)?;
     let data = host.stream_object_value(controller);
-    upon_value(host, start_result, START_SETTLED_WRITABLE, data);
+    upon_start(host, start, start_result, START_SETTLED_WRITABLE, data);
     Ok(controller)
 }
 

@@ -100,7 +100,7 @@ fn streams_allocate_only_what_the_spec_makes_observable() {
          getReader() {\"objects\":1,\"slim\":0,\"full\":0}\n\
          new WritableStream() {\"objects\":2,\"slim\":0,\"full\":0}\n\
          getWriter() {\"objects\":1,\"slim\":0,\"full\":0}\n\
-         new TransformStream() {\"objects\":8,\"slim\":1,\"full\":0}\n\
+         new TransformStream() {\"objects\":8,\"slim\":0,\"full\":0}\n\
          reader.read() x100 buffered {\"objects\":200,\"slim\":0,\"full\":0}\n\
          iterator.next() x100 buffered {\"objects\":200,\"slim\":0,\"full\":0}\n\
          pull+read per chunk 3 gc 0 slim 0 full 0\n\
