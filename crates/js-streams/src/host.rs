@@ -3,6 +3,7 @@
 use js_gc::Trace;
 use js_promise::PromiseHost;
 
+use crate::pull_into_descriptor::ViewConstructor;
 use crate::slots::StreamSlots;
 
 /// The error constructors the algorithms throw with.
@@ -12,6 +13,21 @@ pub enum ErrorKind {
     Type,
     /// `RangeError`.
     Range,
+}
+
+/// What the byte-stream algorithms read of an `ArrayBufferView` (a typed
+/// array or a `DataView`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewRecord<V> {
+    /// `[[ViewedArrayBuffer]]`.
+    pub buffer: V,
+    /// `[[ByteOffset]]`.
+    pub byte_offset: usize,
+    /// The view's byte length now (0 once its buffer is detached or the
+    /// view is out of bounds).
+    pub byte_length: usize,
+    /// The constructor that makes views like it.
+    pub constructor: ViewConstructor,
 }
 
 /// The slots of a stream object, with the host's value, object and promise
@@ -108,4 +124,58 @@ pub trait StreamHost: PromiseHost {
     /// and `abort` listeners, which can run user code (the host reports
     /// what they throw).
     fn signal_abort(&mut self, signal: Self::Value, reason: Self::Value);
+
+    /// The facts of `view`, which the host converted to an
+    /// `ArrayBufferView` (or the algorithms made as one).
+    fn view_record(&mut self, view: Self::Value) -> ViewRecord<Self::Value>;
+
+    /// `IsDetachedBuffer(buffer)`.
+    fn is_detached_buffer(&mut self, buffer: Self::Value) -> bool;
+
+    /// `buffer.[[ArrayBufferByteLength]]` (0 once detached).
+    fn array_buffer_byte_length(&mut self, buffer: Self::Value) -> usize;
+
+    /// `TransferArrayBuffer(buffer)`: a new `ArrayBuffer` taking the bytes,
+    /// `buffer` detached.
+    ///
+    /// # Errors
+    /// A TypeError if `buffer` cannot be transferred (detached, shared or
+    /// not detachable).
+    fn transfer_array_buffer(&mut self, buffer: Self::Value) -> Result<Self::Value, Self::Value>;
+
+    /// `Construct(%ArrayBuffer%, « byteLength »)`, or with a non-`None`
+    /// `source`, `CloneArrayBuffer(buffer, offset, byteLength)`: a new
+    /// buffer of `byte_length` bytes, zeroed or copied from `source` at the
+    /// given offset.
+    ///
+    /// # Errors
+    /// The RangeError of an allocation that failed.
+    fn new_array_buffer(
+        &mut self,
+        byte_length: usize,
+        source: Option<(Self::Value, usize)>,
+    ) -> Result<Self::Value, Self::Value>;
+
+    /// `CopyDataBlockBytes`: `count` bytes from `from` at `from_index` to
+    /// `to` at `to_index`; the ranges are in bounds of buffers that are
+    /// not detached.
+    fn copy_buffer_bytes(
+        &mut self,
+        to: Self::Value,
+        to_index: usize,
+        from: Self::Value,
+        from_index: usize,
+        count: usize,
+    );
+
+    /// `Construct(constructor, « buffer, byteOffset, length »)` for a
+    /// buffer that is not detached and a range in its bounds (`length` in
+    /// elements): the new view.
+    fn new_view(
+        &mut self,
+        constructor: ViewConstructor,
+        buffer: Self::Value,
+        byte_offset: usize,
+        length: usize,
+    ) -> Self::Value;
 }

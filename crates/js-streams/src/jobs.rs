@@ -67,6 +67,16 @@ pub const FROM_NEXT_SETTLED: JobKind = JobKind::new(0xFE1A);
 /// `ReadableStream.from`: the iterator's `return()` result settled (slot
 /// 0: the cancel promise).
 pub const FROM_RETURN_SETTLED: JobKind = JobKind::new(0xFE1B);
+/// A byte tee's default read chunk, a microtask after it arrived (slot 0:
+/// the byte tee record, slot 1: the chunk).
+pub const BYTE_TEE_CHUNK: JobKind = JobKind::new(0xFE22);
+/// A byte tee's BYOB read for branch 1 filled its view, a microtask later
+/// (slot 0: the byte tee record, slot 1: the view).
+pub const BYTE_TEE_BYOB_CHUNK_1: JobKind = JobKind::new(0xFE23);
+/// [`BYTE_TEE_BYOB_CHUNK_1`] for branch 2.
+pub const BYTE_TEE_BYOB_CHUNK_2: JobKind = JobKind::new(0xFE24);
+/// The byte tee's current reader's `closed` settled.
+pub const BYTE_TEE_READER_CLOSED: JobKind = JobKind::new(0xFE25);
 /// An async iterator's read answered: its `next()` promise settles.
 pub const ITERATOR_NEXT_SETTLED: JobKind = JobKind::new(0xFE21);
 /// An async iterator's `return()` cancel settled.
@@ -124,10 +134,16 @@ fn dispatch<H: StreamHost>(
     outcome: Result<H::Value, H::Value>,
 ) {
     use crate::{
-        pipe_to, readable_stream_async_iterator, readable_stream_default_controller as rsdc, transform_stream,
-        writable_stream, writable_stream_default_controller as wsdc,
+        pipe_to, readable_byte_stream_controller as rbsc, readable_byte_stream_tee as byte_tee,
+        readable_stream_async_iterator, readable_stream_default_controller as rsdc, transform_stream, writable_stream,
+        writable_stream_default_controller as wsdc,
     };
+    // The readable controller kinds share their start and pull jobs.
+    let byte_controller =
+        (kind == START_SETTLED_READABLE || kind == PULL_SETTLED) && crate::slots::is_byte_controller(host, target);
     match kind {
+        START_SETTLED_READABLE if byte_controller => rbsc::start_settled(host, target, outcome),
+        PULL_SETTLED if byte_controller => rbsc::pull_settled(host, target, outcome),
         START_SETTLED_READABLE => rsdc::start_settled(host, target, outcome),
         PULL_SETTLED => rsdc::pull_settled(host, target, outcome),
         START_SETTLED_WRITABLE => wsdc::start_settled(host, target, outcome),
@@ -176,6 +192,17 @@ fn dispatch<H: StreamHost>(
                 crate::readable_stream_tee::chunk_microtask(host, target, chunk);
             }
         }
+        BYTE_TEE_CHUNK => {
+            if let Ok(chunk) = outcome {
+                byte_tee::chunk_microtask(host, target, chunk);
+            }
+        }
+        BYTE_TEE_BYOB_CHUNK_1 | BYTE_TEE_BYOB_CHUNK_2 => {
+            if let Ok(chunk) = outcome {
+                byte_tee::byob_chunk_microtask(host, target, usize::from(kind == BYTE_TEE_BYOB_CHUNK_2), chunk);
+            }
+        }
+        BYTE_TEE_READER_CLOSED => byte_tee::reader_closed_settled(host, target, outcome),
         FROM_NEXT_SETTLED => crate::readable_stream_from::next_settled(host, target, outcome),
         TEE_READER_CLOSED => crate::readable_stream_tee::reader_closed_settled(host, target, outcome),
         ITERATOR_NEXT_SETTLED => readable_stream_async_iterator::next_settled(host, target, outcome),

@@ -6,9 +6,14 @@ use js_promise::PromiseValue;
 use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::CANCEL_SETTLED;
 use crate::promises::{new_promise, promise_rejected_with, promise_resolved_with, upon_promise};
+use crate::readable_byte_stream_controller as byte_controller;
 use crate::readable_stream_async_iterator as async_iterator;
+use crate::readable_stream_byob_reader::{close_read_into_requests, error_read_into_requests};
 use crate::readable_stream_default_controller as controller;
-use crate::slots::{ReadRequest, ReadableState, ReadableStreamSlots, StreamSlots, default_reader, readable_stream};
+use crate::slots::{
+    ReadRequest, ReadableState, ReadableStreamSlots, StreamSlots, default_reader, is_byob_reader, is_byte_controller,
+    readable_stream, reader_closed_slot, reader_stream_slot,
+};
 
 /// `InitializeReadableStream`: a new stream object in state `"readable"`,
 /// without a controller yet.
@@ -48,8 +53,17 @@ pub fn readable_stream_cancel<H: StreamHost>(host: &mut H, stream: H::Object, re
         ReadableState::Readable => {}
     }
     readable_stream_close(host, stream);
+    if let Some(reader) = readable_stream(host, stream).reader
+        && is_byob_reader(host, reader)
+    {
+        close_read_into_requests(host, reader);
+    }
     let Some(controller) = controller else { return promise_resolved_with(host, H::Value::undefined()) };
-    let source_cancel = controller::cancel_steps(host, controller, reason);
+    let source_cancel = if is_byte_controller(host, controller) {
+        byte_controller::cancel_steps(host, controller, reason)
+    } else {
+        controller::cancel_steps(host, controller, reason)
+    };
     // "Reacting to sourceCancelPromise with a fulfilment step that returns
     // undefined": the derived promise, settled by a continuation.
     let result = new_promise(host);
@@ -64,12 +78,13 @@ pub fn readable_stream_close<H: StreamHost>(host: &mut H, stream: H::Object) {
     let slots = readable_stream(host, stream);
     slots.state = ReadableState::Closed;
     let Some(reader) = slots.reader else { return };
-    let reader_slots = default_reader(host, reader);
-    let mut closed = reader_slots.closed;
+    let mut closed = *reader_closed_slot(host, reader);
     closed.resolve(host, H::Value::undefined());
-    let reader_slots = default_reader(host, reader);
-    reader_slots.closed = closed;
-    let requests = std::mem::take(&mut reader_slots.read_requests);
+    *reader_closed_slot(host, reader) = closed;
+    if is_byob_reader(host, reader) {
+        return;
+    }
+    let requests = std::mem::take(&mut default_reader(host, reader).read_requests);
     root_requests(host, &requests);
     for request in requests {
         read_request_close_steps(host, request);
@@ -82,10 +97,61 @@ pub fn readable_stream_error<H: StreamHost>(host: &mut H, stream: H::Object, err
     slots.state = ReadableState::Errored;
     slots.stored_error = error;
     let Some(reader) = slots.reader else { return };
-    let mut closed = default_reader(host, reader).closed;
+    let mut closed = *reader_closed_slot(host, reader);
     closed.reject_handled(host, error);
-    default_reader(host, reader).closed = closed;
-    error_read_requests(host, reader, error);
+    *reader_closed_slot(host, reader) = closed;
+    if is_byob_reader(host, reader) {
+        error_read_into_requests(host, reader, error);
+    } else {
+        error_read_requests(host, reader, error);
+    }
+}
+
+/// `ReadableStreamReaderGenericRelease(reader)`: the `closed` promise
+/// rejected, the controller's release steps, the link cut both ways.
+pub(crate) fn readable_stream_reader_generic_release<H: StreamHost>(host: &mut H, reader: H::Object) {
+    let Some(stream) = *reader_stream_slot(host, reader) else { return };
+    let error = host.new_error(ErrorKind::Type, "Releasing reader");
+    host.root(error);
+    let state = readable_stream(host, stream).state;
+    let mut closed = *reader_closed_slot(host, reader);
+    if state == ReadableState::Readable && closed.is_pending(host) {
+        closed.reject_handled(host, error);
+    } else {
+        closed = crate::lazy_promise::LazyPromise::Rejected(error);
+    }
+    *reader_closed_slot(host, reader) = closed;
+    if let Some(controller) = readable_stream(host, stream).controller
+        && is_byte_controller(host, controller)
+    {
+        byte_controller::release_steps(host, controller);
+    }
+    readable_stream(host, stream).reader = None;
+    *reader_stream_slot(host, reader) = None;
+}
+
+/// `ReadableStreamHasDefaultReader(stream)`.
+pub(crate) fn stream_has_default_reader<H: StreamHost>(host: &mut H, stream: H::Object) -> bool {
+    readable_stream(host, stream).reader.is_some_and(|reader| !is_byob_reader(host, reader))
+}
+
+/// `ReadableStreamHasBYOBReader(stream)`.
+pub(crate) fn stream_has_byob_reader<H: StreamHost>(host: &mut H, stream: H::Object) -> bool {
+    readable_stream(host, stream).reader.is_some_and(|reader| is_byob_reader(host, reader))
+}
+
+/// The stream's controller's `[[PullSteps]](readRequest)` (default or
+/// byte controller).
+pub(crate) fn controller_pull_steps<H: StreamHost>(
+    host: &mut H,
+    controller: H::Object,
+    request: ReadRequest<H::Object, H::Promise>,
+) {
+    if is_byte_controller(host, controller) {
+        byte_controller::pull_steps(host, controller, request);
+    } else {
+        controller::pull_steps(host, controller, request);
+    }
 }
 
 /// `ReadableStreamDefaultReaderErrorReadRequests(reader, e)`.
@@ -99,9 +165,10 @@ pub(crate) fn error_read_requests<H: StreamHost>(host: &mut H, reader: H::Object
 
 /// `ReadableStreamGetNumReadRequests(stream)` (0 without a reader).
 pub(crate) fn num_read_requests<H: StreamHost>(host: &mut H, stream: H::Object) -> usize {
-    match readable_stream(host, stream).reader {
-        Some(reader) => default_reader(host, reader).read_requests.len(),
-        None => 0,
+    let reader = readable_stream(host, stream).reader;
+    match reader {
+        Some(reader) if !is_byob_reader(host, reader) => default_reader(host, reader).read_requests.len(),
+        _ => 0,
     }
 }
 
@@ -111,14 +178,18 @@ pub(crate) fn add_read_request<H: StreamHost>(
     stream: H::Object,
     request: ReadRequest<H::Object, H::Promise>,
 ) {
-    if let Some(reader) = readable_stream(host, stream).reader {
+    if let Some(reader) = readable_stream(host, stream).reader
+        && !is_byob_reader(host, reader)
+    {
         default_reader(host, reader).read_requests.push_back(request);
     }
 }
 
 /// `ReadableStreamFulfillReadRequest(stream, chunk, done)`.
 pub(crate) fn fulfill_read_request<H: StreamHost>(host: &mut H, stream: H::Object, chunk: H::Value, done: bool) {
-    let Some(reader) = readable_stream(host, stream).reader else { return };
+    let Some(reader) = readable_stream(host, stream).reader.filter(|&reader| !is_byob_reader(host, reader)) else {
+        return;
+    };
     let Some(request) = default_reader(host, reader).read_requests.pop_front() else { return };
     if done {
         read_request_close_steps(host, request);
@@ -152,7 +223,7 @@ fn root_request<H: StreamHost>(host: &mut H, request: ReadRequest<H::Object, H::
             let value = host.stream_object_value(iterator);
             host.root(value);
         }
-        ReadRequest::Pipe(record) | ReadRequest::Tee(record) => {
+        ReadRequest::Pipe(record) | ReadRequest::Tee(record) | ReadRequest::ByteTee(record) => {
             let value = host.stream_object_value(record);
             host.root(value);
         }
@@ -175,6 +246,7 @@ pub(crate) fn read_request_chunk_steps<H: StreamHost>(
         ReadRequest::AsyncIterator(iterator, promise) => async_iterator::chunk_steps(host, iterator, promise, chunk),
         ReadRequest::Pipe(pipe) => crate::pipe_to::chunk_steps(host, pipe, chunk),
         ReadRequest::Tee(record) => crate::readable_stream_tee::chunk_steps(host, record, chunk),
+        ReadRequest::ByteTee(record) => crate::readable_byte_stream_tee::chunk_steps(host, record, chunk),
     }
 }
 
@@ -189,6 +261,7 @@ pub(crate) fn read_request_close_steps<H: StreamHost>(host: &mut H, request: Rea
         ReadRequest::AsyncIterator(iterator, promise) => async_iterator::close_steps(host, iterator, promise),
         ReadRequest::Pipe(pipe) => crate::pipe_to::read_close_steps(host, pipe),
         ReadRequest::Tee(record) => crate::readable_stream_tee::close_steps(host, record),
+        ReadRequest::ByteTee(record) => crate::readable_byte_stream_tee::close_steps(host, record),
     }
 }
 
@@ -203,6 +276,7 @@ pub(crate) fn read_request_error_steps<H: StreamHost>(
         ReadRequest::AsyncIterator(iterator, promise) => async_iterator::error_steps(host, iterator, promise, error),
         ReadRequest::Pipe(pipe) => crate::pipe_to::read_error_steps(host, pipe, error),
         ReadRequest::Tee(record) => crate::readable_stream_tee::error_steps(host, record),
+        ReadRequest::ByteTee(record) => crate::readable_byte_stream_tee::error_steps(host, record),
     }
 }
 

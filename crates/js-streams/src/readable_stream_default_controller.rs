@@ -153,7 +153,10 @@ pub fn call_pull_if_needed<H: StreamHost>(host: &mut H, controller: H::Object) {
         SourceAlgorithms::Iterator { iterator, next } => {
             crate::readable_stream_from::pull_algorithm(host, controller, iterator, next);
         }
-        SourceAlgorithms::Cleared => upon_value(host, H::Value::undefined(), PULL_SETTLED, data),
+        // A byte tee's algorithms only drive byte controllers.
+        SourceAlgorithms::ByteTee(..) | SourceAlgorithms::Cleared => {
+            upon_value(host, H::Value::undefined(), PULL_SETTLED, data);
+        }
     }
 }
 
@@ -306,7 +309,9 @@ pub(crate) fn cancel_steps<H: StreamHost>(host: &mut H, controller: H::Object, r
         SourceAlgorithms::Iterator { iterator, .. } => {
             crate::readable_stream_from::cancel_algorithm(host, iterator, reason)
         }
-        SourceAlgorithms::User { .. } | SourceAlgorithms::Cleared => promise_resolved_with(host, H::Value::undefined()),
+        SourceAlgorithms::User { .. } | SourceAlgorithms::ByteTee(..) | SourceAlgorithms::Cleared => {
+            promise_resolved_with(host, H::Value::undefined())
+        }
     };
     let value = host.promise_value(promise);
     host.root(value);

@@ -9,12 +9,15 @@ use js_promise::PromiseValue;
 use crate::host::{ErrorKind, StreamHost};
 use crate::lazy_promise::LazyPromise;
 use crate::promises::{new_promise, promise_rejected_with, promise_resolved_with};
+use crate::readable_byte_stream_controller::{has_queued_bytes, take_queued_view};
 use crate::readable_stream::{
-    error_read_requests, is_readable_stream_locked, locked_error, read_request_close_steps, read_request_error_steps,
-    readable_stream_cancel,
+    controller_pull_steps, error_read_requests, is_readable_stream_locked, locked_error, read_request_close_steps,
+    read_request_error_steps, readable_stream_cancel, readable_stream_reader_generic_release,
 };
-use crate::readable_stream_default_controller::{dequeue_for_read, pull_steps};
-use crate::slots::{ReadRequest, ReadableState, ReaderSlots, StreamSlots, default_reader, readable_stream};
+use crate::readable_stream_default_controller::dequeue_for_read;
+use crate::slots::{
+    ReadRequest, ReadableState, ReaderSlots, StreamSlots, default_reader, is_byte_controller, readable_stream,
+};
 
 /// `AcquireReadableStreamDefaultReader(stream)` (also the reader
 /// constructor's `SetUpReadableStreamDefaultReader`).
@@ -68,7 +71,7 @@ pub(crate) fn readable_stream_default_reader_read<H: StreamHost>(
         }
         ReadableState::Readable => {
             if let Some(controller) = slots.controller {
-                pull_steps(host, controller, request);
+                controller_pull_steps(host, controller, request);
             }
         }
     }
@@ -90,7 +93,16 @@ pub(crate) fn read_buffered<H: StreamHost>(host: &mut H, reader: H::Object) -> O
         return None;
     }
     let controller = stream_slots.controller?;
-    stream_slots.disturbed = true;
+    if is_byte_controller(host, controller) {
+        // The byte queue's fast path: a queued entry becomes the chunk's
+        // view without a read request.
+        if !has_queued_bytes(host, controller) {
+            return None;
+        }
+        readable_stream(host, stream).disturbed = true;
+        return take_queued_view(host, controller);
+    }
+    readable_stream(host, stream).disturbed = true;
     dequeue_for_read(host, controller)
 }
 
@@ -122,19 +134,10 @@ pub fn reader_cancel<H: StreamHost>(host: &mut H, reader: H::Object, reason: H::
 /// `ReadableStreamDefaultReaderRelease(reader)` (`releaseLock()`; nothing
 /// if already released).
 pub fn readable_stream_default_reader_release<H: StreamHost>(host: &mut H, reader: H::Object) {
-    let Some(stream) = default_reader(host, reader).stream else { return };
-    let error = host.new_error(ErrorKind::Type, "Releasing reader");
-    host.root(error);
-    let state = readable_stream(host, stream).state;
-    let mut closed = default_reader(host, reader).closed;
-    if state == ReadableState::Readable && closed.is_pending(host) {
-        closed.reject_handled(host, error);
-    } else {
-        closed = LazyPromise::Rejected(error);
+    if default_reader(host, reader).stream.is_none() {
+        return;
     }
-    default_reader(host, reader).closed = closed;
-    readable_stream(host, stream).reader = None;
-    default_reader(host, reader).stream = None;
+    readable_stream_reader_generic_release(host, reader);
     let error = host.new_error(ErrorKind::Type, "Releasing reader");
     host.root(error);
     error_read_requests(host, reader, error);

@@ -17,12 +17,17 @@ use crate::readable_stream_default_reader::{
 };
 use crate::slots::{ReadRequest, SourceAlgorithms, StreamSlots, TeeSlots, readable_stream, tee};
 
-/// `ReadableStreamTee(stream, false)` for a default stream: the two
-/// branches.
+/// `ReadableStreamTee(stream, false)`: the two branches (a byte stream is
+/// teed by `ReadableByteStreamTee`).
 ///
 /// # Errors
 /// A TypeError if the stream is locked.
 pub fn readable_stream_tee<H: StreamHost>(host: &mut H, stream: H::Object) -> Result<[H::Object; 2], H::Value> {
+    if let Some(controller) = readable_stream(host, stream).controller
+        && crate::slots::is_byte_controller(host, controller)
+    {
+        return crate::readable_byte_stream_tee::readable_byte_stream_tee(host, stream);
+    }
     let reader = acquire_readable_stream_default_reader(host, stream)?;
     let cancel_promise = new_promise(host);
     let record = host.new_stream_object(StreamSlots::Tee(TeeSlots {

@@ -7,6 +7,7 @@ use js_gc::{Trace, Tracer};
 
 use crate::host::StreamHost;
 use crate::lazy_promise::LazyPromise;
+use crate::pull_into_descriptor::{ByteQueueEntry, PullIntoDescriptor};
 use crate::queue::ValueQueue;
 
 /// `ReadableStream.[[state]]`.
@@ -65,6 +66,9 @@ pub enum SourceAlgorithms<V, O> {
     Transform(O),
     /// A branch of `tee()`: the tee record and which branch (0 or 1).
     Tee(O, u8),
+    /// A branch of a byte stream's `tee()`: the byte tee record and which
+    /// branch (0 or 1).
+    ByteTee(O, u8),
     /// `ReadableStream.from`: the async iterator and its `next` method.
     Iterator {
         /// `[[Iterator]]`.
@@ -101,6 +105,67 @@ pub struct ReadableControllerSlots<V, O> {
     pub algorithms: SourceAlgorithms<V, O>,
 }
 
+/// The slots of a `ReadableByteStreamController`.
+#[derive(Debug)]
+#[allow(clippy::struct_excessive_bools, reason = "the spec's slots are these flags")]
+pub struct ByteControllerSlots<V, O> {
+    /// `[[stream]]`.
+    pub stream: O,
+    /// `[[queue]]`.
+    pub queue: VecDeque<ByteQueueEntry<V>>,
+    /// `[[queueTotalSize]]` (bytes).
+    pub queue_total_size: usize,
+    /// `[[started]]`.
+    pub started: bool,
+    /// `[[closeRequested]]`.
+    pub close_requested: bool,
+    /// `[[pullAgain]]`.
+    pub pull_again: bool,
+    /// `[[pulling]]`.
+    pub pulling: bool,
+    /// `[[strategyHWM]]`.
+    pub high_water_mark: f64,
+    /// `[[autoAllocateChunkSize]]`.
+    pub auto_allocate_chunk_size: Option<usize>,
+    /// `[[byobRequest]]`, made on first observation.
+    pub byob_request: Option<O>,
+    /// `[[pendingPullIntos]]`.
+    pub pending_pull_intos: VecDeque<PullIntoDescriptor<V>>,
+    /// `[[pullAlgorithm]]` and `[[cancelAlgorithm]]`.
+    pub algorithms: SourceAlgorithms<V, O>,
+}
+
+/// The slots of a `ReadableStreamBYOBRequest`.
+#[derive(Debug)]
+pub struct ByobRequestSlots<V, O> {
+    /// `[[controller]]` (`None` once invalidated).
+    pub controller: Option<O>,
+    /// `[[view]]` (`None` is null: invalidated).
+    pub view: Option<V>,
+}
+
+/// A pending BYOB read: what a filled view, the close or an error does for
+/// it (`ReadIntoRequest`'s chunk, close and error steps).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ReadIntoRequest<O, P> {
+    /// `reader.read(view)`: settles the promise with a read result.
+    Promise(P),
+    /// A byte `tee()` read for one branch (the byte tee record and the
+    /// branch, 0 or 1).
+    Tee(O, u8),
+}
+
+/// The slots of a `ReadableStreamBYOBReader`.
+#[derive(Debug)]
+pub struct ByobReaderSlots<V, O, P> {
+    /// `[[stream]]`.
+    pub stream: Option<O>,
+    /// `[[closedPromise]]`, made on first observation.
+    pub closed: LazyPromise<V, P>,
+    /// `[[readIntoRequests]]`.
+    pub read_into_requests: VecDeque<ReadIntoRequest<O, P>>,
+}
+
 /// A pending read: what a chunk, the close or an error does for it
 /// (`ReadRequest`'s chunk, close and error steps).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -114,6 +179,9 @@ pub enum ReadRequest<O, P> {
     Pipe(O),
     /// A `tee()` read (the tee record).
     Tee(O),
+    /// A byte stream `tee()` read through its default reader (the byte tee
+    /// record).
+    ByteTee(O),
 }
 
 /// The slots of a `ReadableStreamDefaultReader`.
@@ -352,6 +420,32 @@ pub struct TeeSlots<V, O, P> {
     pub cancel_promise: P,
 }
 
+/// A byte stream's `tee()` in progress (`ReadableByteStreamTee`'s
+/// variables).
+#[derive(Debug)]
+pub struct ByteTeeSlots<V, O, P> {
+    /// The source stream.
+    pub stream: O,
+    /// `reader`: a default or a BYOB reader on the source, swapped as the
+    /// branches' reads need.
+    pub reader: O,
+    /// `reading`.
+    pub reading: bool,
+    /// `readAgainForBranch1`, `readAgainForBranch2`.
+    pub read_again: [bool; 2],
+    /// `canceled1`, `canceled2`.
+    pub canceled: [bool; 2],
+    /// `reason1`, `reason2`.
+    pub reasons: [V; 2],
+    /// `branch1`, `branch2` (set once both are made).
+    pub branches: [Option<O>; 2],
+    /// `cancelPromise`.
+    pub cancel_promise: P,
+    /// Readers released (to switch reader kinds) whose `closed` rejection
+    /// reaction is still to come and must be ignored.
+    pub released_readers: u32,
+}
+
 /// Which queuing strategy class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StrategyKind {
@@ -372,6 +466,12 @@ pub enum StreamSlots<V, O, P> {
     ReadableStreamDefaultReader(ReaderSlots<V, O, P>),
     /// A `ReadableStream` async iterator.
     ReadableStreamAsyncIterator(AsyncIteratorState<V, O, P>),
+    /// A `ReadableByteStreamController`.
+    ReadableByteStreamController(ByteControllerSlots<V, O>),
+    /// A `ReadableStreamBYOBReader`.
+    ReadableStreamBYOBReader(ByobReaderSlots<V, O, P>),
+    /// A `ReadableStreamBYOBRequest`.
+    ReadableStreamBYOBRequest(ByobRequestSlots<V, O>),
     /// A `WritableStream`.
     WritableStream(WritableStreamSlots<V, O, P>),
     /// A `WritableStreamDefaultController`.
@@ -386,6 +486,8 @@ pub enum StreamSlots<V, O, P> {
     Pipe(PipeSlots<V, O, P>),
     /// A tee in progress (internal, never exposed).
     Tee(TeeSlots<V, O, P>),
+    /// A byte stream tee in progress (internal, never exposed).
+    ByteTee(ByteTeeSlots<V, O, P>),
     /// A `ByteLengthQueuingStrategy` or `CountQueuingStrategy`.
     QueuingStrategy {
         /// `[[highWaterMark]]`.
@@ -440,6 +542,10 @@ trace_fields!(TransformControllerSlots<V, O, P>: stream, transformer, transform,
 trace_fields!(PipeSlots<V, O, P>: source, dest, reader, writer, promise, current_write, action, error, signal);
 trace_fields!(PendingAbortRequest<V, P>: promise, reason);
 trace_fields!(TeeSlots<V, O, P>: stream, reader, reasons, branches, cancel_promise);
+trace_fields!(ByteControllerSlots<V, O>: stream, queue, byob_request, pending_pull_intos, algorithms);
+trace_fields!(ByobRequestSlots<V, O>: controller, view);
+trace_fields!(ByobReaderSlots<V, O, P>: stream, closed, read_into_requests);
+trace_fields!(ByteTeeSlots<V, O, P>: stream, reader, reasons, branches, cancel_promise);
 
 // SAFETY: every variant's pointers are traced.
 unsafe impl<V: Trace, O: Trace> Trace for SourceAlgorithms<V, O> {
@@ -450,7 +556,7 @@ unsafe impl<V: Trace, O: Trace> Trace for SourceAlgorithms<V, O> {
                 pull.trace(tracer);
                 cancel.trace(tracer);
             }
-            Self::Transform(stream) | Self::Tee(stream, _) => stream.trace(tracer),
+            Self::Transform(stream) | Self::Tee(stream, _) | Self::ByteTee(stream, _) => stream.trace(tracer),
             Self::Iterator { iterator, next } => {
                 iterator.trace(tracer);
                 next.trace(tracer);
@@ -494,7 +600,17 @@ unsafe impl<O: Trace, P: Trace> Trace for ReadRequest<O, P> {
                 iterator.trace(tracer);
                 promise.trace(tracer);
             }
-            Self::Pipe(record) | Self::Tee(record) => record.trace(tracer),
+            Self::Pipe(record) | Self::Tee(record) | Self::ByteTee(record) => record.trace(tracer),
+        }
+    }
+}
+
+// SAFETY: every variant's pointers are traced.
+unsafe impl<O: Trace, P: Trace> Trace for ReadIntoRequest<O, P> {
+    fn trace(&self, tracer: &mut Tracer) {
+        match self {
+            Self::Promise(promise) => promise.trace(tracer),
+            Self::Tee(record, _) => record.trace(tracer),
         }
     }
 }
@@ -516,6 +632,9 @@ unsafe impl<V: Trace, O: Trace, P: Trace> Trace for StreamSlots<V, O, P> {
             Self::ReadableStreamDefaultController(s) => s.trace(tracer),
             Self::ReadableStreamDefaultReader(s) => s.trace(tracer),
             Self::ReadableStreamAsyncIterator(s) => s.trace(tracer),
+            Self::ReadableByteStreamController(s) => s.trace(tracer),
+            Self::ReadableStreamBYOBReader(s) => s.trace(tracer),
+            Self::ReadableStreamBYOBRequest(s) => s.trace(tracer),
             Self::WritableStream(s) => s.trace(tracer),
             Self::WritableStreamDefaultController(s) => s.trace(tracer),
             Self::WritableStreamDefaultWriter(s) => s.trace(tracer),
@@ -523,6 +642,7 @@ unsafe impl<V: Trace, O: Trace, P: Trace> Trace for StreamSlots<V, O, P> {
             Self::TransformStreamDefaultController(s) => s.trace(tracer),
             Self::Pipe(s) => s.trace(tracer),
             Self::Tee(s) => s.trace(tracer),
+            Self::ByteTee(s) => s.trace(tracer),
             Self::QueuingStrategy { .. } => {}
         }
     }
@@ -559,3 +679,37 @@ accessor!(transform_stream, TransformStream, TransformStreamSlots<Val<H>, Obj<H>
 accessor!(transform_controller, TransformStreamDefaultController, TransformControllerSlots<Val<H>, Obj<H>, Prom<H>>);
 accessor!(pipe, Pipe, PipeSlots<Val<H>, Obj<H>, Prom<H>>);
 accessor!(tee, Tee, TeeSlots<Val<H>, Obj<H>, Prom<H>>);
+accessor!(byte_controller, ReadableByteStreamController, ByteControllerSlots<Val<H>, Obj<H>>);
+accessor!(byob_reader, ReadableStreamBYOBReader, ByobReaderSlots<Val<H>, Obj<H>, Prom<H>>);
+accessor!(byob_request, ReadableStreamBYOBRequest, ByobRequestSlots<Val<H>, Obj<H>>);
+accessor!(byte_tee, ByteTee, ByteTeeSlots<Val<H>, Obj<H>, Prom<H>>);
+
+/// Whether `object` is a `ReadableStreamBYOBReader` (else a default
+/// reader).
+pub(crate) fn is_byob_reader<H: StreamHost>(host: &mut H, object: H::Object) -> bool {
+    matches!(host.stream_slots(object), StreamSlots::ReadableStreamBYOBReader(_))
+}
+
+/// Whether `object` is a `ReadableByteStreamController` (else a default
+/// controller).
+pub(crate) fn is_byte_controller<H: StreamHost>(host: &mut H, object: H::Object) -> bool {
+    matches!(host.stream_slots(object), StreamSlots::ReadableByteStreamController(_))
+}
+
+/// A reader's (default or BYOB) `[[stream]]`.
+pub(crate) fn reader_stream_slot<H: StreamHost>(host: &mut H, reader: H::Object) -> &mut Option<Obj<H>> {
+    match host.stream_slots(reader) {
+        StreamSlots::ReadableStreamDefaultReader(slots) => &mut slots.stream,
+        StreamSlots::ReadableStreamBYOBReader(slots) => &mut slots.stream,
+        _ => unreachable!("not a reader"),
+    }
+}
+
+/// A reader's (default or BYOB) `[[closedPromise]]`.
+pub(crate) fn reader_closed_slot<H: StreamHost>(host: &mut H, reader: H::Object) -> &mut LazyPromise<Val<H>, Prom<H>> {
+    match host.stream_slots(reader) {
+        StreamSlots::ReadableStreamDefaultReader(slots) => &mut slots.closed,
+        StreamSlots::ReadableStreamBYOBReader(slots) => &mut slots.closed,
+        _ => unreachable!("not a reader"),
+    }
+}

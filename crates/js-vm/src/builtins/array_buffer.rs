@@ -191,6 +191,60 @@ pub fn detach(vm: &mut Vm, buffer: Gc<JsObject>) -> JsResult<()> {
     if ok == Some(true) { Ok(()) } else { Err(vm.type_error("Cannot detach this buffer")) }
 }
 
+/// `ArrayBufferCopyAndDetach(buffer, undefined, preserve-resizability)`
+/// for an embedder (the Streams spec's `TransferArrayBuffer`): a new
+/// `%ArrayBuffer%` takes the bytes (moved, not copied) and `buffer` is
+/// detached. A `TypeError` for a buffer that is detached, shared or
+/// immutable.
+pub fn transfer_array_buffer(vm: &mut Vm, buffer: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
+    let taken = with_buffer_mut(vm, buffer, |d| {
+        if d.shared || d.immutable {
+            return None;
+        }
+        d.bytes.take().map(|bytes| (bytes, d.max_byte_length))
+    });
+    let Some(Some((bytes, max_byte_length))) = taken else {
+        return Err(vm.type_error("Cannot transfer this ArrayBuffer"));
+    };
+    let proto = vm.realm.intrinsics.array_buffer_prototype;
+    let data = BufferData { bytes: Some(bytes), max_byte_length, shared: false, immutable: false };
+    Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
+}
+
+/// `CopyDataBlockBytes` between two buffers (or within one): `count`
+/// bytes from `from[from_index..]` to `to[to_index..]`. Ranges out of
+/// bounds of either buffer (or a detached buffer) copy nothing.
+pub fn copy_buffer_bytes(
+    vm: &mut Vm,
+    to: Gc<JsObject>,
+    to_index: usize,
+    from: Gc<JsObject>,
+    from_index: usize,
+    count: usize,
+) {
+    if to == from {
+        with_buffer_mut(vm, to, |d| {
+            if let Some(bytes) = d.bytes_mut()
+                && from_index.checked_add(count).is_some_and(|end| end <= bytes.len())
+                && to_index.checked_add(count).is_some_and(|end| end <= bytes.len())
+            {
+                bytes.copy_within(from_index..from_index + count, to_index);
+            }
+        });
+        return;
+    }
+    with_bytes_and_heap(vm, to, |heap, dest| {
+        let ObjectKind::ArrayBuffer(source) = &from.borrow(heap).kind else { return };
+        let Some(source) = source.bytes() else { return };
+        let (Some(from_end), Some(to_end)) = (from_index.checked_add(count), to_index.checked_add(count)) else {
+            return;
+        };
+        if let (Some(src), Some(dst)) = (source.get(from_index..from_end), dest.get_mut(to_index..to_end)) {
+            dst.copy_from_slice(src);
+        }
+    });
+}
+
 /// `GetArrayBufferMaxByteLengthOption` (§25.1.3.7).
 fn max_byte_length_option(vm: &mut Vm, options: Value) -> JsResult<Option<usize>> {
     let Some(o) = options.as_object() else { return Ok(None) };

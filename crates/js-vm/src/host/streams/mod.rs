@@ -7,10 +7,14 @@
 //! Every stream object is an object of kind [`ObjectKind::Stream`] whose
 //! cell embeds the crate's [`StreamSlots`].
 
+mod array_buffer_view;
 mod conversions;
 mod queuing_strategy;
+mod readable_byte_stream_controller;
 mod readable_stream;
 mod readable_stream_async_iterator;
+mod readable_stream_byob_reader;
+mod readable_stream_byob_request;
 mod readable_stream_default_controller;
 mod readable_stream_default_reader;
 mod transform_stream;
@@ -20,7 +24,8 @@ mod writable_stream_default_controller;
 mod writable_stream_default_writer;
 
 use js_gc::{Gc, Trace, Tracer};
-use js_streams::{ErrorKind, StreamHost, StreamSlots};
+use js_streams::pull_into_descriptor::ViewConstructor;
+use js_streams::{ErrorKind, StreamHost, StreamSlots, ViewRecord};
 
 use crate::builtins::error::ErrorKind as VmErrorKind;
 use crate::host::abort_signal;
@@ -40,6 +45,9 @@ pub(crate) struct StreamPrototypes {
     readable_stream_default_reader: Option<Gc<JsObject>>,
     readable_stream_default_controller: Option<Gc<JsObject>>,
     readable_stream_async_iterator: Option<Gc<JsObject>>,
+    readable_byte_stream_controller: Option<Gc<JsObject>>,
+    readable_stream_byob_reader: Option<Gc<JsObject>>,
+    readable_stream_byob_request: Option<Gc<JsObject>>,
     writable_stream: Option<Gc<JsObject>>,
     writable_stream_default_writer: Option<Gc<JsObject>>,
     writable_stream_default_controller: Option<Gc<JsObject>>,
@@ -59,6 +67,9 @@ unsafe impl Trace for StreamPrototypes {
             self.readable_stream_default_reader,
             self.readable_stream_default_controller,
             self.readable_stream_async_iterator,
+            self.readable_byte_stream_controller,
+            self.readable_stream_byob_reader,
+            self.readable_stream_byob_request,
             self.writable_stream,
             self.writable_stream_default_writer,
             self.writable_stream_default_controller,
@@ -83,6 +94,9 @@ pub(crate) fn install(vm: &mut Vm) {
     readable_stream_default_reader::install(vm);
     readable_stream_default_controller::install(vm);
     readable_stream_async_iterator::install(vm);
+    readable_byte_stream_controller::install(vm);
+    readable_stream_byob_reader::install(vm);
+    readable_stream_byob_request::install(vm);
     writable_stream::install(vm);
     writable_stream_default_writer::install(vm);
     writable_stream_default_controller::install(vm);
@@ -118,6 +132,9 @@ impl StreamHost for Vm {
             StreamSlots::ReadableStreamDefaultController(_) => prototypes.readable_stream_default_controller,
             StreamSlots::ReadableStreamDefaultReader(_) => prototypes.readable_stream_default_reader,
             StreamSlots::ReadableStreamAsyncIterator(_) => prototypes.readable_stream_async_iterator,
+            StreamSlots::ReadableByteStreamController(_) => prototypes.readable_byte_stream_controller,
+            StreamSlots::ReadableStreamBYOBReader(_) => prototypes.readable_stream_byob_reader,
+            StreamSlots::ReadableStreamBYOBRequest(_) => prototypes.readable_stream_byob_request,
             StreamSlots::WritableStream(_) => prototypes.writable_stream,
             StreamSlots::WritableStreamDefaultController(_) => prototypes.writable_stream_default_controller,
             StreamSlots::WritableStreamDefaultWriter(_) => prototypes.writable_stream_default_writer,
@@ -129,7 +146,7 @@ impl StreamHost for Vm {
             StreamSlots::QueuingStrategy { kind: js_streams::slots::StrategyKind::Count, .. } => {
                 prototypes.count_queuing_strategy
             }
-            StreamSlots::Pipe(_) | StreamSlots::Tee(_) => None,
+            StreamSlots::Pipe(_) | StreamSlots::Tee(_) | StreamSlots::ByteTee(_) => None,
         };
         let object = self.new_object_of_kind(proto, ObjectKind::Stream(Box::new(slots)));
         self.keep_alive(Value::object(object));
@@ -213,6 +230,36 @@ impl StreamHost for Vm {
         if abort_signal::signal_abort(self, signal, reason).is_err() {
             self.terminating = true;
         }
+    }
+
+    fn view_record(&mut self, view: Value) -> ViewRecord<Value> {
+        array_buffer_view::view_record(self, view)
+    }
+
+    fn is_detached_buffer(&mut self, buffer: Value) -> bool {
+        array_buffer_view::is_detached_buffer(self, buffer)
+    }
+
+    fn array_buffer_byte_length(&mut self, buffer: Value) -> usize {
+        array_buffer_view::array_buffer_byte_length(self, buffer)
+    }
+
+    fn transfer_array_buffer(&mut self, buffer: Value) -> Result<Value, Value> {
+        let result = array_buffer_view::transfer(self, buffer);
+        self.thrown_value(result)
+    }
+
+    fn new_array_buffer(&mut self, byte_length: usize, source: Option<(Value, usize)>) -> Result<Value, Value> {
+        let result = array_buffer_view::allocate(self, byte_length, source);
+        self.thrown_value(result)
+    }
+
+    fn copy_buffer_bytes(&mut self, to: Value, to_index: usize, from: Value, from_index: usize, count: usize) {
+        array_buffer_view::copy(self, to, to_index, from, from_index, count);
+    }
+
+    fn new_view(&mut self, constructor: ViewConstructor, buffer: Value, byte_offset: usize, length: usize) -> Value {
+        array_buffer_view::new_view(self, constructor, buffer, byte_offset, length)
     }
 }
 

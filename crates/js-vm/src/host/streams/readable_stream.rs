@@ -3,17 +3,19 @@
 //! `values` and `@@asyncIterator`.
 
 use js_streams::pipe_to::{PipeOptions, readable_stream_pipe_to};
+use js_streams::readable_byte_stream_controller::set_up_readable_byte_stream_controller;
 use js_streams::readable_stream::{is_readable_stream_locked, new_readable_stream, readable_stream_cancel};
 use js_streams::readable_stream_default_controller::{StartAlgorithm, set_up_readable_stream_default_controller};
 use js_streams::slots::SourceAlgorithms;
 use js_streams::writable_stream::is_writable_stream_locked;
 
+use super::array_buffer_view::to_enforced_u64;
 use super::conversions::{callback_member, dictionary, extract_high_water_mark, member, strategy};
 use super::{
     VmStreamSlots, branded, idl_attribute, idl_method, promise_result, rejected_type_error, require_new,
     set_prototype_from, thrown, to_string_tag,
 };
-use crate::abstract_ops::{to_boolean, to_number};
+use crate::abstract_ops::to_boolean;
 use crate::builtins::constructor;
 use crate::host::abort_signal;
 use crate::interpreter::CallInfo;
@@ -46,33 +48,49 @@ fn readable_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let dict = dictionary(vm, source, "The underlying source")?;
     let auto_allocate = member(vm, dict, "autoAllocateChunkSize")?;
-    if !auto_allocate.is_undefined() {
-        to_number(vm, auto_allocate)?;
-    }
+    let auto_allocate = if auto_allocate.is_undefined() {
+        None
+    } else {
+        Some(to_enforced_u64(vm, auto_allocate, "autoAllocateChunkSize")?)
+    };
     let cancel = callback_member(vm, dict, "cancel", "underlyingSource")?;
     let pull = callback_member(vm, dict, "pull", "underlyingSource")?;
     let start = callback_member(vm, dict, "start", "underlyingSource")?;
     let source_type = member(vm, dict, "type")?;
-    if !source_type.is_undefined() {
+    let bytes = if source_type.is_undefined() {
+        false
+    } else {
         let text = vm.to_rust_string(source_type)?;
-        return Err(if text == "bytes" {
-            vm.type_error("Readable byte streams (type: 'bytes') are not supported")
-        } else {
-            vm.type_error(&format!("The provided value '{text}' is not a valid enum value of type ReadableStreamType."))
-        });
-    }
+        if text != "bytes" {
+            return Err(vm.type_error(&format!(
+                "The provided value '{text}' is not a valid enum value of type ReadableStreamType."
+            )));
+        }
+        true
+    };
     let stream = new_readable_stream(vm);
     set_prototype_from(vm, stream, new_target)?;
-    let high_water_mark = extract_high_water_mark(vm, strategy, 1.0)?;
-    set_up_readable_stream_default_controller(
-        vm,
-        stream,
-        StartAlgorithm::User { this_value: source, start },
-        SourceAlgorithms::User { source, pull, cancel },
-        high_water_mark,
-        strategy.size,
-    )
-    .map_err(|e| thrown(vm, e))?;
+    let start = StartAlgorithm::User { this_value: source, start };
+    let algorithms = SourceAlgorithms::User { source, pull, cancel };
+    if bytes {
+        if !strategy.size.is_undefined() {
+            return Err(vm.range_error("The strategy of a readable byte stream cannot have a size function"));
+        }
+        let high_water_mark = extract_high_water_mark(vm, strategy, 0.0)?;
+        // SetUpReadableByteStreamControllerFromUnderlyingSource.
+        if auto_allocate == Some(0) {
+            return Err(vm.type_error("autoAllocateChunkSize must be greater than 0"));
+        }
+        let Ok(auto_allocate) = auto_allocate.map(usize::try_from).transpose() else {
+            return Err(vm.range_error("autoAllocateChunkSize is too large"));
+        };
+        set_up_readable_byte_stream_controller(vm, stream, start, algorithms, high_water_mark, auto_allocate)
+            .map_err(|e| thrown(vm, e))?;
+    } else {
+        let high_water_mark = extract_high_water_mark(vm, strategy, 1.0)?;
+        set_up_readable_stream_default_controller(vm, stream, start, algorithms, high_water_mark, strategy.size)
+            .map_err(|e| thrown(vm, e))?;
+    }
     vm.take_termination()?;
     Ok(Value::object(stream))
 }
@@ -107,13 +125,14 @@ fn get_reader(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let mode = member(vm, options, "mode")?;
     if !mode.is_undefined() {
         let text = vm.to_rust_string(mode)?;
-        return Err(if text == "byob" {
-            vm.type_error("A BYOB reader needs a readable byte stream")
-        } else {
-            vm.type_error(&format!(
+        if text != "byob" {
+            return Err(vm.type_error(&format!(
                 "The provided value '{text}' is not a valid enum value of type ReadableStreamReaderMode."
-            ))
-        });
+            )));
+        }
+        let reader = js_streams::readable_stream_byob_reader::acquire_readable_stream_byob_reader(vm, stream)
+            .map_err(|e| thrown(vm, e))?;
+        return Ok(Value::object(reader));
     }
     let reader = js_streams::readable_stream_default_reader::acquire_readable_stream_default_reader(vm, stream)
         .map_err(|e| thrown(vm, e))?;
