@@ -1,6 +1,7 @@
 //! WHATWG Streams (<https://streams.spec.whatwg.org/>) state machines for a
-//! JavaScript engine: `ReadableStream` with its default controller, default
-//! reader, async iterator, `tee()` and `ReadableStream.from`;
+//! JavaScript engine: `ReadableStream` with its default and byte
+//! controllers, default and BYOB readers (and BYOB requests), async
+//! iterator, `tee()` (default and byte) and `ReadableStream.from`;
 //! `WritableStream` with its default controller and writer;
 //! `TransformStream`; `pipeTo`. Generic over a [`StreamHost`].
 //!
@@ -12,7 +13,9 @@
 //! the JavaScript-facing arguments (underlying source and sink
 //! dictionaries, strategies, options) before calling the algorithms here.
 //! Its microtask loop hands jobs whose kind [`is_stream_job`] to
-//! [`run_stream_job`].
+//! [`run_stream_job`]. Byte streams also ask it about `ArrayBuffer`s and
+//! their views ([`ViewRecord`], transfer, clone, copy, view construction):
+//! a transferred buffer is detached, as the spec requires.
 //!
 //! # Performance decisions
 //!
@@ -23,8 +26,12 @@
 //!   not a promise is continued by a directly queued job, in the same turn
 //!   the spec's resolved promise would take, with no promise made.
 //! * **Buffered reads are settled at once.** `read()` and async iteration
-//!   on a stream with queued chunks take the chunk without a read request
-//!   and return a promise already fulfilled with the result.
+//!   on a stream with queued chunks (or queued bytes, for a byte stream)
+//!   take the chunk without a read request and return a promise already
+//!   fulfilled with the result.
+//! * **Pull-into descriptors are plain records** in the controller's
+//!   slots, not objects; the `byobRequest` object and its view are made
+//!   only when the source reads `controller.byobRequest`.
 //! * **User algorithms are called with their exact arity** (`pull(c)`,
 //!   `write(chunk, c)`, `close()`, `cancel(reason)`), and directly: no
 //!   algorithm wrapper objects.
@@ -54,8 +61,7 @@
 //!
 //! # Limits
 //!
-//! Byte streams (`type: "bytes"`, the byte controller, BYOB readers) are
-//! not implemented. AbortSignals (`pipeTo`'s `signal` option,
+//! AbortSignals (`pipeTo`'s `signal` option,
 //! `WritableStreamDefaultController.signal`) are the host's, reached
 //! through [`StreamHost`]; a controller's signal is made when script first
 //! reads it (an abort before that only records the reason). Tick counts

@@ -544,7 +544,13 @@ pub(crate) fn pull_into<H: StreamHost>(
     }
     if byte_controller(host, controller).queue_total_size > 0 {
         if fill_pull_into_descriptor_from_queue(host, controller, &mut descriptor) {
-            let filled = convert_pull_into_descriptor(host, descriptor);
+            // ConvertPullIntoDescriptor would transfer the buffer once more;
+            // this one was made by the transfer above and nothing else has
+            // seen it, so the view is made over it directly (one buffer
+            // object fewer per buffered read, with the same outcome).
+            let length = descriptor.bytes_filled / descriptor.element_size;
+            let filled = host.new_view(descriptor.view_constructor, descriptor.buffer, descriptor.byte_offset, length);
+            host.root(filled);
             handle_queue_drain(host, controller);
             read_into_request_chunk_steps(host, request, filled);
             return;

@@ -250,10 +250,8 @@ pub(crate) fn close_steps<H: StreamHost>(host: &mut H, record: H::Object) {
     let slots = byte_tee(host, record);
     slots.reading = false;
     let canceled = slots.canceled;
-    for index in 0..2 {
-        if !canceled[index]
-            && let Some(controller) = branch_controller(host, record, index)
-        {
+    for (index, canceled) in canceled.into_iter().enumerate() {
+        if !canceled && let Some(controller) = branch_controller(host, record, index) {
             let _ = readable_byte_stream_controller_close(host, controller);
         }
     }

@@ -131,6 +131,10 @@ pub fn readable_stream_byob_reader_release<H: StreamHost>(host: &mut H, reader: 
         return;
     }
     readable_stream_reader_generic_release(host, reader);
+    // The error is only observable through a pending read it rejects.
+    if byob_reader(host, reader).read_into_requests.is_empty() {
+        return;
+    }
     let error = host.new_error(ErrorKind::Type, "Releasing reader");
     host.root(error);
     error_read_into_requests(host, reader, error);

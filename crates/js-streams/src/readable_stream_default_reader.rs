@@ -138,6 +138,10 @@ pub fn readable_stream_default_reader_release<H: StreamHost>(host: &mut H, reade
         return;
     }
     readable_stream_reader_generic_release(host, reader);
+    // The error is only observable through a pending read it rejects.
+    if default_reader(host, reader).read_requests.is_empty() {
+        return;
+    }
     let error = host.new_error(ErrorKind::Type, "Releasing reader");
     host.root(error);
     error_read_requests(host, reader, error);

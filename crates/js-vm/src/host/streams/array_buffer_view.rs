@@ -8,7 +8,9 @@ use js_streams::ViewRecord;
 use js_streams::pull_into_descriptor::ViewConstructor;
 
 use crate::abstract_ops::to_number;
-use crate::builtins::array_buffer::{buffer_data, copy_buffer_bytes, new_array_buffer, transfer_array_buffer};
+use crate::builtins::array_buffer::{
+    BufferData, buffer_data, copy_buffer_bytes, new_array_buffer, transfer_array_buffer,
+};
 use crate::builtins::data_view::DataViewData;
 use crate::builtins::typed_array::{ElementType, TypedArrayData, intrinsic_prototype, typed_array_length};
 use crate::object::{JsObject, ObjectKind};
@@ -29,7 +31,7 @@ pub(super) fn to_array_buffer_view(vm: &mut Vm, value: Value, what: &str) -> JsR
         return Err(vm.type_error(&format!("{what} must be an ArrayBufferView")));
     };
     let data = buffer_data(vm, buffer);
-    if data.is_some_and(|d| d.is_shared()) {
+    if data.is_some_and(BufferData::is_shared) {
         return Err(vm.type_error(&format!("{what} must not be backed by a SharedArrayBuffer")));
     }
     if data.is_some_and(|d| !d.is_fixed_length()) {
@@ -130,12 +132,12 @@ fn as_buffer(vm: &Vm, value: Value) -> Option<Gc<JsObject>> {
 /// [`js_streams::StreamHost::is_detached_buffer`] (a non-buffer counts as
 /// detached: nothing can be read from it).
 pub(super) fn is_detached_buffer(vm: &Vm, buffer: Value) -> bool {
-    as_buffer(vm, buffer).and_then(|b| buffer_data(vm, b)).is_none_or(|d| d.is_detached())
+    as_buffer(vm, buffer).and_then(|b| buffer_data(vm, b)).is_none_or(BufferData::is_detached)
 }
 
 /// [`js_streams::StreamHost::array_buffer_byte_length`].
 pub(super) fn array_buffer_byte_length(vm: &Vm, buffer: Value) -> usize {
-    as_buffer(vm, buffer).and_then(|b| buffer_data(vm, b)).map_or(0, |d| d.byte_length())
+    as_buffer(vm, buffer).and_then(|b| buffer_data(vm, b)).map_or(0, BufferData::byte_length)
 }
 
 /// [`js_streams::StreamHost::transfer_array_buffer`].
@@ -176,17 +178,14 @@ pub(super) fn new_view(
     length: usize,
 ) -> Value {
     let Some(buffer) = as_buffer(vm, buffer) else { return Value::UNDEFINED };
-    let view = match element_of(constructor) {
-        Some(element) => {
-            let proto = intrinsic_prototype(vm, element);
-            let data = TypedArrayData { element, buffer, byte_offset, array_length: Some(length) };
-            vm.new_object_of_kind(Some(proto), ObjectKind::TypedArray(Box::new(data)))
-        }
-        None => {
-            let proto = vm.realm.intrinsics.data_view_prototype;
-            let data = DataViewData { buffer, byte_offset, byte_length: Some(length) };
-            vm.new_object_of_kind(Some(proto), ObjectKind::DataView(Box::new(data)))
-        }
+    let view = if let Some(element) = element_of(constructor) {
+        let proto = intrinsic_prototype(vm, element);
+        let data = TypedArrayData { element, buffer, byte_offset, array_length: Some(length) };
+        vm.new_object_of_kind(Some(proto), ObjectKind::TypedArray(Box::new(data)))
+    } else {
+        let proto = vm.realm.intrinsics.data_view_prototype;
+        let data = DataViewData { buffer, byte_offset, byte_length: Some(length) };
+        vm.new_object_of_kind(Some(proto), ObjectKind::DataView(Box::new(data)))
     };
     vm.keep_alive(Value::object(view));
     Value::object(view)
