@@ -57,7 +57,13 @@
 //! read's own promise and result; a write 1 (its request promise);
 //! `TextEncoderStream`'s chunk 2 beyond its transform stream's (the output
 //! `Uint8Array` and its buffer), `TextDecoderStream`'s none (the output is
-//! a string).
+//! a string). Byte streams:
+//! `new ReadableStream({ type: "bytes" })` 2; `getReader({ mode: "byob" })`
+//! 1; `read(view)` of queued bytes 4 (the promise, the result, the buffer
+//! the view's bytes are transferred to, the filled view: a second transfer
+//! of a buffer nothing else has seen is skipped); a pull answering it
+//! through `byobRequest.respond()` adds the request, its view and the
+//! buffer `respond()` transfers to (7 in all), and no closure.
 //!
 //! # Limits
 //!

@@ -191,8 +191,33 @@ pub fn readable_byte_stream_controller_close<H: StreamHost>(
 
 /// `ReadableByteStreamControllerCommitPullIntoDescriptor`.
 fn commit_pull_into_descriptor<H: StreamHost>(host: &mut H, stream: H::Object, descriptor: Descriptor<H>) {
-    let done = readable_stream(host, stream).state == ReadableState::Closed;
     let filled_view = convert_pull_into_descriptor(host, descriptor);
+    fulfill_with_view(host, stream, descriptor, filled_view);
+}
+
+/// `ReadableByteStreamControllerCommitPullIntoDescriptor` for a descriptor
+/// whose buffer the caller just made by a transfer that nothing else has
+/// seen (no BYOB request was made over it): the conversion's second
+/// transfer would only make another buffer object, so the view is made
+/// over this one (same outcome, one object fewer).
+fn commit_fresh_pull_into_descriptor<H: StreamHost>(host: &mut H, stream: H::Object, descriptor: Descriptor<H>) {
+    let filled_view = view_over_fresh_buffer(host, descriptor);
+    fulfill_with_view(host, stream, descriptor, filled_view);
+}
+
+/// The filled part of a descriptor whose buffer nothing else has seen, as
+/// a view over that buffer (see [`commit_fresh_pull_into_descriptor`]).
+fn view_over_fresh_buffer<H: StreamHost>(host: &mut H, descriptor: Descriptor<H>) -> H::Value {
+    let length = descriptor.bytes_filled / descriptor.element_size;
+    let view = host.new_view(descriptor.view_constructor, descriptor.buffer, descriptor.byte_offset, length);
+    host.root(view);
+    view
+}
+
+/// The end of `CommitPullIntoDescriptor`: the read request or read-into
+/// request that made the descriptor gets the view.
+fn fulfill_with_view<H: StreamHost>(host: &mut H, stream: H::Object, descriptor: Descriptor<H>, filled_view: H::Value) {
+    let done = readable_stream(host, stream).state == ReadableState::Closed;
     if descriptor.reader_type == ReaderType::Default {
         fulfill_read_request(host, stream, filled_view, done);
     } else {
@@ -544,13 +569,9 @@ pub(crate) fn pull_into<H: StreamHost>(
     }
     if byte_controller(host, controller).queue_total_size > 0 {
         if fill_pull_into_descriptor_from_queue(host, controller, &mut descriptor) {
-            // ConvertPullIntoDescriptor would transfer the buffer once more;
-            // this one was made by the transfer above and nothing else has
-            // seen it, so the view is made over it directly (one buffer
-            // object fewer per buffered read, with the same outcome).
-            let length = descriptor.bytes_filled / descriptor.element_size;
-            let filled = host.new_view(descriptor.view_constructor, descriptor.buffer, descriptor.byte_offset, length);
-            host.root(filled);
+            // The buffer was made by the transfer above and nothing else
+            // has seen it: no second transfer.
+            let filled = view_over_fresh_buffer(host, descriptor);
             handle_queue_drain(host, controller);
             read_into_request_chunk_steps(host, request, filled);
             return;
@@ -650,7 +671,9 @@ fn respond_in_readable_state<H: StreamHost>(
     }
     descriptor.bytes_filled -= remainder;
     let filled = process_pull_into_descriptors_using_queue(host, controller);
-    commit_pull_into_descriptor(host, stream, descriptor);
+    // `respond()` or `respondWithNewView()` transferred the buffer just
+    // now and the BYOB request over the old one was invalidated.
+    commit_fresh_pull_into_descriptor(host, stream, descriptor);
     for descriptor in filled {
         commit_pull_into_descriptor(host, stream, descriptor);
     }
