@@ -381,7 +381,7 @@ fn fill_pull_into_descriptor_from_queue<H: StreamHost>(
     let mut ready = false;
     let max_aligned_bytes = max_bytes_filled - max_bytes_filled % descriptor.element_size;
     if max_aligned_bytes >= descriptor.minimum_fill {
-        remaining = max_aligned_bytes - descriptor.bytes_filled;
+        remaining = max_aligned_bytes.saturating_sub(descriptor.bytes_filled);
         ready = true;
     }
     while remaining > 0 {
@@ -503,9 +503,11 @@ fn process_pull_into_descriptors_using_queue<H: StreamHost>(host: &mut H, contro
         let Some(mut descriptor) = slots.pending_pull_intos.front().copied() else { break };
         let ready = fill_pull_into_descriptor_from_queue(host, controller, &mut descriptor);
         store_head(host, controller, descriptor);
-        if ready {
-            let descriptor = shift_pending_pull_into(host, controller);
-            filled.extend(descriptor);
+        if ready && let Some(descriptor) = shift_pending_pull_into(host, controller) {
+            // Held here while earlier ones are committed (which can run
+            // user code through a `then` getter).
+            host.root(descriptor.buffer);
+            filled.push(descriptor);
         }
     }
     filled
@@ -634,6 +636,7 @@ fn respond_in_closed_state<H: StreamHost>(host: &mut H, controller: H::Object, f
         let mut filled = Vec::new();
         while filled.len() < num_read_into_requests(host, stream) {
             let Some(descriptor) = shift_pending_pull_into(host, controller) else { break };
+            host.root(descriptor.buffer);
             filled.push(descriptor);
         }
         for descriptor in filled {
