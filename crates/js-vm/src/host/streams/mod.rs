@@ -1,7 +1,9 @@
 //! The WHATWG Streams globals (`ReadableStream`, `WritableStream`,
-//! `TransformStream`, their readers, writers and controllers, and the two
-//! queuing strategies) over the js-streams crate: [`Vm`] as its
-//! [`StreamHost`], WebIDL argument conversion, brand checks and the
+//! `TransformStream`, their readers, writers and controllers — the
+//! readable byte stream controller, BYOB reader and BYOB request included
+//! — and the two queuing strategies) over the js-streams crate: [`Vm`] as
+//! its [`StreamHost`] (with the ArrayBuffer operations of byte streams in
+//! `array_buffer_view`), WebIDL argument conversion, brand checks and the
 //! prototypes.
 //!
 //! Every stream object is an object of kind [`ObjectKind::Stream`] whose
