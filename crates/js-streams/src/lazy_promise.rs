@@ -20,6 +20,11 @@ pub enum LazyPromise<V, P> {
     Fulfilled(V),
     /// Rejected (and handled) with the reason, not yet observed.
     Rejected(V),
+    /// Rejected (and handled) with a new TypeError because its reader was
+    /// released, not yet observed: the error is made on first observation
+    /// (a released reader's `closed` is rarely looked at, and making an
+    /// error object is most of the cost of `releaseLock()`).
+    RejectedReleased,
     /// Observed: the promise itself.
     Made(P),
 }
@@ -27,7 +32,7 @@ pub enum LazyPromise<V, P> {
 impl<V: PromiseValue, P: Copy> LazyPromise<V, P> {
     /// The promise, made now from the recorded outcome if it was not yet
     /// observed.
-    pub fn get<H: PromiseHost<Value = V, Promise = P>>(&mut self, host: &mut H) -> P {
+    pub fn get<H: crate::host::StreamHost + PromiseHost<Value = V, Promise = P>>(&mut self, host: &mut H) -> P {
         let promise = match *self {
             Self::Made(promise) => return promise,
             Self::Pending => host.new_promise(),
@@ -42,6 +47,14 @@ impl<V: PromiseValue, P: Copy> LazyPromise<V, P> {
                 reject_promise(host, promise, reason);
                 promise
             }
+            Self::RejectedReleased => {
+                let reason = host.new_error(crate::host::ErrorKind::Type, "Releasing reader");
+                host.root(reason);
+                let promise = host.new_promise();
+                mark_handled(host, promise);
+                reject_promise(host, promise, reason);
+                promise
+            }
         };
         *self = Self::Made(promise);
         promise
@@ -51,7 +64,7 @@ impl<V: PromiseValue, P: Copy> LazyPromise<V, P> {
     pub fn is_pending<H: PromiseHost<Value = V, Promise = P>>(&self, host: &mut H) -> bool {
         match *self {
             Self::Pending => true,
-            Self::Fulfilled(_) | Self::Rejected(_) => false,
+            Self::Fulfilled(_) | Self::Rejected(_) | Self::RejectedReleased => false,
             Self::Made(promise) => is_pending(host, promise),
         }
     }
@@ -65,7 +78,7 @@ impl<V: PromiseValue, P: Copy> LazyPromise<V, P> {
         match *self {
             Self::Pending => *self = Self::Fulfilled(value),
             Self::Made(promise) => resolve(host, promise, value),
-            Self::Fulfilled(_) | Self::Rejected(_) => {}
+            Self::Fulfilled(_) | Self::Rejected(_) | Self::RejectedReleased => {}
         }
     }
 
@@ -80,7 +93,7 @@ impl<V: PromiseValue, P: Copy> LazyPromise<V, P> {
                     reject(host, promise, reason);
                 }
             }
-            Self::Fulfilled(_) | Self::Rejected(_) => {}
+            Self::Fulfilled(_) | Self::Rejected(_) | Self::RejectedReleased => {}
         }
     }
 }
@@ -89,7 +102,7 @@ impl<V: PromiseValue, P: Copy> LazyPromise<V, P> {
 unsafe impl<V: Trace, P: Trace> Trace for LazyPromise<V, P> {
     fn trace(&self, tracer: &mut Tracer) {
         match self {
-            Self::Pending => {}
+            Self::Pending | Self::RejectedReleased => {}
             Self::Fulfilled(value) | Self::Rejected(value) => value.trace(tracer),
             Self::Made(promise) => promise.trace(tracer),
         }

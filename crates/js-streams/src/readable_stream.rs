@@ -5,6 +5,7 @@ use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::CANCEL_SETTLED;
+use crate::lazy_promise::LazyPromise;
 use crate::promises::{new_promise, promise_rejected_with, promise_resolved_with, upon_promise};
 use crate::readable_byte_stream_controller as byte_controller;
 use crate::readable_stream_async_iterator as async_iterator;
@@ -111,14 +112,17 @@ pub fn readable_stream_error<H: StreamHost>(host: &mut H, stream: H::Object, err
 /// rejected, the controller's release steps, the link cut both ways.
 pub(crate) fn readable_stream_reader_generic_release<H: StreamHost>(host: &mut H, reader: H::Object) {
     let Some(stream) = *reader_stream_slot(host, reader) else { return };
-    let error = host.new_error(ErrorKind::Type, "Releasing reader");
-    host.root(error);
     let state = readable_stream(host, stream).state;
     let mut closed = *reader_closed_slot(host, reader);
-    if state == ReadableState::Readable && closed.is_pending(host) {
-        closed.reject_handled(host, error);
-    } else {
-        closed = crate::lazy_promise::LazyPromise::Rejected(error);
+    match closed {
+        // An observed pending promise is rejected now; otherwise the
+        // rejected promise (and its TypeError) is made if anyone looks.
+        LazyPromise::Made(_) if state == ReadableState::Readable && closed.is_pending(host) => {
+            let error = host.new_error(ErrorKind::Type, "Releasing reader");
+            host.root(error);
+            closed.reject_handled(host, error);
+        }
+        _ => closed = LazyPromise::RejectedReleased,
     }
     *reader_closed_slot(host, reader) = closed;
     if let Some(controller) = readable_stream(host, stream).controller

@@ -14,7 +14,8 @@
 //!   reaction cell per pull.
 //! * A write costs its request promise only: no closure per write.
 //! * Byte streams: construction makes the stream and its byte controller;
-//!   `getReader({ mode: "byob" })` the reader; a BYOB read of queued bytes
+//!   `getReader({ mode: "byob" })` the reader, and `releaseLock()` nothing
+//!   more until someone looks at `closed`; a BYOB read of queued bytes
 //!   the promise, the result, the buffer the caller's view is transferred
 //!   to and the filled view over it (4: the spec's second transfer of a
 //!   buffer nobody else saw is not made); a pull answering through
@@ -193,6 +194,8 @@ show('new ReadableStream({type: bytes})', allocations(() => new ReadableStream(b
 const byobMode = { mode: 'byob' };
 const rs1 = new ReadableStream(bytesSource);
 show('getReader({mode: byob})', allocations(() => rs1.getReader(byobMode)));
+const rs2 = new ReadableStream(bytesSource);
+show('getReader({mode: byob}) + releaseLock()', allocations(() => rs2.getReader(byobMode).releaseLock()));
 const queued = new ReadableStream({ type: 'bytes', start(c) { c.enqueue(new Uint8Array(4 * N)); } });
 const byob = queued.getReader(byobMode);
 const views = [];
@@ -228,6 +231,7 @@ fn byte_streams_allocate_only_what_the_spec_makes_observable() {
         out,
         "new ReadableStream({type: bytes}) {\"objects\":2,\"slim\":0,\"full\":0}\n\
          getReader({mode: byob}) {\"objects\":1,\"slim\":0,\"full\":0}\n\
+         getReader({mode: byob}) + releaseLock() {\"objects\":1,\"slim\":0,\"full\":0}\n\
          byob.read(view) x100 buffered {\"objects\":400,\"slim\":0,\"full\":0}\n\
          byob pull+respond+read per chunk 9 gc 0 slim 0 full 0\n"
     );

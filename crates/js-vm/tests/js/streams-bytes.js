@@ -134,5 +134,18 @@ function turns(label, n) { let p = Promise.resolve(); for (let i = 0; i < n; i++
   const r6 = rs6.getReader({ mode: 'byob' });
   await r6.read(new Uint8Array(1)).catch((e) => note(`errored ${kind(e)} ${e.message}`));
   await r6.closed.catch((e) => note(`closed ${kind(e)}`));
+
+  // A released reader's closed promise: rejected with a TypeError, the
+  // same promise at every look.
+  const rs7 = new ReadableStream({ type: 'bytes' });
+  const r7 = rs7.getReader({ mode: 'byob' });
+  r7.releaseLock();
+  note(`released closed same=${r7.closed === r7.closed}`);
+  await r7.closed.catch((e) => note(`released closed ${kind(e)}`));
+  const r8 = rs7.getReader({ mode: 'byob' });
+  const seen = r8.closed;
+  r8.releaseLock();
+  note(`observed closed kept=${seen === r8.closed}`);
+  await seen.catch((e) => note(`observed closed ${kind(e)}`));
   console.log(log.join('\n'));
 })().catch((e) => console.log("failed", e, log.join("\n")));
