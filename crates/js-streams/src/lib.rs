@@ -41,7 +41,9 @@
 //!   microtask (objects and thenables keep the promise path, which is
 //!   observable).
 //! * **`closed` and `ready` promises are made on first observation**
-//!   ([`LazyPromise`]), with the identity the spec gives them from then on.
+//!   ([`LazyPromise`]), with the identity the spec gives them from then on;
+//!   so is the TypeError a released reader's `closed` is rejected with, so
+//!   `releaseLock()` allocates nothing unless a read is pending.
 //!
 //! # Allocation
 //!
