@@ -1,5 +1,5 @@
 // Construction costs of the WHATWG streams: ReadableStream, a default
-// reader, WritableStream and TransformStream. Runs unchanged on node and
+// reader, WritableStream, TransformStream and a tee of a ReadableStream. Runs unchanged on node and
 // jsvm; prints one JSON line per case: {"bench","ops","ms"}.
 "use strict";
 
@@ -38,5 +38,14 @@ bench("streams-new-writable-stream", N, (n) => {
 bench("streams-new-transform-stream", N, (n) => {
   let made = 0;
   for (let i = 0; i < n; i++) if (new TransformStream().readable.locked === false) made++;
+  return made;
+});
+
+bench("streams-tee", N, (n) => {
+  let made = 0;
+  for (let i = 0; i < n; i++) {
+    const [a, b] = new ReadableStream().tee();
+    if (a.locked === false && b.locked === false) made++;
+  }
   return made;
 });
