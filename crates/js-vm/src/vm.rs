@@ -607,6 +607,17 @@ impl Vm {
     pub fn keep_alive(&mut self, value: Value) {
         self.temp_roots.push(value);
     }
+
+    /// Keeps a property key alive until the running native function
+    /// returns: a key made by `ToPropertyKey` may be an atom nothing else
+    /// holds (atoms are weak), and it is often used after more user code.
+    pub fn keep_key_alive(&mut self, key: PropertyKey) {
+        match key {
+            PropertyKey::String(s) => self.temp_roots.push(Value::string(s)),
+            PropertyKey::Symbol(s) => self.temp_roots.push(Value::symbol(s)),
+            PropertyKey::Index(_) => {}
+        }
+    }
 }
 
 impl Default for Vm {

@@ -211,6 +211,8 @@ fn pop(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Ok(Value::UNDEFINED);
     }
     let v = get_index(vm, o, len - 1.0)?;
+    // The delete and the length write may run traps or setters.
+    vm.keep_alive(v);
     delete_index(vm, o, len - 1.0)?;
     set_length(vm, o, len - 1.0)?;
     Ok(v)
@@ -410,6 +412,8 @@ fn join(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let sep_arg = info.arg(vm, 0);
     let sep =
         if sep_arg.is_undefined() { vm.heap.alloc(JsString::from_rust_str(",")) } else { to_string(vm, sep_arg)? };
+    // The elements' getters and `toString`s run while the separator is held.
+    vm.keep_alive(Value::string(sep));
     if vm.join_stack.contains(&o) {
         return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
     }
@@ -421,6 +425,7 @@ fn join(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 fn join_inner(vm: &mut Vm, o: Gc<JsObject>, len: f64, sep: Gc<JsString>) -> JsResult<Value> {
     let sep = JsString::flatten(&mut vm.heap, sep);
+    vm.keep_alive(Value::string(sep));
     // The separators alone would pass the string length limit: fail before
     // visiting billions of holes.
     let sep_len = sep.borrow(&vm.heap).len() as f64;
@@ -533,6 +538,8 @@ fn reverse(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let upper = len - lower - 1.0;
         let lower_exists = has_index(vm, o, lower)?;
         let lower_value = if lower_exists { get_index(vm, o, lower)? } else { Value::UNDEFINED };
+        // Held while the upper element's trap or getter runs.
+        vm.keep_alive(lower_value);
         let upper_exists = has_index(vm, o, upper)?;
         let upper_value = if upper_exists { get_index(vm, o, upper)? } else { Value::UNDEFINED };
         match (lower_exists, upper_exists) {
@@ -575,8 +582,14 @@ fn sort_compare(vm: &mut Vm, comparator: Value, x: Value, y: Value) -> JsResult<
             Ordering::Equal
         });
     }
+    // `xs` is held while `y`'s `toString` runs; released after the
+    // comparison, as a sort makes O(n log n) of them.
+    let mark = vm.temp_roots.len();
     let xs = to_string(vm, x)?;
-    let ys = to_string(vm, y)?;
+    vm.keep_alive(Value::string(xs));
+    let ys = to_string(vm, y);
+    vm.temp_roots.truncate(mark);
+    let ys = ys?;
     let xs = JsString::flatten(&mut vm.heap, xs);
     let ys = JsString::flatten(&mut vm.heap, ys);
     Ok(JsString::cmp_units(xs.borrow(&vm.heap).flat(), ys.borrow(&vm.heap).flat()))
@@ -674,7 +687,10 @@ fn to_reversed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let mut k = len;
     while k > 0.0 {
         k -= 1.0;
-        items.push(get_index(vm, o, k)?);
+        let v = get_index(vm, o, k)?;
+        // The next getters run while `items` holds this one.
+        vm.keep_alive(v);
+        items.push(v);
     }
     Ok(Value::object(array_create(vm, &items)))
 }
@@ -695,7 +711,10 @@ fn with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let mut items = Vec::new();
     let mut k = 0.0;
     while k < len {
-        items.push(if k == actual { value } else { get_index(vm, o, k)? });
+        let v = if k == actual { value } else { get_index(vm, o, k)? };
+        // The next getters run while `items` holds this one.
+        vm.keep_alive(v);
+        items.push(v);
         k += 1.0;
     }
     Ok(Value::object(array_create(vm, &items)))
@@ -799,7 +818,10 @@ fn reduce_impl(vm: &mut Vm, info: &CallInfo, right: bool) -> JsResult<Value> {
             let here = k;
             k += step;
             if present {
-                found = Some(get_index(vm, o, here)?);
+                let v = get_index(vm, o, here)?;
+                // The accumulator is held across the next `has`/`get`.
+                vm.keep_alive(v);
+                found = Some(v);
                 break;
             }
         }
@@ -926,6 +948,9 @@ fn flatten_into(
             if let Some((f, this_arg)) = mapper {
                 element = call(vm, f, this_arg, &[element, Value::number(k), Value::object(source)])?;
             }
+            // A nested array is read (getters, proxy traps) while only this
+            // local holds it.
+            vm.keep_alive(element);
             let flatten = depth > 0.0 && crate::abstract_ops::is_array(vm, element)?;
             if let (true, Some(e)) = (flatten, element.as_object()) {
                 let elen = length_of_array_like(vm, e)?;

@@ -108,6 +108,8 @@ pub(crate) fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let iterator_key = PropertyKey::Symbol(vm.symbols.iterator);
     if let Some(method) = get_method(vm, items, iterator_key)? {
+        // Held while the `this` constructor runs.
+        vm.keep_alive(method);
         let target = ArrayTarget::create(vm, info.this, None)?;
         let record = get_iterator_from_method(vm, items, method)?;
         vm.keep_alive(Value::internal(record.into()));

@@ -208,6 +208,8 @@ fn construct(vm: &mut Vm, info: &CallInfo, which: Collection) -> JsResult<Value>
     if !is_callable(vm, adder) {
         return Err(vm.type_error(&format!("'{adder_name}' returned for {name} is not callable")));
     }
+    // A getter may have made it; the iteration below runs user code.
+    vm.keep_alive(adder);
     let record = super::iteration::get_iterator(vm, iterable)?;
     vm.keep_alive(Value::internal(record.into()));
     while let Some(item) = super::iteration::iterator_step_value(vm, record)? {
@@ -218,7 +220,11 @@ fn construct(vm: &mut Vm, info: &CallInfo, which: Collection) -> JsResult<Value>
                 return Err(e);
             };
             let k = get(vm, entry, PropertyKey::Index(0), item);
-            let v = k.and_then(|k| get(vm, entry, PropertyKey::Index(1), item).map(|v| (k, v)));
+            // The key is held while the value's getter runs.
+            let v = k.and_then(|k| {
+                vm.keep_alive(k);
+                get(vm, entry, PropertyKey::Index(1), item).map(|v| (k, v))
+            });
             v.and_then(|(k, v)| call(vm, adder, Value::object(o), &[k, v]))
         } else {
             call(vm, adder, Value::object(o), &[item])
@@ -530,6 +536,8 @@ fn construct_weak(vm: &mut Vm, info: &CallInfo, set: bool) -> JsResult<Value> {
     if !is_callable(vm, adder) {
         return Err(vm.type_error(&format!("'{adder_name}' returned for {name} is not callable")));
     }
+    // A getter may have made it; the iteration below runs user code.
+    vm.keep_alive(adder);
     let record = super::iteration::get_iterator(vm, iterable)?;
     vm.keep_alive(Value::internal(record.into()));
     while let Some(item) = super::iteration::iterator_step_value(vm, record)? {
@@ -537,8 +545,12 @@ fn construct_weak(vm: &mut Vm, info: &CallInfo, set: bool) -> JsResult<Value> {
             call(vm, adder, Value::object(o), &[item])
         } else {
             match item.as_object() {
+                // The key is held while the value's getter runs.
                 Some(entry) => get(vm, entry, PropertyKey::Index(0), item)
-                    .and_then(|k| get(vm, entry, PropertyKey::Index(1), item).map(|v| (k, v)))
+                    .and_then(|k| {
+                        vm.keep_alive(k);
+                        get(vm, entry, PropertyKey::Index(1), item).map(|v| (k, v))
+                    })
                     .and_then(|(k, v)| call(vm, adder, Value::object(o), &[k, v])),
                 None => Err(vm.type_error("Iterator value is not an entry object")),
             }

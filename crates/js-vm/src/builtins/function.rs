@@ -227,7 +227,10 @@ pub(crate) fn list_from_array_like(vm: &mut Vm, v: Value) -> JsResult<Vec<Value>
     let mut list = Vec::with_capacity((len as usize).min(1 << 16));
     for i in 0..len as u64 {
         let key = index_key(vm, i);
-        list.push(get(vm, o, key, v)?);
+        let item = get(vm, o, key, v)?;
+        // Later getters run while only `list` holds the earlier items.
+        vm.keep_alive(item);
+        list.push(item);
     }
     Ok(list)
 }

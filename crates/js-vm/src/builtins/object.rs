@@ -274,6 +274,8 @@ fn define_property(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     let key_value = info.arg(vm, 1);
     let key = to_property_key(vm, key_value)?;
+    // The descriptor's getters run while only this frame holds the key.
+    vm.keep_key_alive(key);
     let attributes = info.arg(vm, 2);
     let desc = to_property_descriptor(vm, attributes)?;
     if !define_own_property(vm, o, key, desc)? {
@@ -494,8 +496,12 @@ fn from_entries(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let Some(e) = entry.as_object() else {
             return Err(vm.type_error("Iterator value is not an entry object"));
         };
+        // The key is held while the value's getter runs, the value while
+        // the key's `toString` runs.
         let k = get(vm, e, PropertyKey::Index(0), entry)?;
+        vm.keep_alive(k);
         let v = get(vm, e, PropertyKey::Index(1), entry)?;
+        vm.keep_alive(v);
         let key = to_property_key(vm, k)?;
         create_data_property_or_throw(vm, obj, key, v)?;
     }
@@ -627,6 +633,8 @@ fn proto_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// Annex B `__defineGetter__` / `__defineSetter__`.
 fn define_accessor_legacy(vm: &mut Vm, info: &CallInfo, setter: bool) -> JsResult<Value> {
     let o = to_object(vm, info.this)?;
+    // A primitive `this` gives a fresh wrapper; the key's `toString` runs next.
+    vm.keep_alive(Value::object(o));
     let f = info.arg(vm, 1);
     if !is_callable(vm, f) {
         return Err(vm.type_error("Object.prototype.__defineGetter__: Expecting function"));
@@ -659,6 +667,8 @@ fn lookup_accessor_legacy(vm: &mut Vm, info: &CallInfo, setter: bool) -> JsResul
     let mut o = Some(this);
     let key_value = info.arg(vm, 0);
     let key = to_property_key(vm, key_value)?;
+    // Proxies on the chain run traps between the lookups.
+    vm.keep_key_alive(key);
     while let Some(current) = o {
         if let Some(desc) = get_own_property(vm, current, key)? {
             if desc.is_accessor() {

@@ -56,6 +56,8 @@ fn construct_fn(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn define_property(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = target(vm, info, "defineProperty")?;
     let key = key_arg(vm, info)?;
+    // The descriptor's getters run while only this frame holds the key.
+    vm.keep_key_alive(key);
     let attributes = info.arg(vm, 2);
     let desc = super::object::to_property_descriptor(vm, attributes)?;
     Ok(Value::boolean(define_own_property(vm, o, key, desc)?))

@@ -245,3 +245,31 @@ pub(crate) fn install(vm: &mut Vm) {
         super::method(vm, set_proto, name, 1, f);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::vm::{Vm, VmOptions};
+
+    #[test]
+    fn a_has_method_made_by_a_getter_survives_the_keys_getter_collecting() {
+        // Node 20 has no Set methods, so this case is not in the
+        // differential `gc-rooting.js`. Under gc-stress the `keys` getter's
+        // calls collect; `has` (a fresh closure) must still be callable.
+        let mut options = VmOptions::default();
+        options.heap.stress = true;
+        let mut vm = Vm::with_options(options);
+        let source = "function churn() { const g = []; for (let i = 0; i < 100; i++) g.push({ i }); return g.length; }
+             const setLike = {
+               size: 10,
+               get has() { return (v) => v === 1 || v === 3; },
+               get keys() { churn(); return () => [].values(); },
+             };
+             [...new Set([1, 2, 3]).intersection(setLike)].join()";
+        let out = match vm.eval_script("test.js", source) {
+            Ok(v) => vm.display(v),
+            Err(crate::vm::Exception::Throw(v)) => format!("threw {}", vm.describe_uncaught(v)),
+            Err(_) => "abrupt".to_owned(),
+        };
+        assert_eq!(out, "1,3");
+    }
+}

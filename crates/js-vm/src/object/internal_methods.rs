@@ -295,8 +295,17 @@ pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, recei
     let Some(receiver_obj) = receiver.as_object() else { return Ok(false) };
     // Found on the receiver itself (not a proxy, and no code ran since):
     // the receiver's own descriptor is the one in hand.
-    let existing =
-        if found_on == Some(receiver_obj) { Some(own_desc) } else { get_own_property(vm, receiver_obj, key)? };
+    // Otherwise a proxy receiver's trap runs while only this frame holds
+    // `value`.
+    let existing = if found_on == Some(receiver_obj) {
+        Some(own_desc)
+    } else {
+        let mark = vm.temp_roots.len();
+        vm.temp_roots.push(value);
+        let existing = get_own_property(vm, receiver_obj, key);
+        vm.temp_roots.truncate(mark);
+        existing?
+    };
     match existing {
         Some(existing) => {
             if existing.is_accessor() || existing.writable != Some(true) {
