@@ -256,6 +256,8 @@ fn error_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name_key = PropertyKey::String(vm.names.name);
     let name = get(vm, o, name_key, info.this)?;
     let name = if name.is_undefined() { vm.string("Error") } else { Value::string(to_string(vm, name)?) };
+    // Held while the `message` getter and `toString` run.
+    vm.keep_alive(name);
     let msg_key = PropertyKey::String(vm.names.message);
     let msg = get(vm, o, msg_key, info.this)?;
     let msg = if msg.is_undefined() { vm.string("") } else { Value::string(to_string(vm, msg)?) };

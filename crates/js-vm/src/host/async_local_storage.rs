@@ -42,6 +42,8 @@ fn new_variable(vm: &mut Vm, info: &CallInfo, default_proto: js_gc::Gc<JsObject>
     };
     let key = PropertyKey::String(vm.names.prototype);
     let proto = get(vm, nt, key, Value::object(nt))?.as_object().unwrap_or(default_proto);
+    // A proxy `new.target` may give a fresh object; the option getters run next.
+    vm.keep_alive(Value::object(proto));
     let Ok(id) = vm.async_context.create_variable() else {
         return Err(vm.range_error("Too many async context variables"));
     };
@@ -50,6 +52,8 @@ fn new_variable(vm: &mut Vm, info: &CallInfo, default_proto: js_gc::Gc<JsObject>
     if let Some(o) = options.as_object() {
         let k = vm.key("defaultValue");
         default = get(vm, o, k, options)?;
+        // Held while the `name` getter runs.
+        vm.keep_alive(default);
         let k = vm.key("name");
         var_name = get(vm, o, k, options)?;
     }

@@ -302,9 +302,20 @@ fn format_object(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, depth: usize
         let text = crate::builtins::error::error_to_string_value(vm, &info)?;
         return Ok(format!("[{text}]"));
     }
+    // Formatting runs user code (`name` getters, array index getters), and
+    // `o` may be a fresh value a getter returned, and a collection's
+    // snapshot values may be removed from the table by that code: all are
+    // kept alive while `o` is formatted (and released after, as inspect
+    // also runs outside native calls, for uncaught errors).
+    let mark = vm.temp_roots.len();
+    vm.temp_roots.push(Value::object(o));
+    if let Kind::Collection(_, entries) = &kind {
+        vm.temp_roots.extend(entries.iter().flat_map(|&(k, v)| [k, v]));
+    }
     ctx.seen.push(o);
     let result = format_raw(vm, ctx, o, &kind, depth);
     ctx.seen.pop();
+    vm.temp_roots.truncate(mark);
     result
 }
 
@@ -403,12 +414,7 @@ fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, de
                 return Ok(format!("[{}]", name.as_deref().unwrap_or(tag)));
             }
             ctx.current_depth = depth;
-            // Formatting may run user code (accessors on entries): keep the
-            // snapshot's values alive even if that code empties the table.
-            for &(k, v) in entries {
-                vm.keep_alive(k);
-                vm.keep_alive(v);
-            }
+            // (The snapshot's values are rooted by `format_object`.)
             ctx.indentation += 2;
             for &(k, v) in entries {
                 let text = format_value(vm, ctx, k, depth + 1).and_then(|k| {

@@ -42,8 +42,11 @@ fn hrtime(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let mut nanos = elapsed.trunc();
     let previous = info.arg(vm, 0);
     if let Some(p) = previous.as_object() {
+        // Each is held while the other's getter or `valueOf` runs.
         let s = get(vm, p, PropertyKey::Index(0), previous)?;
+        vm.keep_alive(s);
         let ns = get(vm, p, PropertyKey::Index(1), previous)?;
+        vm.keep_alive(ns);
         nanos -= to_number(vm, s)? * 1e9 + to_number(vm, ns)?;
     }
     let seconds = (nanos / 1e9).trunc();

@@ -126,5 +126,76 @@ Object.defineProperty(defined, freshKey('obj'), descriptor);
 Reflect.defineProperty(defined, freshKey('reflect'), descriptor);
 console.log('defineProperty', JSON.stringify(defined));
 
+// RegExp(pattern) with a RegExp-like pattern: the `source` while the
+// `flags` getter runs.
+const regexpLike = {
+  [Symbol.match]: true,
+  get source() { return 'a' + 'b+'.repeat(1); },
+  get flags() { churn(); return 'g'; },
+};
+console.log('RegExp', String(RegExp(regexpLike, undefined)), new RegExp(regexpLike).test('xabbb'));
+
+// RegExp.prototype[@@replace]: the matched text (passed to the replacer)
+// while the result's `index` getter and captures' `toString` run.
+const fakeResult = (text) => ({
+  length: 2,
+  get 0() { return { toString() { return text.split('').join(''); } }; },
+  get 1() { return { toString() { churn(); return 'cap'; } }; },
+  get index() { churn(); return 1; },
+});
+const replacing = { flags: '', exec() { return fakeResult('xyz'); } };
+console.log('@@replace', RegExp.prototype[Symbol.replace].call(replacing, 'abcdef', (m, c, i) => `[${m}|${c}|${i}]`));
+
+// RegExp.prototype[@@search]: the exec result while `lastIndex` is
+// restored, and the previous `lastIndex` object while `exec` runs.
+const searching = {
+  get lastIndex() { churn(); return this.li; },
+  set lastIndex(v) { churn(); this.li = v; },
+  li: { valueOf() { return 0; }, tag: 'previous' },
+  exec() { churn(); return { get index() { return 42; } }; },
+};
+console.log('@@search', RegExp.prototype[Symbol.search].call(searching, 'text'), searching.li.tag);
+
+// %RegExpStringIteratorPrototype%.next: the match while its `toString`
+// and the `lastIndex` getter run (a species constructor makes the matcher).
+class MatcherRegExp extends RegExp {
+  static get [Symbol.species]() { return MatcherRegExp; }
+  exec(s) {
+    this.calls = (this.calls ?? 0) + 1;
+    if (this.calls > 2) return null;
+    return { 0: { toString() { churn(); return ''; } }, tag: 'm' + this.calls };
+  }
+}
+const iterated = [];
+for (const m of 'abc'.matchAll(new MatcherRegExp('x', 'g'))) iterated.push(m.tag);
+console.log('matchAll', iterated.join());
+
+// RegExp.prototype[@@split]: a match object while `lastIndex`'s
+// `valueOf` runs (a species constructor makes the splitter).
+class SplitterRegExp extends RegExp {
+  static get [Symbol.species]() { return SplitterRegExp; }
+  exec(s) {
+    const r = super.exec(s);
+    if (r === null) return null;
+    const end = this.lastIndex;
+    this.lastIndex = { valueOf() { churn(); return end; } };
+    return { length: 2, 0: r[0], 1: { v: 'capture' + r.index }, index: r.index };
+  }
+}
+console.log('@@split', 'a,b,c'.split(new SplitterRegExp(',')).map((x) => (typeof x === 'string' ? x : x.v)).join('|'));
+
+// Error.prototype.toString: the name while the message getter runs.
+const errorLike = {
+  get name() { return { toString() { return 'Na' + 'me'.repeat(2); } }; },
+  get message() { churn(); return 'msg'; },
+};
+console.log('Error#toString', Error.prototype.toString.call(errorLike));
+
+// process.hrtime(previous): the seconds while the nanoseconds' getter runs.
+const previousTime = [];
+Object.defineProperty(previousTime, 0, { get() { return { valueOf() { return -1e6; } }; } });
+Object.defineProperty(previousTime, 1, { get() { churn(); return 0; } });
+console.log('hrtime', process.hrtime(previousTime)[0] > 1e5);
+
 // (The Set methods' case is a unit test in `set_methods.rs`: Node 20 has
 // no Set methods.)

@@ -131,6 +131,8 @@ fn regexp_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         _ if pattern_is_regexp => {
             let source_key = vm.key("source");
             let s = get_value(vm, pattern, source_key)?;
+            // Held while the `flags` getter runs.
+            vm.keep_alive(s);
             let f = if flags.is_undefined() {
                 let flags_key = vm.key("flags");
                 get_value(vm, pattern, flags_key)?
@@ -521,10 +523,15 @@ fn symbol_search(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     vm.keep_alive(Value::string(s));
     let key = last_index_key(vm);
     let previous = get(vm, r, key, info.this)?;
+    // Restored after `exec` runs; an object is held by nothing else once
+    // `lastIndex` is overwritten.
+    vm.keep_alive(previous);
     if !same_value(vm, previous, Value::number(0.0)) {
         set_last_index(vm, r, 0.0)?;
     }
     let result = regexp_exec(vm, r, s)?;
+    // Read after the `lastIndex` getter and setter run.
+    vm.keep_alive(result);
     let current = get(vm, r, key, info.this)?;
     if !same_value(vm, current, previous) && !set(vm, r, key, previous, info.this)? {
         return Err(vm.type_error("Cannot assign to read only property 'lastIndex'"));
@@ -672,6 +679,8 @@ fn symbol_replace(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     for result in results {
         let length = crate::object::internal_methods::length_of_array_like(vm, result)? as u32;
         let matched = result_string(vm, result, 0)?;
+        // Passed to a replacer function after the getters below.
+        vm.keep_alive(Value::string(matched));
         let matched_units = units_of(vm, matched);
         let index_key = vm.key("index");
         let pos = get(vm, result, index_key, Value::object(result))?;
@@ -765,6 +774,8 @@ fn symbol_split(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             q = advance(&text, q, unicode);
             continue;
         };
+        // Read after the `lastIndex` getter and `valueOf` run.
+        vm.keep_alive(Value::object(z));
         let key = last_index_key(vm);
         let li = get(vm, splitter, key, Value::object(splitter))?;
         let e = (to_length(vm, li)? as usize).min(size);
@@ -845,6 +856,8 @@ fn string_iterator_next(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let Some(r) = regexp.as_object() else { return Ok(iter_result(vm, Value::UNDEFINED, true)) };
     let result = regexp_exec(vm, r, string)?;
+    // Returned after the match's `toString` and the `lastIndex` getter run.
+    vm.keep_alive(result);
     let finish = |vm: &mut Vm| {
         if let ObjectKind::RegExpStringIterator { done, .. } = &mut it.borrow_mut(&mut vm.heap).kind {
             *done = true;
