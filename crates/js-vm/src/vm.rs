@@ -618,6 +618,15 @@ impl Vm {
             PropertyKey::Index(_) => {}
         }
     }
+
+    /// [`Vm::keep_key_alive`] for a list of keys, as `[[OwnPropertyKeys]]`
+    /// gave them: a getter run for one key may delete a later one, whose
+    /// atom then only the list holds.
+    pub fn keep_keys_alive(&mut self, keys: &[PropertyKey]) {
+        for &key in keys {
+            self.keep_key_alive(key);
+        }
+    }
 }
 
 impl Default for Vm {

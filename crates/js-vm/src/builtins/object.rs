@@ -40,7 +40,9 @@ fn copy_enumerable_own(
     from: Gc<JsObject>,
     excluded: &[PropertyKey],
 ) -> JsResult<()> {
-    for key in own_property_keys(vm, from)? {
+    let keys = own_property_keys(vm, from)?;
+    vm.keep_keys_alive(&keys);
+    for key in keys {
         if excluded.contains(&key) {
             continue;
         }
@@ -160,7 +162,9 @@ enum EnumerableOwn {
 
 fn enumerable_own(vm: &mut Vm, o: Gc<JsObject>, kind: EnumerableOwn) -> JsResult<Vec<Value>> {
     let mut out = Vec::new();
-    for key in own_property_keys(vm, o)? {
+    let keys = own_property_keys(vm, o)?;
+    vm.keep_keys_alive(&keys);
+    for key in keys {
         if key.is_symbol() {
             continue;
         }
@@ -212,7 +216,9 @@ fn assign(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
         let from = to_object(vm, source)?;
         vm.keep_alive(Value::object(from));
-        for key in own_property_keys(vm, from)? {
+        let keys = own_property_keys(vm, from)?;
+        vm.keep_keys_alive(&keys);
+        for key in keys {
             if get_own_property(vm, from, key)?.is_some_and(|d| d.enumerable == Some(true)) {
                 let v = get(vm, from, key, Value::object(from))?;
                 if !set(vm, target, key, v, Value::object(target))? {
@@ -247,7 +253,9 @@ fn define_properties(vm: &mut Vm, obj: Gc<JsObject>, props: Value) -> JsResult<(
     let from = to_object(vm, props)?;
     vm.keep_alive(Value::object(from));
     let mut descriptors = Vec::new();
-    for key in own_property_keys(vm, from)? {
+    let keys = own_property_keys(vm, from)?;
+    vm.keep_keys_alive(&keys);
+    for key in keys {
         if get_own_property(vm, from, key)?.is_some_and(|d| d.enumerable == Some(true)) {
             let d = get(vm, from, key, Value::object(from))?;
             vm.keep_alive(d);

@@ -337,6 +337,7 @@ fn perform_keyed(
     promise_resolve: Value,
 ) -> JsResult<Value> {
     let all_keys = crate::object::internal_methods::own_property_keys(vm, object)?;
+    vm.keep_keys_alive(&all_keys);
     let state = vm.heap.alloc(CombinatorState { values: Vec::new(), remaining: 1, capability, keys: None });
     vm.keep_alive(Value::internal(state.as_any()));
     let mut keys = Vec::new();

@@ -52,6 +52,8 @@ fn string_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         to_string(vm, v)?
     };
     let Some(nt) = info.new_target else { return Ok(Value::string(s)) };
+    // Reading `new.target.prototype` may run a proxy trap.
+    vm.keep_alive(Value::string(s));
     let proto = prototype_from_constructor(vm, nt, |i| i.string_prototype)?;
     Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::String(s))))
 }

@@ -197,5 +197,11 @@ Object.defineProperty(previousTime, 0, { get() { return { valueOf() { return -1e
 Object.defineProperty(previousTime, 1, { get() { churn(); return 0; } });
 console.log('hrtime', process.hrtime(previousTime)[0] > 1e5);
 
+// new String(value) with a proxy new.target: the string while the
+// `prototype` trap runs.
+const newTarget = new Proxy(function () {}, { get(t, k) { churn(); return k === 'prototype' ? String.prototype : t[k]; } });
+const boxed = Reflect.construct(String, [{ toString() { return 'bo' + 'x'.repeat(3); } }], newTarget);
+console.log('new String', String(boxed), boxed.length);
+
 // (The Set methods' case is a unit test in `set_methods.rs`: Node 20 has
 // no Set methods.)
