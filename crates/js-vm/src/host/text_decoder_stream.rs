@@ -14,13 +14,12 @@
 
 use js_gc::Gc;
 use js_streams::transform_stream::{
-    TransformerInit, create_transform_stream, transform_controller_enqueue, transform_stream_readable,
-    transform_stream_writable,
+    transform_controller_enqueue, transform_stream_readable, transform_stream_writable,
 };
 
 use crate::builtins::array_buffer::buffer_data;
 use crate::builtins::{constructor, native_function};
-use crate::host::streams::{VmStreamSlots, branded, thrown};
+use crate::host::streams::{VmStreamSlots, branded, create_native_transform_stream, thrown};
 use crate::host::text_decoder::{DecodeError, TextDecoderState, buffer_source, decoder_from_arguments};
 use crate::host::{webidl_attribute, webidl_to_string_tag};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
@@ -150,18 +149,7 @@ fn text_decoder_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let stream = vm.new_object_of_kind(Some(proto), ObjectKind::TextDecoderStream(Box::new(state)));
     vm.keep_alive(Value::object(stream));
     let (transform, flush) = algorithms(vm);
-    let init = TransformerInit {
-        transformer: Value::object(stream),
-        start: Value::UNDEFINED,
-        transform,
-        flush,
-        cancel: Value::UNDEFINED,
-        writable_high_water_mark: 1.0,
-        writable_size: Value::UNDEFINED,
-        readable_high_water_mark: 0.0,
-        readable_size: Value::UNDEFINED,
-    };
-    let transform_stream = create_transform_stream(vm, init).map_err(|e| thrown(vm, e))?;
+    let transform_stream = create_native_transform_stream(vm, stream, transform, flush)?;
     with_state(vm, stream, |s| s.transform = Some(transform_stream));
     Ok(Value::object(stream))
 }

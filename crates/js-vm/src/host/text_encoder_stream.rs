@@ -13,14 +13,13 @@
 
 use js_gc::Gc;
 use js_streams::transform_stream::{
-    TransformerInit, create_transform_stream, transform_controller_enqueue, transform_stream_readable,
-    transform_stream_writable,
+    transform_controller_enqueue, transform_stream_readable, transform_stream_writable,
 };
 
 use crate::abstract_ops::to_string;
 use crate::builtins::typed_array::new_uint8_array_from_bytes;
 use crate::builtins::{constructor, native_function};
-use crate::host::streams::{VmStreamSlots, branded, thrown};
+use crate::host::streams::{VmStreamSlots, branded, create_native_transform_stream, thrown};
 use crate::host::text_encoder::{Utf8Writer, utf8_capacity};
 use crate::host::{webidl_attribute, webidl_to_string_tag};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
@@ -131,18 +130,7 @@ fn text_encoder_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let stream = vm.new_object_of_kind(Some(proto), ObjectKind::TextEncoderStream(Box::new(state)));
     vm.keep_alive(Value::object(stream));
     let (transform, flush) = algorithms(vm);
-    let init = TransformerInit {
-        transformer: Value::object(stream),
-        start: Value::UNDEFINED,
-        transform,
-        flush,
-        cancel: Value::UNDEFINED,
-        writable_high_water_mark: 1.0,
-        writable_size: Value::UNDEFINED,
-        readable_high_water_mark: 0.0,
-        readable_size: Value::UNDEFINED,
-    };
-    let transform_stream = create_transform_stream(vm, init).map_err(|e| thrown(vm, e))?;
+    let transform_stream = create_native_transform_stream(vm, stream, transform, flush)?;
     with_state(vm, stream, |s| s.transform = Some(transform_stream));
     Ok(Value::object(stream))
 }

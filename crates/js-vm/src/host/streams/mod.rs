@@ -362,3 +362,26 @@ pub(super) fn set_prototype_from(vm: &mut Vm, object: Gc<JsObject>, new_target: 
 pub(super) fn number_or_null(value: Option<f64>) -> Value {
     value.map_or(Value::NULL, Value::number)
 }
+
+/// The TransformStream of a native transformer object `stream` (the
+/// encoding streams): its `transform` and `flush`, no `start` or `cancel`,
+/// the default strategies (writable high-water mark 1, readable 0).
+pub(crate) fn create_native_transform_stream(
+    vm: &mut Vm,
+    stream: Gc<JsObject>,
+    transform: Value,
+    flush: Value,
+) -> JsResult<Gc<JsObject>> {
+    let init = js_streams::transform_stream::TransformerInit {
+        transformer: Value::object(stream),
+        start: Value::UNDEFINED,
+        transform,
+        flush,
+        cancel: Value::UNDEFINED,
+        writable_high_water_mark: 1.0,
+        writable_size: Value::UNDEFINED,
+        readable_high_water_mark: 0.0,
+        readable_size: Value::UNDEFINED,
+    };
+    js_streams::transform_stream::create_transform_stream(vm, init).map_err(|e| thrown(vm, e))
+}
