@@ -134,6 +134,10 @@ pub struct Vm {
     /// truncated when the native function returns.
     pub(crate) temp_roots: Vec<Value>,
     pub(crate) inline_caches: InlineCacheTables,
+    /// Where `[[Get]]` found named properties, per receiver shape.
+    pub(crate) lookup_cache: crate::object::LookupCache,
+    /// Register buffers for frames suspended at `await` and `yield`.
+    pub(crate) register_buffers: crate::interpreter::RegisterBufferPool,
     pub(crate) options: VmOptions,
     pub(crate) native_depth: usize,
     pub(crate) console: Box<dyn ConsoleSink>,
@@ -218,6 +222,8 @@ impl Vm {
             names,
             temp_roots: Vec::new(),
             inline_caches: InlineCacheTables::default(),
+            lookup_cache: crate::object::LookupCache::default(),
+            register_buffers: crate::interpreter::RegisterBufferPool::default(),
             native_depth: 0,
             console: Box::new(StdConsole),
             join_stack: Vec::new(),
@@ -547,6 +553,7 @@ impl Vm {
             modules: &self.modules,
             atoms: &mut self.atoms,
             inline_caches: &mut self.inline_caches,
+            lookup_cache: &mut self.lookup_cache,
         };
         // SAFETY: every cell the VM can reach afterwards is traced by
         // `VmRoots` (registers, frames, realm, temporary roots); native code
@@ -659,6 +666,7 @@ struct VmRoots<'a> {
     resume_cache: &'a mut js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
     atoms: &'a mut AtomTable,
     inline_caches: &'a mut InlineCacheTables,
+    lookup_cache: &'a mut crate::object::LookupCache,
 }
 
 impl Roots for VmRoots<'_> {
@@ -695,6 +703,7 @@ impl Roots for VmRoots<'_> {
     fn reconcile(&mut self, liveness: &Liveness<'_>) {
         self.atoms.reconcile(liveness);
         self.inline_caches.reconcile(liveness);
+        self.lookup_cache.clear();
         // The resume cache is keyed by inline-cache table: the tables just
         // freed are those of the executables that died.
         let tables = &self.inline_caches;

@@ -35,7 +35,8 @@ pub struct SavedFrame {
     new_target: Value,
     extra_args: Box<[Value]>,
     argc: u32,
-    registers: Box<[Value]>,
+    /// Taken from and given back to [`RegisterBufferPool`].
+    registers: Vec<Value>,
     /// The realm the frame runs in (its function's), entered on resumption.
     realm: RealmId,
 }
@@ -73,6 +74,37 @@ unsafe impl Trace for GeneratorState {
     }
 }
 
+/// Register buffers of frames that were resumed, kept for the next
+/// suspension: an `await` or `yield` then copies its registers without
+/// allocating (a loop awaiting once per turn would otherwise allocate and
+/// free one buffer per turn).
+#[derive(Default)]
+pub struct RegisterBufferPool {
+    buffers: Vec<Vec<Value>>,
+}
+
+impl RegisterBufferPool {
+    /// At most this many buffers are kept.
+    const MAX_BUFFERS: usize = 64;
+    /// Larger buffers are freed rather than kept.
+    const MAX_KEPT_CAPACITY: usize = 1024;
+
+    /// A buffer holding a copy of `registers`.
+    fn filled_from(&mut self, registers: &[Value]) -> Vec<Value> {
+        let mut buffer = self.buffers.pop().unwrap_or_default();
+        buffer.extend_from_slice(registers);
+        buffer
+    }
+
+    /// Keeps `buffer` (emptied, so it holds no stale values) for reuse.
+    fn give_back(&mut self, mut buffer: Vec<Value>) {
+        if self.buffers.len() < Self::MAX_BUFFERS && buffer.capacity() <= Self::MAX_KEPT_CAPACITY {
+            buffer.clear();
+            self.buffers.push(buffer);
+        }
+    }
+}
+
 /// Pops the running frame into a [`SavedFrame`].
 pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame, Frame)> {
     // The running frame's realm is the current one.
@@ -87,7 +119,7 @@ pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame,
         new_target: frame.new_target,
         extra_args: frame.extra_args.clone(),
         argc: frame.argc,
-        registers: vm.stack[frame.base..frame.base + registers].into(),
+        registers: vm.register_buffers.filled_from(&vm.stack[frame.base..frame.base + registers]),
         realm,
     };
     vm.stack.truncate(frame.base);
@@ -196,6 +228,7 @@ pub(super) fn push_saved_frame(
     vm.stack.reserve(usize::from(entry.register_count) + usize::from(entry.max_call_registers.get()));
     let base = vm.stack.len();
     vm.stack.extend_from_slice(&saved.registers);
+    vm.register_buffers.give_back(saved.registers);
     let mut pc = saved.pc;
     if let Some((value, mode)) = resumption {
         match saved.code.borrow(&vm.heap).instructions[pc as usize] {

@@ -15,6 +15,7 @@ use std::rc::Rc;
 use js_gc::Gc;
 
 pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
+pub(crate) use generator::RegisterBufferPool;
 pub use generator::{ExecutableKey, GeneratorState, GeneratorStatus, ResumeEntry, ResumeMode, generator_resume};
 pub use inline_cache::{InlineCache, InlineCacheTables};
 use operators::NumericOp;
@@ -30,7 +31,9 @@ use crate::function::{Closure, Function};
 use crate::object::internal_methods::{
     self as im, create_data_property_or_throw, define_own_property, get, get_value, has_property, key_to_display,
 };
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyDescriptor, PropertyKey, Shape};
+use crate::object::{
+    Attributes, CachedProperty, JsObject, LookupCache, ObjectKind, PropertyDescriptor, PropertyKey, Shape,
+};
 use crate::realm::{Intrinsics, RealmId};
 use crate::string::JsString;
 use crate::value::Value;
@@ -713,6 +716,25 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         }
                     }
                     let key = atom_key!(name);
+                    // Inherited data properties (methods, mostly) and absent
+                    // keys: the lookup cache answers without a `[[Get]]`.
+                    if let Some(o) = base_value.as_object()
+                        && LookupCache::is_cacheable_key(key, PropertyKey::String(vm.names.length))
+                    {
+                        match vm.lookup_cache.lookup(&vm.heap, o, key) {
+                            Some(CachedProperty::Data(v)) => {
+                                r!(dst) = v;
+                                pc += 1;
+                                continue;
+                            }
+                            Some(CachedProperty::Absent) => {
+                                r!(dst) = Value::UNDEFINED;
+                                pc += 1;
+                                continue;
+                            }
+                            Some(CachedProperty::Getter(_)) | None => {}
+                        }
+                    }
                     r!(dst) = get_value(vm, base_value, key)?;
                 }
                 Instruction::SetNamed { obj, name, src, ic, strict } => {

@@ -8,6 +8,7 @@
 
 use js_gc::Gc;
 
+use super::lookup_cache::{CachedProperty, LookupCache};
 use super::{Accessor, Attributes, Elements, JsObject, ObjectKind, Properties, PropertyDescriptor, PropertyKey};
 use super::{MAX_SHAPED_PROPERTIES, Shape, proxy};
 use crate::abstract_ops::{is_callable, same_value, to_number, to_uint32};
@@ -141,6 +142,15 @@ pub fn ordinary_get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKe
 /// `[[Get]]` (§10.1.8): walks the prototype chain, calling getters with
 /// `receiver`.
 pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) -> JsResult<Value> {
+    if LookupCache::is_cacheable_key(key, PropertyKey::String(vm.names.length)) {
+        match vm.lookup_cache.lookup(&vm.heap, obj, key) {
+            Some(CachedProperty::Data(v)) => return Ok(v),
+            Some(CachedProperty::Absent) => return Ok(Value::UNDEFINED),
+            Some(CachedProperty::Getter(getter)) if getter.is_undefined() => return Ok(Value::UNDEFINED),
+            Some(CachedProperty::Getter(getter)) => return call(vm, getter, receiver, &[]),
+            None => {}
+        }
+    }
     let mut current = obj;
     loop {
         if let Some(index) = ta::numeric_key(vm, current, key) {

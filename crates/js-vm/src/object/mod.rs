@@ -6,6 +6,7 @@
 //! [`crate::object::internal_methods`], which needs the VM.
 
 pub mod internal_methods;
+mod lookup_cache;
 mod property;
 pub mod proxy;
 mod shape;
@@ -15,6 +16,7 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 use js_gc::{Gc, Heap, Trace, Tracer};
 
+pub use lookup_cache::{CachedProperty, LookupCache};
 pub use property::{Accessor, Attributes, PropertyDescriptor, PropertyKey};
 pub use proxy::ProxyData;
 pub use shape::{MAX_SHAPED_PROPERTIES, Shape, SlotInfo};

@@ -8,6 +8,7 @@ use js_promise::{PromiseError, PromiseHost, RejectionOperation, ResolvingFunctio
 
 use super::{PromiseSlots, ResolvingData, as_promise, new_promise_with_proto, resolving_function_call};
 use crate::abstract_ops::is_callable;
+use crate::object::CachedProperty;
 use crate::object::internal_methods::{call, get, ordinary_get_own_property};
 use crate::object::{JsObject, ObjectKind, PropertyKey};
 use crate::value::Value;
@@ -89,16 +90,21 @@ impl PromiseHost for Vm {
     }
 
     fn promise_constructor_is_intact(&mut self, promise: Gc<JsObject>) -> bool {
+        let key = PropertyKey::String(self.names.constructor);
+        let constructor = Value::object(self.realm.intrinsics.promise_constructor);
+        // A data property found by the lookup cache runs no code when read:
+        // its value is the whole answer.
+        if let Some(found) = self.lookup_cache.lookup(&self.heap, promise, key) {
+            return found == CachedProperty::Data(constructor);
+        }
         let proto = self.realm.intrinsics.promise_prototype;
         if promise.borrow(&self.heap).proto != Some(proto) {
             return false;
         }
-        let key = PropertyKey::String(self.names.constructor);
         // A promise and %Promise.prototype% are not proxies: no user code runs.
         if ordinary_get_own_property(self, promise, key).is_some() {
             return false;
         }
-        let constructor = Value::object(self.realm.intrinsics.promise_constructor);
         ordinary_get_own_property(self, proto, key).is_some_and(|d| !d.is_accessor() && d.value == Some(constructor))
     }
 

@@ -1,0 +1,213 @@
+//! The VM-wide lookup cache: where `[[Get]]` last found a named property
+//! for objects of a shape — in the object itself, on one of its prototypes,
+//! or nowhere on the chain — so the next `[[Get]]` of that key on an object
+//! of that shape checks a few pointers instead of hashing its way up the
+//! chain again.
+//!
+//! An entry stays right without any invalidation hook: it records each
+//! prototype it passed together with the shape that prototype had, and a
+//! hit re-checks every link (the receiver's shape, each `[[Prototype]]`
+//! pointer and each prototype's shape). Shapes never change in place — a
+//! new property gives an object a new shape, and deletes and attribute
+//! changes move it to a dictionary, which is never cached — so equal shapes
+//! along an equal chain mean the same lookup; values are read from the
+//! holder's slot at hit time, so writes to existing properties are seen.
+//!
+//! Entries hold cells without tracing them: the whole cache is emptied at
+//! the end of every collection (before a freed address can be handed out
+//! again), which costs nothing between collections and keeps the cache out
+//! of the root set.
+
+use js_gc::{Gc, Heap};
+
+use super::{JsObject, ObjectKind, PropertyKey, Shape};
+use crate::value::Value;
+
+/// The longest prototype chain an entry can describe (a class instance
+/// three levels below `Object.prototype` still fits).
+const MAX_HOPS: usize = 4;
+
+/// log2 of the number of entries (direct-mapped).
+const INDEX_BITS: u32 = 9;
+
+/// What a cached lookup found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CachedProperty {
+    /// A data property's current value.
+    Data(Value),
+    /// An accessor property's getter (`undefined` when it has none).
+    Getter(Value),
+    /// No object on the chain has the key.
+    Absent,
+}
+
+#[derive(Clone, Copy)]
+enum Outcome {
+    /// The holder (the receiver when `depth` is 0, else the last hop) keeps
+    /// the property in slot `slot`.
+    Found { slot: u32, accessor: bool },
+    /// The chain ends after the last hop without the key.
+    Absent,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    receiver_shape: Option<Gc<Shape>>,
+    key: PropertyKey,
+    depth: u8,
+    protos: [Option<Gc<JsObject>>; MAX_HOPS],
+    shapes: [Option<Gc<Shape>>; MAX_HOPS],
+    outcome: Outcome,
+}
+
+impl Entry {
+    const EMPTY: Self = Self {
+        receiver_shape: None,
+        key: PropertyKey::Index(0),
+        depth: 0,
+        protos: [None; MAX_HOPS],
+        shapes: [None; MAX_HOPS],
+        outcome: Outcome::Absent,
+    };
+}
+
+/// A direct-mapped cache of named-property lookups keyed by (receiver
+/// shape, key). See the module documentation for why entries stay valid.
+pub struct LookupCache {
+    entries: Box<[Entry]>,
+    /// Whether any entry is filled (clearing an empty cache is skipped).
+    populated: bool,
+}
+
+impl Default for LookupCache {
+    fn default() -> Self {
+        Self { entries: vec![Entry::EMPTY; 1 << INDEX_BITS].into_boxed_slice(), populated: false }
+    }
+}
+
+/// Whether objects of this kind answer a `[[Get]]` of `key` from their
+/// shape alone. Proxies run traps, namespaces read module bindings, typed
+/// arrays treat canonical numeric strings as elements; arrays and String
+/// objects keep `length` outside their shape (the caller never caches
+/// `length`).
+#[inline]
+fn named_lookup_is_ordinary(kind: &ObjectKind) -> bool {
+    !matches!(kind, ObjectKind::Proxy(_) | ObjectKind::ModuleNamespace(_) | ObjectKind::TypedArray(_))
+}
+
+#[inline]
+fn slot_index(shape: Gc<Shape>, key: PropertyKey) -> usize {
+    let key_bits = match key {
+        PropertyKey::String(s) => s.into_raw().as_ptr() as usize,
+        PropertyKey::Symbol(s) => s.into_raw().as_ptr() as usize,
+        PropertyKey::Index(i) => i as usize,
+    };
+    let mixed = ((shape.into_raw().as_ptr() as usize) ^ key_bits.rotate_left(17)) as u64;
+    (mixed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - INDEX_BITS)) as usize
+}
+
+impl LookupCache {
+    /// Whether lookups of `key` may be cached: named keys other than
+    /// `length` (which arrays and String objects answer outside their
+    /// shape). `length` is the one string key any non-proxy exotic object
+    /// here keeps outside its property storage.
+    #[inline]
+    pub fn is_cacheable_key(key: PropertyKey, length: PropertyKey) -> bool {
+        !matches!(key, PropertyKey::Index(_)) && key != length
+    }
+
+    /// The cached answer to `obj.[[Get]](key)`, if this lookup was seen
+    /// before on an object of the same shape and nothing on the chain has
+    /// changed since.
+    #[inline]
+    fn probe(&self, heap: &Heap, obj: Gc<JsObject>, key: PropertyKey) -> Option<CachedProperty> {
+        let o = obj.borrow(heap);
+        let shape = o.shape()?;
+        let entry = &self.entries[slot_index(shape, key)];
+        if entry.receiver_shape != Some(shape) || entry.key != key || !named_lookup_is_ordinary(&o.kind) {
+            return None;
+        }
+        let mut holder = o;
+        let mut proto = o.proto;
+        for hop in 0..usize::from(entry.depth) {
+            let p = proto?;
+            if Some(p) != entry.protos[hop] {
+                return None;
+            }
+            let po = p.borrow(heap);
+            if po.shape() != entry.shapes[hop] {
+                return None;
+            }
+            proto = po.proto;
+            holder = po;
+        }
+        match entry.outcome {
+            Outcome::Absent => proto.is_none().then_some(CachedProperty::Absent),
+            Outcome::Found { slot, accessor: false } => Some(CachedProperty::Data(holder.slot(slot))),
+            Outcome::Found { slot, accessor: true } => {
+                let cell = holder.slot(slot).as_internal::<super::Accessor>();
+                Some(CachedProperty::Getter(cell.map_or(Value::UNDEFINED, |a| a.borrow(heap).get)))
+            }
+        }
+    }
+
+    /// The answer to `obj.[[Get]](key)` from the cache, filling the entry
+    /// first on a miss; `None` when the lookup cannot be cached (a
+    /// dictionary-mode object, an exotic object or a chain longer than
+    /// [`MAX_HOPS`] on the way). Runs no code. The caller checked
+    /// [`LookupCache::is_cacheable_key`].
+    #[inline]
+    pub fn lookup(&mut self, heap: &Heap, obj: Gc<JsObject>, key: PropertyKey) -> Option<CachedProperty> {
+        if let Some(hit) = self.probe(heap, obj, key) {
+            return Some(hit);
+        }
+        if self.record(heap, obj, key) { self.probe(heap, obj, key) } else { None }
+    }
+
+    /// Records where `[[Get]]` of `key` on `obj` ends, walking the chain
+    /// without running code; false when the lookup cannot be cached.
+    #[cold]
+    fn record(&mut self, heap: &Heap, obj: Gc<JsObject>, key: PropertyKey) -> bool {
+        let o = obj.borrow(heap);
+        let Some(receiver_shape) = o.shape() else { return false };
+        if !named_lookup_is_ordinary(&o.kind) {
+            return false;
+        }
+        let mut entry = Entry { receiver_shape: Some(receiver_shape), key, ..Entry::EMPTY };
+        let mut shape = receiver_shape;
+        let mut proto = o.proto;
+        loop {
+            if let Some(info) = shape.borrow(heap).lookup(key) {
+                entry.outcome = Outcome::Found { slot: info.slot, accessor: info.attrs.is_accessor() };
+                break;
+            }
+            let Some(p) = proto else {
+                entry.outcome = Outcome::Absent;
+                break;
+            };
+            let depth = usize::from(entry.depth);
+            let po = p.borrow(heap);
+            let Some(proto_shape) = po.shape() else { return false };
+            if depth == MAX_HOPS || !named_lookup_is_ordinary(&po.kind) {
+                return false;
+            }
+            entry.protos[depth] = Some(p);
+            entry.shapes[depth] = Some(proto_shape);
+            entry.depth += 1;
+            shape = proto_shape;
+            proto = po.proto;
+        }
+        self.entries[slot_index(receiver_shape, key)] = entry;
+        self.populated = true;
+        true
+    }
+
+    /// Empties the cache. Called at the end of every collection: entries
+    /// hold cells untraced, and a freed cell's address may be reused.
+    pub fn clear(&mut self) {
+        if self.populated {
+            self.entries.fill(Entry::EMPTY);
+            self.populated = false;
+        }
+    }
+}
