@@ -11,7 +11,7 @@ use super::{method, symbol_method};
 use crate::abstract_ops::{is_callable, to_boolean, to_object};
 use crate::interpreter::{CallInfo, ForInIterator, IteratorRecord};
 use crate::object::internal_methods::{call, get, get_value};
-use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, Properties, PropertyKey};
+use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, Properties, PropertyKey, PropertySlots};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -189,7 +189,8 @@ fn array_iterator_advance(
 pub fn iter_result(vm: &mut Vm, value: Value, done: bool) -> Value {
     let proto = vm.realm.intrinsics.object_prototype;
     let mut object = JsObject::new(vm.iter_result_shape, Some(proto), ObjectKind::Ordinary);
-    object.properties = Properties::Shaped { shape: vm.iter_result_shape, slots: vec![value, Value::boolean(done)] };
+    object.properties =
+        Properties::Shaped { shape: vm.iter_result_shape, slots: PropertySlots::pair(value, Value::boolean(done)) };
     Value::object(vm.heap.alloc(object))
 }
 

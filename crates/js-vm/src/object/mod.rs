@@ -8,6 +8,7 @@
 pub mod internal_methods;
 mod lookup_cache;
 mod property;
+mod property_slots;
 pub mod proxy;
 mod shape;
 
@@ -18,6 +19,7 @@ use js_gc::{Gc, Heap, Trace, Tracer};
 
 pub use lookup_cache::{CachedProperty, LookupCache};
 pub use property::{Accessor, Attributes, PropertyDescriptor, PropertyKey};
+pub use property_slots::{INLINE_SLOTS, PropertySlots};
 pub use proxy::ProxyData;
 pub use shape::{MAX_SHAPED_PROPERTIES, Shape, SlotInfo};
 
@@ -33,7 +35,7 @@ pub enum Properties {
         /// The layout.
         shape: Gc<Shape>,
         /// One value per shape entry (an [`Accessor`] cell for accessors).
-        slots: Vec<Value>,
+        slots: PropertySlots,
     },
     /// A per-object ordered map.
     Dictionary(IndexMap<PropertyKey, (Value, Attributes), ahash::RandomState>),
@@ -234,7 +236,7 @@ impl JsObject {
         Self {
             proto,
             extensible: true,
-            properties: Properties::Shaped { shape: root_shape, slots: Vec::new() },
+            properties: Properties::Shaped { shape: root_shape, slots: PropertySlots::new() },
             elements: Elements::Dense(Vec::new()),
             kind,
         }
