@@ -827,11 +827,11 @@ pub fn ordinary_has_instance(vm: &mut Vm, c: Value, o: Value) -> JsResult<bool> 
 /// Moves an object's named properties to a dictionary (deletes and
 /// attribute changes make shapes useless for it).
 pub fn make_dictionary(heap: &mut js_gc::Heap, obj: Gc<JsObject>) {
-    let map = match &obj.borrow(heap).properties {
+    let map: super::PropertyMap = match &obj.borrow(heap).properties {
         Properties::Shaped { shape, slots } => {
             shape.borrow(heap).entries().map(|(k, info)| (k, (slots[info.slot as usize], info.attrs))).collect()
         }
         Properties::Dictionary(_) => return,
     };
-    obj.borrow_mut(heap).properties = Properties::Dictionary(map);
+    obj.borrow_mut(heap).properties = Properties::Dictionary(Box::new(map));
 }

@@ -28,6 +28,9 @@ use crate::string::JsString;
 use crate::symbol::Symbol;
 use crate::value::Value;
 
+/// A dictionary-mode object's named properties, in insertion order.
+pub type PropertyMap = IndexMap<PropertyKey, (Value, Attributes), ahash::RandomState>;
+
 /// Named property storage.
 pub enum Properties {
     /// Values in slots laid out by a shared shape.
@@ -37,8 +40,9 @@ pub enum Properties {
         /// One value per shape entry (an [`Accessor`] cell for accessors).
         slots: PropertySlots,
     },
-    /// A per-object ordered map.
-    Dictionary(IndexMap<PropertyKey, (Value, Attributes), ahash::RandomState>),
+    /// A per-object ordered map (boxed: few objects have one, and inline it
+    /// would make every object twice as large as the shaped form needs).
+    Dictionary(Box<PropertyMap>),
 }
 
 /// Indexed property storage.
@@ -144,7 +148,7 @@ pub enum ObjectKind {
     /// A WeakSet (`[[WeakSetData]]`).
     WeakSet(Box<js_gc::EphemeronTable<Value>>),
     /// A promise (`[[PromiseState]]`, `[[PromiseResult]]`, reactions).
-    Promise(Box<crate::promise::PromiseSlots>),
+    Promise(crate::promise::PromiseSlots),
     /// The internal state of a running async function: its promise and,
     /// while it waits at an `await`, its saved frame. Scripts never see it.
     AsyncFunction(Box<crate::interpreter::async_function::AsyncFunctionState>),
@@ -215,6 +219,10 @@ pub enum IterationKind {
     /// `[index, element]` pairs.
     Entries,
 }
+
+// Every object pays for its largest kind and for the inline property
+// slots; growth here costs memory and collection time everywhere.
+const _: () = assert!(size_of::<JsObject>() <= 160);
 
 /// An object cell.
 pub struct JsObject {
@@ -402,7 +410,7 @@ unsafe impl Trace for JsObject {
                 slots.trace(tracer);
             }
             Properties::Dictionary(map) => {
-                for (k, (v, _)) in map {
+                for (k, (v, _)) in map.iter() {
                     k.trace(tracer);
                     v.trace(tracer);
                 }

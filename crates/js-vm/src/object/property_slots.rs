@@ -1,10 +1,9 @@
 //! The values of a shaped object's named properties, in shape order.
 //!
 //! Up to [`INLINE_SLOTS`] values live in the object itself: an iterator
-//! result `{ value, done }` or a two-field record costs no allocation beside
+//! result `{ value, done }` or a small record costs no allocation beside
 //! its cell (a `Vec` would allocate for every one, and free it again when
-//! the object dies). The inline form takes no more room than the dictionary
-//! variant of [`super::Properties`] already reserves.
+//! the object dies).
 
 use std::ops::{Deref, DerefMut};
 
@@ -12,15 +11,9 @@ use js_gc::{Trace, Tracer};
 
 use crate::value::Value;
 
-/// How many values fit in the object.
-pub const INLINE_SLOTS: usize = 2;
-
-// The inline form must not make `Properties` (and so every object) larger
-// than its dictionary variant already does.
-const _: () = assert!(
-    size_of::<PropertySlots>() + size_of::<usize>()
-        <= size_of::<indexmap::IndexMap<super::PropertyKey, (Value, super::Attributes), ahash::RandomState>>()
-);
+/// How many values fit in the object: enough for most small records and
+/// class instances (a point, a tree node with key, value, left and right).
+pub const INLINE_SLOTS: usize = 4;
 
 /// Property values: inline while there are few, on the heap beyond.
 #[derive(Clone, Debug)]
@@ -52,7 +45,7 @@ impl PropertySlots {
     /// Exactly two values, in place.
     #[inline]
     pub const fn pair(first: Value, second: Value) -> Self {
-        Self::Inline { len: 2, values: [first, second] }
+        Self::Inline { len: 2, values: [first, second, Value::UNDEFINED, Value::UNDEFINED] }
     }
 
     /// Appends a value (the slot of a property just added to the shape).
@@ -141,8 +134,8 @@ mod tests {
     #[test]
     fn reserving_past_the_inline_room_moves_to_the_heap() {
         let mut slots = PropertySlots::pair(Value::TRUE, Value::FALSE);
-        slots.reserve_exact(1);
-        assert!(matches!(&slots, PropertySlots::Heap(v) if v.capacity() >= 3));
+        slots.reserve_exact(INLINE_SLOTS - 1);
+        assert!(matches!(&slots, PropertySlots::Heap(v) if v.capacity() > INLINE_SLOTS));
         assert_eq!(&*slots, &[Value::TRUE, Value::FALSE]);
         let mut small = PropertySlots::new();
         small.reserve_exact(2);

@@ -19,7 +19,6 @@
 
 use std::collections::HashSet;
 
-use indexmap::IndexMap;
 use js_gc::{Gc, Trace, Tracer};
 
 use super::internal_methods as im;
@@ -98,7 +97,7 @@ pub fn proxy_create(vm: &mut Vm, target: Value, handler: Value) -> JsResult<Gc<J
     let proxy = JsObject {
         proto: None,
         extensible: true,
-        properties: Properties::Dictionary(IndexMap::default()),
+        properties: Properties::Dictionary(Box::default()),
         elements: Elements::Dense(Vec::new()),
         kind: ObjectKind::Proxy(ProxyData { target: Some(target), handler: Some(handler), callable, constructor }),
     };

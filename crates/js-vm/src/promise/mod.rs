@@ -74,7 +74,7 @@ impl Vm {
 
 /// A new pending promise whose prototype is `proto`.
 pub fn new_promise_with_proto(vm: &mut Vm, proto: Gc<JsObject>) -> Gc<JsObject> {
-    vm.new_object_of_kind(Some(proto), ObjectKind::Promise(Box::new(PromiseState::new())))
+    vm.new_object_of_kind(Some(proto), ObjectKind::Promise(PromiseState::new()))
 }
 
 /// The body of every resolving function object: runs the crate's
