@@ -81,6 +81,9 @@ pub const BYTE_TEE_READER_CLOSED: JobKind = JobKind::new(0xFE25);
 pub const ITERATOR_NEXT_SETTLED: JobKind = JobKind::new(0xFE21);
 /// An async iterator's `return()` cancel settled.
 pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
+/// The promise of an async iterator's call in progress settled a turn ago:
+/// the calls chained on it run (WebIDL's reaction to the ongoing promise).
+pub const ITERATOR_ONGOING_SETTLED: JobKind = JobKind::new(0xFE26);
 
 /// A controller adopts a promise as WebIDL's "a promise resolved with" it
 /// (or the conversion of a callback's result to a promise) does: the
@@ -207,6 +210,7 @@ fn dispatch<H: StreamHost>(
         TEE_READER_CLOSED => crate::readable_stream_tee::reader_closed_settled(host, target, outcome),
         ITERATOR_NEXT_SETTLED => readable_stream_async_iterator::next_settled(host, target, outcome),
         ITERATOR_RETURN_SETTLED => readable_stream_async_iterator::return_settled(host, target, outcome),
+        ITERATOR_ONGOING_SETTLED => readable_stream_async_iterator::ongoing_settled(host, target),
         _ => {}
     }
 }

@@ -2,7 +2,9 @@
 //! Streams §4.2.5): next and return steps over a default reader.
 //!
 //! As WebIDL's ongoing-promise chaining requires, a `next()` or `return()`
-//! made while another is in progress waits for it; calls run in order.
+//! made while another is in progress waits for it; calls run in order, each
+//! a turn after the promise of the one before settled (the reaction to the
+//! ongoing promise).
 //! `next()` on a stream with queued chunks, with nothing in progress,
 //! returns a promise already fulfilled with the result (no read request).
 
@@ -11,7 +13,7 @@ use std::collections::VecDeque;
 use js_promise::PromiseValue;
 
 use crate::host::StreamHost;
-use crate::jobs::{ITERATOR_NEXT_SETTLED, ITERATOR_RETURN_SETTLED};
+use crate::jobs::{ITERATOR_NEXT_SETTLED, ITERATOR_ONGOING_SETTLED, ITERATOR_RETURN_SETTLED};
 use crate::promises::{new_promise, promise_resolved_with, queue_continuation, reject, resolve, upon_promise};
 use crate::readable_stream::readable_stream_cancel;
 use crate::readable_stream_default_reader::{
@@ -83,20 +85,20 @@ fn next_steps<H: StreamHost>(host: &mut H, iterator: H::Object, promise: H::Prom
     readable_stream_default_reader_read(host, reader, ReadRequest::AsyncIterator(iterator, promise));
 }
 
-/// The call in progress finished: run the waiting ones, in order, until
-/// one is in progress again.
-fn run_waiting<H: StreamHost>(host: &mut H, iterator: H::Object) {
-    loop {
-        let slots = async_iterator(host, iterator);
-        if slots.busy {
-            return;
-        }
-        let Some((promise, is_return, value)) = slots.waiting.pop_front() else { return };
-        if is_return {
-            return_steps(host, iterator, promise, value);
-        } else {
-            next_steps(host, iterator, promise);
-        }
+/// The reaction to the settled promise of the previous call: the first
+/// waiting call runs; if it settles at once, the next one waits a turn
+/// for it in turn.
+pub(crate) fn ongoing_settled<H: StreamHost>(host: &mut H, iterator: H::Object) {
+    let slots = async_iterator(host, iterator);
+    slots.busy = false;
+    let Some((promise, is_return, value)) = slots.waiting.pop_front() else { return };
+    if is_return {
+        return_steps(host, iterator, promise, value);
+    } else {
+        next_steps(host, iterator, promise);
+    }
+    if !async_iterator(host, iterator).busy {
+        call_finished(host, iterator);
     }
 }
 
@@ -138,8 +140,20 @@ pub(crate) fn next_settled<H: StreamHost>(host: &mut H, iterator: H::Object, out
         Ok(result) => resolve(host, promise, result),
         Err(error) => reject(host, promise, error),
     }
-    async_iterator(host, iterator).busy = false;
-    run_waiting(host, iterator);
+    call_finished(host, iterator);
+}
+
+/// The call in progress settled its promise: the waiting calls run a turn
+/// later, as reactions to that promise would.
+fn call_finished<H: StreamHost>(host: &mut H, iterator: H::Object) {
+    let slots = async_iterator(host, iterator);
+    slots.busy = false;
+    if !slots.waiting.is_empty() {
+        // Busy until the reaction runs, so a call made in between waits too.
+        slots.busy = true;
+        let data = host.stream_object_value(iterator);
+        queue_continuation(host, ITERATOR_ONGOING_SETTLED, data, Ok(H::Value::undefined()));
+    }
 }
 
 /// `iterator.return(value)`.
@@ -191,6 +205,5 @@ pub(crate) fn return_settled<H: StreamHost>(host: &mut H, iterator: H::Object, o
         }
         Err(reason) => reject(host, promise, reason),
     }
-    async_iterator(host, iterator).busy = false;
-    run_waiting(host, iterator);
+    call_finished(host, iterator);
 }
