@@ -1,11 +1,13 @@
 //! Inline caches for named property reads and writes: per instruction, the
-//! last shape seen and the slot the property had in it. They hold shapes
+//! last shape seen and the slot the property had in it (for a read that
+//! found the property on the receiver's prototype: that prototype and its
+//! shape too). They hold shapes
 //! weakly and are reconciled at the end of every collection: entries whose
 //! shape died are cleared, and the tables of collected code are recycled.
 
 use js_gc::{Gc, GcAny, Liveness, Reconciler};
 
-use crate::object::Shape;
+use crate::object::{JsObject, Shape};
 
 /// One cache entry.
 #[derive(Clone, Copy, Debug)]
@@ -15,8 +17,12 @@ pub struct InlineCache {
     /// Where the property lives in objects of that shape (for a
     /// transition: the new slot).
     pub slot: u32,
-    /// For a property add: the shape objects of `shape` move to.
+    /// For a property add: the shape objects of `shape` move to. For a
+    /// read found on the prototype: the prototype's shape.
     pub transition: Option<Gc<Shape>>,
+    /// For a read found on the prototype: the prototype objects of `shape`
+    /// had (objects of one shape can have different prototypes).
+    pub prototype: Option<Gc<JsObject>>,
     /// For global reads: the index of the binding in the global object's
     /// dictionary (`u32::MAX` when unknown).
     pub dictionary_index: u32,
@@ -24,7 +30,7 @@ pub struct InlineCache {
 
 impl Default for InlineCache {
     fn default() -> Self {
-        Self { shape: None, slot: 0, transition: None, dictionary_index: u32::MAX }
+        Self { shape: None, slot: 0, transition: None, prototype: None, dictionary_index: u32::MAX }
     }
 }
 
@@ -32,6 +38,18 @@ impl InlineCache {
     /// A cached own data property.
     pub fn property(shape: Gc<Shape>, slot: u32) -> Self {
         Self { shape: Some(shape), slot, ..Self::default() }
+    }
+
+    /// A data property that objects of `shape` whose prototype is
+    /// `prototype` inherit from it, while it has `prototype_shape`.
+    pub fn inherited(shape: Gc<Shape>, prototype: Gc<JsObject>, prototype_shape: Gc<Shape>, slot: u32) -> Self {
+        Self {
+            shape: Some(shape),
+            slot,
+            transition: Some(prototype_shape),
+            prototype: Some(prototype),
+            ..Self::default()
+        }
     }
 }
 
@@ -107,6 +125,7 @@ impl Reconciler for InlineCacheTables {
             for entry in &mut table.entries {
                 if entry.shape.is_some_and(|s| !liveness.is_live(s))
                     || entry.transition.is_some_and(|s| !liveness.is_live(s))
+                    || entry.prototype.is_some_and(|p| !liveness.is_live(p))
                 {
                     *entry = InlineCache::default();
                 }

@@ -696,9 +696,29 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         if let Some(shape) = object.shape() {
                             let cache = vm.inline_caches.get(ic_table, ic);
                             if cache.shape == Some(shape) {
-                                r!(dst) = object.slot(cache.slot);
-                                pc += 1;
-                                continue;
+                                match cache.prototype {
+                                    None => {
+                                        r!(dst) = object.slot(cache.slot);
+                                        pc += 1;
+                                        continue;
+                                    }
+                                    // Inherited: the receiver's kind reads
+                                    // named keys ordinarily (the shape is
+                                    // shared with exotic objects), its
+                                    // prototype is the one seen, unchanged.
+                                    Some(proto)
+                                        if object.proto == Some(proto)
+                                            && LookupCache::named_lookup_is_ordinary(&object.kind) =>
+                                    {
+                                        let p = proto.borrow(&vm.heap);
+                                        if p.shape() == cache.transition {
+                                            r!(dst) = p.slot(cache.slot);
+                                            pc += 1;
+                                            continue;
+                                        }
+                                    }
+                                    Some(_) => {}
+                                }
                             }
                             let key = atom_key!(name);
                             if matches!(
@@ -723,6 +743,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     {
                         match vm.lookup_cache.lookup(&vm.heap, o, key) {
                             Some(CachedProperty::Data(v)) => {
+                                cache_inherited(vm, ic_table, ic, o, key);
                                 r!(dst) = v;
                                 pc += 1;
                                 continue;
@@ -1787,6 +1808,22 @@ fn add_by_transition(
     false
 }
 
+/// Caches a read that the lookup cache found on `o`'s prototype (one level
+/// up: an instance's method on its class prototype) in the instruction's
+/// inline cache. Reads found further up stay with the lookup cache.
+fn cache_inherited(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, key: PropertyKey) {
+    let object = o.borrow(&vm.heap);
+    let (Some(shape), Some(proto)) = (object.shape(), object.proto) else { return };
+    let Some(proto_shape) = proto.borrow(&vm.heap).shape() else { return };
+    let shape_table = proto_shape.borrow(&vm.heap);
+    if shape.borrow(&vm.heap).lookup(key).is_some() {
+        return;
+    }
+    if let Some(info) = shape_table.lookup(key).filter(|info| !info.attrs.is_accessor()) {
+        vm.inline_caches.set(ic_table, ic, InlineCache::inherited(shape, proto, proto_shape, info.slot));
+    }
+}
+
 /// After a property add that moved `o` from shape `from` to a shape one
 /// property longer, caches the transition.
 fn record_transition(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, from: Gc<Shape>, key: PropertyKey) {
@@ -1806,7 +1843,7 @@ fn record_transition(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, from:
         vm.inline_caches.set(
             ic_table,
             ic,
-            InlineCache { shape: Some(from), slot: info.slot, transition: Some(to), dictionary_index: u32::MAX },
+            InlineCache { shape: Some(from), slot: info.slot, transition: Some(to), ..InlineCache::default() },
         );
     }
 }

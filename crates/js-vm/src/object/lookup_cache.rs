@@ -85,16 +85,6 @@ impl Default for LookupCache {
     }
 }
 
-/// Whether objects of this kind answer a `[[Get]]` of `key` from their
-/// shape alone. Proxies run traps, namespaces read module bindings, typed
-/// arrays treat canonical numeric strings as elements; arrays and String
-/// objects keep `length` outside their shape (the caller never caches
-/// `length`).
-#[inline]
-fn named_lookup_is_ordinary(kind: &ObjectKind) -> bool {
-    !matches!(kind, ObjectKind::Proxy(_) | ObjectKind::ModuleNamespace(_) | ObjectKind::TypedArray(_))
-}
-
 #[inline]
 fn slot_index(shape: Gc<Shape>, key: PropertyKey) -> usize {
     let key_bits = match key {
@@ -107,6 +97,16 @@ fn slot_index(shape: Gc<Shape>, key: PropertyKey) -> usize {
 }
 
 impl LookupCache {
+    /// Whether objects of this kind answer a `[[Get]]` of a cacheable key
+    /// from their shape alone. Proxies run traps, namespaces read module
+    /// bindings, typed arrays treat canonical numeric strings as elements;
+    /// arrays and String objects keep `length` outside their shape (never
+    /// cached, see [`LookupCache::is_cacheable_key`]).
+    #[inline]
+    pub fn named_lookup_is_ordinary(kind: &ObjectKind) -> bool {
+        !matches!(kind, ObjectKind::Proxy(_) | ObjectKind::ModuleNamespace(_) | ObjectKind::TypedArray(_))
+    }
+
     /// Whether lookups of `key` may be cached: named keys other than
     /// `length` (which arrays and String objects answer outside their
     /// shape). `length` is the one string key any non-proxy exotic object
@@ -124,7 +124,7 @@ impl LookupCache {
         let o = obj.borrow(heap);
         let shape = o.shape()?;
         let entry = &self.entries[slot_index(shape, key)];
-        if entry.receiver_shape != Some(shape) || entry.key != key || !named_lookup_is_ordinary(&o.kind) {
+        if entry.receiver_shape != Some(shape) || entry.key != key || !Self::named_lookup_is_ordinary(&o.kind) {
             return None;
         }
         let mut holder = o;
@@ -170,7 +170,7 @@ impl LookupCache {
     fn record(&mut self, heap: &Heap, obj: Gc<JsObject>, key: PropertyKey) -> bool {
         let o = obj.borrow(heap);
         let Some(receiver_shape) = o.shape() else { return false };
-        if !named_lookup_is_ordinary(&o.kind) {
+        if !Self::named_lookup_is_ordinary(&o.kind) {
             return false;
         }
         let mut entry = Entry { receiver_shape: Some(receiver_shape), key, ..Entry::EMPTY };
@@ -188,7 +188,7 @@ impl LookupCache {
             let depth = usize::from(entry.depth);
             let po = p.borrow(heap);
             let Some(proto_shape) = po.shape() else { return false };
-            if depth == MAX_HOPS || !named_lookup_is_ordinary(&po.kind) {
+            if depth == MAX_HOPS || !Self::named_lookup_is_ordinary(&po.kind) {
                 return false;
             }
             entry.protos[depth] = Some(p);

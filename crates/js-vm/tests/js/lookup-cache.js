@@ -88,6 +88,34 @@ function show(label, f) {
   show("shadowed in Derived", () => objects.map(read).join(","));
 }
 
+// Methods on a class prototype (what an instruction's inline cache keeps):
+// replaced, joined by another property, shadowed, and a re-parented
+// instance of the same shape.
+{
+  class Point {
+    constructor(x) {
+      this.x = x;
+    }
+    key() {
+      return "key " + this.x;
+    }
+  }
+  const call = (p) => p.key();
+  const points = [new Point(1), new Point(2)];
+  show("method", () => points.map(call).join(","));
+  Point.prototype.key = function () {
+    return "replaced " + this.x;
+  };
+  show("method replaced", () => points.map(call).join(","));
+  Point.prototype.other = 1;
+  show("prototype grew", () => points.map(call).join(","));
+  points[1].key = () => "own";
+  show("shadowed on one", () => points.map(call).join(","));
+  const stranger = new Point(3);
+  Object.setPrototypeOf(stranger, { key: () => "other prototype" });
+  show("same shape, other prototype", () => [points[0], stranger].map(call).join(","));
+}
+
 // Same shape, different prototypes.
 {
   const p1 = { key: "p1" };
