@@ -105,8 +105,8 @@ impl DerefMut for PropertySlots {
     }
 }
 
-// SAFETY: every value in use is reported; unused inline entries are
-// `undefined` or values already popped from use, never read.
+// SAFETY: every value in use is reported; inline entries past `len` are
+// `undefined` (nothing removes values) and are never read.
 unsafe impl Trace for PropertySlots {
     fn trace(&self, tracer: &mut Tracer) {
         for value in self.iter() {
