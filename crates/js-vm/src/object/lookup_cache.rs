@@ -211,3 +211,100 @@ impl LookupCache {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vm::Vm;
+
+    /// The object `expression` evaluates to in a fresh script. The
+    /// expressions keep their objects in globals: a value a script returns
+    /// is not rooted once the next script runs.
+    fn object(vm: &mut Vm, expression: &str) -> Gc<JsObject> {
+        let value = vm.eval_script("lookup-cache.js", expression).unwrap_or_default();
+        value.as_object().unwrap_or_else(|| vm.global_object())
+    }
+
+    fn key(vm: &mut Vm, name: &str) -> PropertyKey {
+        PropertyKey::String(vm.atoms.intern_str(&mut vm.heap, name))
+    }
+
+    #[test]
+    fn an_inherited_property_is_found_then_hit() {
+        let mut vm = Vm::new();
+        let o = object(&mut vm, "globalThis.proto = { m: 7 }; globalThis.o = Object.create(proto); o");
+        let m = key(&mut vm, "m");
+        let mut cache = LookupCache::default();
+        assert!(cache.probe(&vm.heap, o, m).is_none(), "nothing recorded yet");
+        assert_eq!(cache.lookup(&vm.heap, o, m), Some(CachedProperty::Data(Value::number(7.0))));
+        assert_eq!(cache.probe(&vm.heap, o, m), Some(CachedProperty::Data(Value::number(7.0))));
+    }
+
+    #[test]
+    fn a_changed_chain_misses() {
+        let mut vm = Vm::new();
+        let o = object(&mut vm, "globalThis.proto = { m: 1 }; globalThis.o = Object.create(proto); o");
+        let m = key(&mut vm, "m");
+        let mut cache = LookupCache::default();
+        cache.lookup(&vm.heap, o, m);
+        // A value written in place is read at hit time.
+        vm.eval_script("t.js", "proto.m = 2").ok();
+        assert_eq!(cache.probe(&vm.heap, o, m), Some(CachedProperty::Data(Value::number(2.0))));
+        // A new property gives the prototype a new shape.
+        vm.eval_script("t.js", "proto.other = 0").ok();
+        assert!(cache.probe(&vm.heap, o, m).is_none());
+        cache.lookup(&vm.heap, o, m);
+        // Another prototype.
+        vm.eval_script("t.js", "Object.setPrototypeOf(o, { m: 3 })").ok();
+        assert!(cache.probe(&vm.heap, o, m).is_none());
+        assert_eq!(cache.lookup(&vm.heap, o, m), Some(CachedProperty::Data(Value::number(3.0))));
+    }
+
+    #[test]
+    fn an_absent_key_hits_only_while_the_chain_ends_the_same_way() {
+        let mut vm = Vm::new();
+        let o = object(&mut vm, "globalThis.o = {}; o");
+        let then = key(&mut vm, "then");
+        let mut cache = LookupCache::default();
+        assert_eq!(cache.lookup(&vm.heap, o, then), Some(CachedProperty::Absent));
+        assert_eq!(cache.probe(&vm.heap, o, then), Some(CachedProperty::Absent));
+        vm.eval_script("t.js", "Object.prototype.then = 1").ok();
+        assert!(cache.probe(&vm.heap, o, then).is_none());
+    }
+
+    #[test]
+    fn accessors_answer_with_their_getter() {
+        let mut vm = Vm::new();
+        let o = object(&mut vm, "globalThis.o = Object.create({ get g() { return 1; } }); o");
+        let g = key(&mut vm, "g");
+        let mut cache = LookupCache::default();
+        assert!(matches!(cache.lookup(&vm.heap, o, g), Some(CachedProperty::Getter(f)) if f.is_object()));
+    }
+
+    #[test]
+    fn exotic_and_dictionary_objects_are_not_cached() {
+        let mut vm = Vm::new();
+        let m = key(&mut vm, "m");
+        let mut cache = LookupCache::default();
+        let proxy = object(&mut vm, "globalThis.p = new Proxy({}, {}); p");
+        assert_eq!(cache.lookup(&vm.heap, proxy, m), None);
+        let typed = object(&mut vm, "globalThis.t = new Uint8Array(1); t");
+        assert_eq!(cache.lookup(&vm.heap, typed, m), None);
+        let dictionary = object(&mut vm, "globalThis.d = { m: 1, n: 2 }; delete d.n; d");
+        assert_eq!(cache.lookup(&vm.heap, dictionary, m), None);
+        let below_proxy = object(&mut vm, "globalThis.b = Object.create(new Proxy({}, {})); b");
+        assert_eq!(cache.lookup(&vm.heap, below_proxy, m), None);
+    }
+
+    #[test]
+    fn a_collection_empties_the_vm_cache() {
+        let mut vm = Vm::new();
+        let o = object(&mut vm, "globalThis.o = Object.create({ m: 1 }); o");
+        let m = key(&mut vm, "m");
+        vm.lookup_cache.lookup(&vm.heap, o, m);
+        assert!(vm.lookup_cache.populated);
+        vm.collect_garbage();
+        assert!(!vm.lookup_cache.populated);
+        assert!(vm.lookup_cache.probe(&vm.heap, o, m).is_none());
+    }
+}
