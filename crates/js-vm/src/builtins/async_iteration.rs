@@ -221,14 +221,11 @@ pub fn async_iterator_result(vm: &mut Vm, record: Gc<IteratorRecord>, result: Va
     let Some(result_obj) = result.as_object() else {
         return Err(vm.type_error("Iterator result is not an object"));
     };
-    let done_key = PropertyKey::String(vm.names.done);
-    let done = get(vm, result_obj, done_key, result)?;
-    if to_boolean(vm, done) {
+    let step = super::iteration::iter_result_step(vm, result_obj, result)?;
+    if step.is_none() {
         record.borrow_mut(&mut vm.heap).done = true;
-        return Ok(None);
     }
-    let value_key = PropertyKey::String(vm.names.value);
-    get(vm, result_obj, value_key, result).map(Some)
+    Ok(step)
 }
 
 /// Installs `%AsyncIteratorPrototype%` and `%AsyncFromSyncIteratorPrototype%`.

@@ -75,11 +75,7 @@ pub fn iterator_step_value(vm: &mut Vm, record: Gc<IteratorRecord>) -> JsResult<
     };
     // An error reading `done` or `value` also finishes the iterator: it is
     // not closed afterwards.
-    let done_key = PropertyKey::String(vm.names.done);
-    let value_key = PropertyKey::String(vm.names.value);
-    let step = get(vm, result_obj, done_key, result).and_then(|done| {
-        if to_boolean(vm, done) { Ok(None) } else { get(vm, result_obj, value_key, result).map(Some) }
-    });
+    let step = iter_result_step(vm, result_obj, result);
     if !matches!(step, Ok(Some(_))) {
         record.borrow_mut(&mut vm.heap).done = true;
     }
@@ -183,6 +179,25 @@ fn array_iterator_advance(
             Value::object(super::array::array_create(vm, &[key, v]))
         }
     }))
+}
+
+/// `IteratorComplete` and `IteratorValue` (§7.4.4, §7.4.5) of an iterator
+/// result: `None` once done, else its `value`. A result with
+/// `CreateIterResultObject`'s shape has both as own data properties in
+/// known slots, so reading them runs no code and needs no lookup.
+pub fn iter_result_step(vm: &mut Vm, result_obj: Gc<JsObject>, result: Value) -> JsResult<Option<Value>> {
+    let object = result_obj.borrow(&vm.heap);
+    if object.shape() == Some(vm.iter_result_shape) {
+        let (value, done) = (object.slot(0), object.slot(1));
+        return Ok(if to_boolean(vm, done) { None } else { Some(value) });
+    }
+    let done_key = PropertyKey::String(vm.names.done);
+    let done = get(vm, result_obj, done_key, result)?;
+    if to_boolean(vm, done) {
+        return Ok(None);
+    }
+    let value_key = PropertyKey::String(vm.names.value);
+    get(vm, result_obj, value_key, result).map(Some)
 }
 
 /// `CreateIterResultObject`.
