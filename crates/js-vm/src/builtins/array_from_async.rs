@@ -13,7 +13,7 @@ use js_promise::{PromiseCapability, perform_promise_then, promise_reject_functio
 
 use super::function::index_key;
 use super::native_function_with_data;
-use crate::abstract_ops::{is_callable, to_boolean, to_object};
+use crate::abstract_ops::{is_callable, to_object};
 use crate::interpreter::{CallInfo, IteratorRecord, is_constructor};
 use crate::object::internal_methods::{
     call, construct, create_data_property_or_throw, get, get_method, length_of_array_like, set,
@@ -285,14 +285,10 @@ fn resume(vm: &mut Vm, state: Gc<FromAsyncState>, outcome: Result<Value, Value>)
             let Some(result_obj) = result.as_object() else {
                 return Err(vm.type_error("Iterator result is not an object"));
             };
-            let done_key = PropertyKey::String(vm.names.done);
-            let done = get(vm, result_obj, done_key, result)?;
-            if to_boolean(vm, done) {
+            let Some(value) = super::iteration::iter_result_step(vm, result_obj, result)? else {
                 set_length(vm, target, k)?;
                 return Ok(Step::Done(Value::object(target)));
-            }
-            let value_key = PropertyKey::String(vm.names.value);
-            let value = get(vm, result_obj, value_key, result)?;
+            };
             let Some(mapfn) = mapfn else { return define_and_continue(vm, state, value) };
             match call(vm, mapfn, this_arg, &[value, Value::number(k)]) {
                 Ok(mapped) => await_value(vm, state, Awaiting::MappedValue, mapped),
