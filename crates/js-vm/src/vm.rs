@@ -179,6 +179,8 @@ pub struct Vm {
     /// WeakRef targets kept alive until the current job ends
     /// (AddToKeptObjects / ClearKeptObjects).
     pub(crate) kept_alive: Vec<Value>,
+    /// Values the embedder holds through [`crate::Persistent`] handles.
+    pub(crate) persistent: crate::persistent::PersistentTable,
     /// FinalizationRegistries with targets found dead, whose cleanup
     /// callbacks are due.
     pub(crate) finalization_ready: Vec<Gc<JsObject>>,
@@ -243,6 +245,7 @@ impl Vm {
             host_objects: crate::host::HostObjects::default(),
             resume_cache: js_microtask::CallCache::new(),
             kept_alive: Vec::new(),
+            persistent: crate::persistent::PersistentTable::default(),
             finalization_ready: Vec::new(),
             modules: crate::module::ModuleRegistry::default(),
             options,
@@ -549,6 +552,7 @@ impl Vm {
             host_objects: &self.host_objects,
             resume_cache: &mut self.resume_cache,
             kept_alive: &self.kept_alive,
+            persistent: &self.persistent,
             finalization_ready: &self.finalization_ready,
             modules: &self.modules,
             atoms: &mut self.atoms,
@@ -661,6 +665,7 @@ struct VmRoots<'a> {
     event_loop: &'a crate::host::event_loop::EventLoop,
     host_objects: &'a crate::host::HostObjects,
     kept_alive: &'a [Value],
+    persistent: &'a crate::persistent::PersistentTable,
     finalization_ready: &'a [Gc<JsObject>],
     modules: &'a crate::module::ModuleRegistry,
     resume_cache: &'a mut js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
@@ -696,6 +701,7 @@ impl Roots for VmRoots<'_> {
         self.event_loop.trace(tracer);
         self.host_objects.trace(tracer);
         self.kept_alive.trace(tracer);
+        self.persistent.trace(tracer);
         self.finalization_ready.trace(tracer);
         self.modules.trace(tracer);
     }
