@@ -736,25 +736,19 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         }
                     }
                     let key = atom_key!(name);
-                    // Inherited data properties (methods, mostly) and absent
-                    // keys: the lookup cache answers without a `[[Get]]`.
+                    // Inherited properties (methods, mostly) and absent keys:
+                    // the lookup cache answers, and a data property one
+                    // level up goes into this instruction's cache.
                     if let Some(o) = base_value.as_object()
                         && LookupCache::is_cacheable_key(key, PropertyKey::String(vm.names.length))
+                        && let Some(found) = vm.lookup_cache.lookup(&vm.heap, o, key)
                     {
-                        match vm.lookup_cache.lookup(&vm.heap, o, key) {
-                            Some(CachedProperty::Data(v)) => {
-                                cache_inherited(vm, ic_table, ic, o, key);
-                                r!(dst) = v;
-                                pc += 1;
-                                continue;
-                            }
-                            Some(CachedProperty::Absent) => {
-                                r!(dst) = Value::UNDEFINED;
-                                pc += 1;
-                                continue;
-                            }
-                            Some(CachedProperty::Getter(_)) | None => {}
+                        if matches!(found, CachedProperty::Data(_)) {
+                            cache_inherited(vm, ic_table, ic, o, key);
                         }
+                        r!(dst) = im::cached_property_value(vm, found, base_value)?;
+                        pc += 1;
+                        continue;
                     }
                     r!(dst) = get_value(vm, base_value, key)?;
                 }
@@ -1812,15 +1806,9 @@ fn add_by_transition(
 /// up: an instance's method on its class prototype) in the instruction's
 /// inline cache. Reads found further up stay with the lookup cache.
 fn cache_inherited(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, key: PropertyKey) {
-    let object = o.borrow(&vm.heap);
-    let (Some(shape), Some(proto)) = (object.shape(), object.proto) else { return };
-    let Some(proto_shape) = proto.borrow(&vm.heap).shape() else { return };
-    let shape_table = proto_shape.borrow(&vm.heap);
-    if shape.borrow(&vm.heap).lookup(key).is_some() {
-        return;
-    }
-    if let Some(info) = shape_table.lookup(key).filter(|info| !info.attrs.is_accessor()) {
-        vm.inline_caches.set(ic_table, ic, InlineCache::inherited(shape, proto, proto_shape, info.slot));
+    let Some(shape) = o.borrow(&vm.heap).shape() else { return };
+    if let Some((proto, proto_shape, slot)) = vm.lookup_cache.inherited_data_slot(shape, key) {
+        vm.inline_caches.set(ic_table, ic, InlineCache::inherited(shape, proto, proto_shape, slot));
     }
 }
 

@@ -142,14 +142,10 @@ pub fn ordinary_get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKe
 /// `[[Get]]` (§10.1.8): walks the prototype chain, calling getters with
 /// `receiver`.
 pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) -> JsResult<Value> {
-    if LookupCache::is_cacheable_key(key, PropertyKey::String(vm.names.length)) {
-        match vm.lookup_cache.lookup(&vm.heap, obj, key) {
-            Some(CachedProperty::Data(v)) => return Ok(v),
-            Some(CachedProperty::Absent) => return Ok(Value::UNDEFINED),
-            Some(CachedProperty::Getter(getter)) if getter.is_undefined() => return Ok(Value::UNDEFINED),
-            Some(CachedProperty::Getter(getter)) => return call(vm, getter, receiver, &[]),
-            None => {}
-        }
+    if LookupCache::is_cacheable_key(key, PropertyKey::String(vm.names.length))
+        && let Some(found) = vm.lookup_cache.lookup(&vm.heap, obj, key)
+    {
+        return cached_property_value(vm, found, receiver);
     }
     let mut current = obj;
     loop {
@@ -182,6 +178,17 @@ pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) ->
             Some(p) => current = p,
             None => return Ok(Value::UNDEFINED),
         }
+    }
+}
+
+/// The result of a `[[Get]]` the lookup cache answered: the data value,
+/// `undefined` for an absent key, or the getter called with `receiver`.
+pub(crate) fn cached_property_value(vm: &mut Vm, found: CachedProperty, receiver: Value) -> JsResult<Value> {
+    match found {
+        CachedProperty::Data(v) => Ok(v),
+        CachedProperty::Absent => Ok(Value::UNDEFINED),
+        CachedProperty::Getter(getter) if getter.is_undefined() => Ok(Value::UNDEFINED),
+        CachedProperty::Getter(getter) => call(vm, getter, receiver, &[]),
     }
 }
 

@@ -164,6 +164,19 @@ impl LookupCache {
         if self.record(heap, obj, key) { self.probe(heap, obj, key) } else { None }
     }
 
+    /// Where the lookup of `key` on objects of `shape` found a data
+    /// property one level up: the prototype, its shape and the slot — what
+    /// an instruction's inline cache keeps. Reads the entry as the last
+    /// [`LookupCache::lookup`] of this shape and key left it, so it is
+    /// only meaningful right after that lookup answered `Data`.
+    pub fn inherited_data_slot(&self, shape: Gc<Shape>, key: PropertyKey) -> Option<(Gc<JsObject>, Gc<Shape>, u32)> {
+        let entry = &self.entries[slot_index(shape, key)];
+        match (entry.receiver_shape == Some(shape) && entry.key == key && entry.depth == 1, entry.outcome) {
+            (true, Outcome::Found { slot, accessor: false }) => Some((entry.protos[0]?, entry.shapes[0]?, slot)),
+            _ => None,
+        }
+    }
+
     /// Records where `[[Get]]` of `key` on `obj` ends, walking the chain
     /// without running code; false when the lookup cannot be cached.
     #[cold]
