@@ -254,6 +254,27 @@ mod tests {
     }
 
     #[test]
+    fn only_a_data_property_one_level_up_is_offered_to_inline_caches() {
+        let mut vm = Vm::new();
+        let o = object(
+            &mut vm,
+            "globalThis.o = Object.create(Object.create({ far: 1 }, { near: { value: 2 } })); \
+             Object.defineProperty(Object.getPrototypeOf(o), 'getter', { get() { return 3; } }); o",
+        );
+        let shape = o.borrow(&vm.heap).shape().unwrap_or_else(|| vm.root_shape);
+        let proto = o.borrow(&vm.heap).proto;
+        let (near, far, getter) = (key(&mut vm, "near"), key(&mut vm, "far"), key(&mut vm, "getter"));
+        let mut cache = LookupCache::default();
+        assert_eq!(cache.lookup(&vm.heap, o, near), Some(CachedProperty::Data(Value::number(2.0))));
+        let offered = cache.inherited_data_slot(shape, near);
+        assert_eq!(offered.map(|(p, _, _)| Some(p)), Some(proto));
+        assert_eq!(cache.lookup(&vm.heap, o, far), Some(CachedProperty::Data(Value::number(1.0))));
+        assert!(cache.inherited_data_slot(shape, far).is_none(), "two levels up");
+        assert!(matches!(cache.lookup(&vm.heap, o, getter), Some(CachedProperty::Getter(_))));
+        assert!(cache.inherited_data_slot(shape, getter).is_none(), "an accessor");
+    }
+
+    #[test]
     fn a_changed_chain_misses() {
         let mut vm = Vm::new();
         let o = object(&mut vm, "globalThis.proto = { m: 1 }; globalThis.o = Object.create(proto); o");
