@@ -261,7 +261,7 @@ mod tests {
             "globalThis.o = Object.create(Object.create({ far: 1 }, { near: { value: 2 } })); \
              Object.defineProperty(Object.getPrototypeOf(o), 'getter', { get() { return 3; } }); o",
         );
-        let shape = o.borrow(&vm.heap).shape().unwrap_or_else(|| vm.root_shape);
+        let shape = o.borrow(&vm.heap).shape().unwrap_or(vm.root_shape);
         let proto = o.borrow(&vm.heap).proto;
         let (near, far, getter) = (key(&mut vm, "near"), key(&mut vm, "far"), key(&mut vm, "getter"));
         let mut cache = LookupCache::default();
