@@ -5,10 +5,8 @@
 #![no_main]
 
 use std::cell::RefCell;
-use std::rc::Rc;
 
-use js_vm::bytecode::Source;
-use js_vm::{Vm, VmOptions, compiler};
+use js_vm::{SourceGoal, Vm, VmOptions};
 use libfuzzer_sys::fuzz_target;
 
 thread_local! {
@@ -20,10 +18,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     VM.with(|vm| {
         let mut vm = vm.borrow_mut();
-        let source = Rc::new(Source::new("fuzz.js", text));
-        let _ = compiler::compile_script(&mut vm, &source);
-        let source = Rc::new(Source::new("fuzz.mjs", text));
-        let _ = compiler::compile_module(&mut vm, &source);
+        let _ = vm.check_syntax("fuzz.js", text, SourceGoal::Script);
+        let _ = vm.check_syntax("fuzz.mjs", text, SourceGoal::Module);
         // Compiled code is garbage now.
         vm.collect_garbage();
     });

@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use js_vm::{CountingAllocator, Exception, Vm, VmOptions};
+use js_vm::{CountingAllocator, JsError, Vm, VmOptions};
 use libfuzzer_sys::fuzz_target;
 
 /// Counts the engine thread's bytes, so the heap limit covers everything.
@@ -23,9 +23,9 @@ fn run(text: String) {
     let mut vm = Vm::with_options(options);
     vm.set_console(Box::new(Silent));
     let outcome = vm.eval_script("fuzz.js", &text).and_then(|_| vm.run_microtasks());
-    if let Err(Exception::Throw(value)) = outcome {
+    if let Err(JsError::Throw(value)) = outcome {
         // Reporting an exception runs getters of arbitrary objects too.
-        let _ = vm.describe_uncaught(value);
+        let _ = value.describe_uncaught(&mut vm);
     }
 }
 

@@ -6,28 +6,40 @@
 //! ```
 //! let mut vm = js_vm::Vm::new();
 //! let v = vm.eval_script("example.js", "[1, 2, 3].map(x => x * 2).join('-')").unwrap();
-//! assert_eq!(vm.display(v), "2-4-6");
+//! assert_eq!(v.display(&mut vm), "2-4-6");
 //! ```
 //!
-//! # Layout
+//! # The embedder's API
 //!
-//! * [`value`], [`string`], [`symbol`], [`bigint`], [`object`]: the value
+//! [`Vm`] runs scripts ([`Vm::eval_script`]) and modules
+//! ([`Vm::import_module`], [`Vm::eval_module`] through a [`ModuleLoader`]),
+//! drains microtasks and the Node-style event loop, and makes realms.
+//! Values come back as [`Handle`]s, rooted until dropped; failures as
+//! [`JsError`]s; Rust functions become callable with [`Handle::function`].
+//! Nothing else leaves the crate, so safe code cannot keep a value the
+//! collector has freed (see the `embedding` module's documentation).
+//!
+//! # Layout (crate-internal)
+//!
+//! * `value`, `string`, `symbol`, `bigint`, `object`: the value
 //!   representation and the object model.
-//! * [`compiler`] and [`bytecode`]: source to code cells.
-//! * [`interpreter`]: frames, calls, exceptions, inline caches.
-//! * [`builtins`] (ECMA-262) and [`host`] (Node conventions).
-//! * [`module`]: ES modules — the module map, loading through a
-//!   [`ModuleLoader`] (files by default, `node:` built-ins), linking,
-//!   evaluation with top-level await, namespaces, `import()` and
-//!   `import.meta` ([`Vm::import_module`], [`Vm::eval_module`]).
-//! * [`vm`]: the embedder's entry point.
+//! * `compiler` and `bytecode`: source to code cells.
+//! * `interpreter`: frames, calls, exceptions, inline caches.
+//! * `builtins` (ECMA-262) and `host` (Node conventions, WHATWG streams,
+//!   encoding, events).
+//! * `module`: ES modules — the module map, loading, linking, evaluation
+//!   with top-level await, namespaces, `import()` and `import.meta`.
+//! * `promise`: the js-promise host and the microtask checkpoint.
+//! * `embedding`: handles, errors and host functions for the embedder.
+//! * `vm`: the VM itself.
 //!
 //! # Garbage collection
 //!
 //! Collection happens at safepoints only: calls and loop back-edges in the
-//! interpreter. The roots are the register file, the frames, the realm and
-//! `Vm::keep_alive` values of running native functions. Inline caches and
-//! the atom table are weak and reconciled at the end of every collection.
+//! interpreter. The roots are the register file, the frames, the realms,
+//! the embedder's handles and the temporary roots of running native
+//! functions. Inline caches and the atom table are weak and reconciled at
+//! the end of every collection.
 
 #![allow(
     clippy::cast_sign_loss,
@@ -47,30 +59,30 @@
     reason = "spec algorithms name their variables O, P, k, len; the code keeps those names"
 )]
 
-pub mod abstract_ops;
-pub mod bigint;
-pub mod builtins;
-pub mod bytecode;
-pub mod compiler;
-pub mod environment;
-pub mod function;
-pub mod host;
-pub mod interpreter;
-pub mod memory;
-pub mod module;
-pub mod object;
-mod persistent;
-pub mod promise;
-pub mod realm;
-pub mod string;
-pub mod symbol;
-pub mod value;
-pub mod vm;
+mod abstract_ops;
+mod bigint;
+mod builtins;
+mod bytecode;
+mod compiler;
+mod embedding;
+mod environment;
+mod function;
+mod host;
+mod interpreter;
+mod memory;
+mod module;
+mod object;
+mod promise;
+mod realm;
+mod string;
+mod subsystem_host;
+mod symbol;
+mod value;
+mod vm;
 
+pub use embedding::{Handle, JsError, PropertyFlags};
 pub use host::uncaught::Uncaught;
 pub use memory::{CountingAllocator, TerminationReason};
 pub use module::{FsLoader, ModuleLoadError, ModuleLoader};
-pub use persistent::Persistent;
 pub use realm::RealmId;
-pub use value::Value;
-pub use vm::{ConsoleSink, Exception, JsResult, Phase, StdConsole, Vm, VmOptions};
+pub use vm::{ConsoleSink, Phase, SourceGoal, StdConsole, Vm, VmOptions};

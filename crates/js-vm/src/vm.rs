@@ -2,6 +2,7 @@
 //! table and inline caches, and the entry points embedders call.
 
 use std::cell::Cell;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -11,15 +12,17 @@ use js_gc::{Gc, GcAny, Heap, HeapConfig, Liveness, Reconciler, Roots, Trace, Tra
 
 use crate::bytecode::{Code, Source};
 use crate::compiler::{self, CompileError};
+use crate::embedding::{Handle, JsError};
 use crate::interpreter::{Frame, InlineCacheTables};
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey, Shape};
 use crate::realm::{CommonAtoms, Realm, RealmId, WellKnownSymbols};
 use crate::string::{AtomTable, JsString};
 use crate::value::Value;
 
-/// How a script stopped abnormally.
+/// How a script stopped abnormally, inside the VM (the embedder sees a
+/// [`JsError`], whose thrown value is rooted).
 #[derive(Clone, Copy, Debug)]
-pub enum Exception {
+pub(crate) enum Exception {
     /// A JavaScript exception: catchable, carries the thrown value.
     Throw(Value),
     /// Execution stopped for a reason scripts cannot catch: the embedder's
@@ -41,7 +44,16 @@ pub enum Phase {
 }
 
 /// The result of anything that can throw.
-pub type JsResult<T> = Result<T, Exception>;
+pub(crate) type JsResult<T> = Result<T, Exception>;
+
+/// What source text is parsed as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceGoal {
+    /// A classic script.
+    Script,
+    /// An ES module (strict, top-level await, `import`/`export`).
+    Module,
+}
 
 /// Options for a new VM.
 #[derive(Debug, Clone)]
@@ -110,9 +122,9 @@ impl ConsoleSink for StdConsole {
 /// A JavaScript virtual machine: one heap, one thread.
 pub struct Vm {
     /// The heap every value lives in.
-    pub heap: Heap,
+    pub(crate) heap: Heap,
     /// Interned property-key strings.
-    pub atoms: AtomTable,
+    pub(crate) atoms: AtomTable,
     pub(crate) stack: Vec<Value>,
     pub(crate) frames: Vec<Frame>,
     /// The current realm (§9.4: the running execution context's Realm).
@@ -179,8 +191,8 @@ pub struct Vm {
     /// WeakRef targets kept alive until the current job ends
     /// (AddToKeptObjects / ClearKeptObjects).
     pub(crate) kept_alive: Vec<Value>,
-    /// Values the embedder holds through [`crate::Persistent`] handles.
-    pub(crate) persistent: crate::persistent::PersistentTable,
+    /// Values the embedder holds through [`Handle`]s.
+    pub(crate) handles: Rc<crate::embedding::HandleTable>,
     /// FinalizationRegistries with targets found dead, whose cleanup
     /// callbacks are due.
     pub(crate) finalization_ready: Vec<Gc<JsObject>>,
@@ -245,7 +257,7 @@ impl Vm {
             host_objects: crate::host::HostObjects::default(),
             resume_cache: js_microtask::CallCache::new(),
             kept_alive: Vec::new(),
-            persistent: crate::persistent::PersistentTable::default(),
+            handles: Rc::default(),
             finalization_ready: Vec::new(),
             modules: crate::module::ModuleRegistry::default(),
             options,
@@ -289,8 +301,8 @@ impl Vm {
     }
 
     /// The global object of realm `id`.
-    pub fn realm_global(&self, id: RealmId) -> Option<Gc<JsObject>> {
-        self.realm_record(id).map(|r| r.global)
+    pub fn realm_global(&self, id: RealmId) -> Option<Handle> {
+        self.realm_record(id).map(|r| self.handle(Value::object(r.global)))
     }
 
     /// Makes `id` the current realm and returns the one it replaces, which
@@ -327,9 +339,9 @@ impl Vm {
 
     /// Runs a script in realm `id` (its global object and bindings; the
     /// functions it makes belong to that realm).
-    pub fn eval_script_in_realm(&mut self, id: RealmId, file_name: &str, text: &str) -> JsResult<Value> {
+    pub fn eval_script_in_realm(&mut self, id: RealmId, file_name: &str, text: &str) -> Result<Handle, JsError> {
         if self.realm_record(id).is_none() {
-            return Err(self.range_error("no such realm"));
+            return Err(JsError::range_error(self, "no such realm"));
         }
         self.run_in_realm(id, |vm| vm.eval_script(file_name, text))
     }
@@ -434,24 +446,78 @@ impl Vm {
         Err(Exception::Terminated)
     }
 
-    /// The global object.
-    pub fn global_object(&self) -> Gc<JsObject> {
-        self.realm.global
+    /// The current realm's global object.
+    pub fn global_object(&self) -> Handle {
+        self.handle(Value::object(self.realm.global))
     }
 
-    /// Compiles and runs a script.
-    pub fn eval_script(&mut self, file_name: &str, text: &str) -> JsResult<Value> {
-        let source = Rc::new(Source::new(file_name, text));
-        let code = match compiler::compile_script(self, &source) {
-            Ok(code) => code,
-            Err(err) => return Err(self.compile_error_in(&err, &source)),
-        };
-        self.run_script(code)
+    /// Compiles and runs a script; its completion value, or what it threw
+    /// (a `SyntaxError` for text that does not parse).
+    pub fn eval_script(&mut self, file_name: &str, text: &str) -> Result<Handle, JsError> {
+        self.eval_script_phased(file_name, text).map_err(|(_, e)| e)
     }
 
     /// Like [`Vm::eval_script`], but says whether the failure happened
     /// while parsing (early errors) or while running.
-    pub fn eval_script_phased(&mut self, file_name: &str, text: &str) -> Result<Value, (Phase, Exception)> {
+    pub fn eval_script_phased(&mut self, file_name: &str, text: &str) -> Result<Handle, (Phase, JsError)> {
+        match self.run_script_text(file_name, text) {
+            Ok(value) => Ok(self.handle(value)),
+            Err((phase, e)) => Err((phase, self.js_error(e))),
+        }
+    }
+
+    /// Parses and compiles a script or a module without running it (as
+    /// `node --check` does): the `SyntaxError` (or, for nesting too deep to
+    /// compile, `RangeError`) it would throw.
+    pub fn check_syntax(&mut self, file_name: &str, text: &str, goal: SourceGoal) -> Result<(), JsError> {
+        self.compile_for_inspection(file_name, text, goal).map(drop)
+    }
+
+    /// The bytecode a script or module compiles to, as text: each code
+    /// unit (the top level, then every function, depth first) with its
+    /// instructions, one per line, and its exception handlers. What
+    /// `jsvm --print-bytecode` prints.
+    pub fn disassemble(&mut self, file_name: &str, text: &str, goal: SourceGoal) -> Result<String, JsError> {
+        let roots = self.compile_for_inspection(file_name, text, goal)?;
+        let mut out = String::new();
+        let mut pending: Vec<(Gc<Code>, bool)> = roots.into_iter().rev().map(|code| (code, true)).collect();
+        // Nothing here reaches a safepoint: the code units need no roots.
+        while let Some((code, top_level)) = pending.pop() {
+            let name_cell = code.borrow(&self.heap).name;
+            let name = crate::interpreter::string_text(self, name_cell);
+            let code = code.borrow(&self.heap);
+            let name = match (top_level, name.is_empty()) {
+                (true, _) => "(top level)",
+                (false, true) => "(anonymous)",
+                (false, false) => name.as_str(),
+            };
+            let _ = write!(out, "== {name} ==\n{}", code.disassemble());
+            pending.extend(code.functions.iter().rev().map(|&f| (f, false)));
+        }
+        Ok(out)
+    }
+
+    /// Compiles without running: the code units made (a module's
+    /// initialisation and body), or the compile error as a [`JsError`].
+    fn compile_for_inspection(
+        &mut self,
+        file_name: &str,
+        text: &str,
+        goal: SourceGoal,
+    ) -> Result<Vec<Gc<Code>>, JsError> {
+        let source = Rc::new(Source::new(file_name, text));
+        let compiled = match goal {
+            SourceGoal::Script => compiler::compile_script(self, &source).map(|code| vec![code]),
+            SourceGoal::Module => compiler::compile_module(self, &source).map(|m| vec![m.init, m.body]),
+        };
+        compiled.map_err(|err| {
+            let exception = self.compile_error_in(&err, &source);
+            self.js_error(exception)
+        })
+    }
+
+    /// Compiles and runs a script, saying in which phase it failed.
+    pub(crate) fn run_script_text(&mut self, file_name: &str, text: &str) -> Result<Value, (Phase, Exception)> {
         let source = Rc::new(Source::new(file_name, text));
         let code = match compiler::compile_script(self, &source) {
             Ok(code) => code,
@@ -460,9 +526,8 @@ impl Vm {
         self.run_script(code).map_err(|e| (Phase::Runtime, e))
     }
 
-    /// The `name` of a thrown value's constructor (`"TypeError"`), for
-    /// test harnesses.
-    pub fn constructor_name(&mut self, value: Value) -> Option<String> {
+    /// The `name` of a value's constructor (`"TypeError"`).
+    pub(crate) fn constructor_name(&mut self, value: Value) -> Option<String> {
         let ctor_key = PropertyKey::String(self.names.constructor);
         let ctor = crate::object::internal_methods::get_value(self, value, ctor_key).ok()?;
         let name_key = PropertyKey::String(self.names.name);
@@ -492,17 +557,17 @@ impl Vm {
     }
 
     /// Allocates a string value from Rust text.
-    pub fn string(&mut self, s: &str) -> Value {
+    pub(crate) fn string(&mut self, s: &str) -> Value {
         Value::string(self.heap.alloc(JsString::from_rust_str(s)))
     }
 
     /// Allocates a BigInt value.
-    pub fn bigint(&mut self, n: num_bigint::BigInt) -> Value {
+    pub(crate) fn bigint(&mut self, n: num_bigint::BigInt) -> Value {
         Value::bigint(self.heap.alloc(crate::bigint::JsBigInt::new(n)))
     }
 
     /// The atom property key for Rust text (array indices become index keys).
-    pub fn key(&mut self, s: &str) -> PropertyKey {
+    pub(crate) fn key(&mut self, s: &str) -> PropertyKey {
         if let Some(i) = crate::abstract_ops::array_index_of_str(s) {
             return PropertyKey::Index(i);
         }
@@ -510,18 +575,18 @@ impl Vm {
     }
 
     /// A new ordinary object with `proto`.
-    pub fn new_object(&mut self, proto: Option<Gc<JsObject>>) -> Gc<JsObject> {
+    pub(crate) fn new_object(&mut self, proto: Option<Gc<JsObject>>) -> Gc<JsObject> {
         self.heap.alloc(JsObject::new(self.root_shape, proto, ObjectKind::Ordinary))
     }
 
     /// A new plain object (`{}`).
-    pub fn new_plain_object(&mut self) -> Gc<JsObject> {
+    pub(crate) fn new_plain_object(&mut self) -> Gc<JsObject> {
         let proto = self.realm.intrinsics.object_prototype;
         self.new_object(Some(proto))
     }
 
     /// A new object of `kind` with `proto`.
-    pub fn new_object_of_kind(&mut self, proto: Option<Gc<JsObject>>, kind: ObjectKind) -> Gc<JsObject> {
+    pub(crate) fn new_object_of_kind(&mut self, proto: Option<Gc<JsObject>>, kind: ObjectKind) -> Gc<JsObject> {
         self.heap.alloc(JsObject::new(self.root_shape, proto, kind))
     }
 
@@ -530,9 +595,12 @@ impl Vm {
         self.heap.stats()
     }
 
-    /// Collects garbage now, with the VM's registers, frames and realm as
-    /// roots.
+    /// Collects garbage now, with the VM's registers, frames and realm and
+    /// the embedder's handles as roots. (The report's `finalization_ready`
+    /// is always empty: the VM takes those registries to run their
+    /// cleanups from its event loop.)
     pub fn collect_garbage(&mut self) -> js_gc::CollectionReport {
+        self.handles.reclaim_released();
         let mut roots = VmRoots {
             stack: &self.stack,
             frames: &self.frames,
@@ -552,7 +620,7 @@ impl Vm {
             host_objects: &self.host_objects,
             resume_cache: &mut self.resume_cache,
             kept_alive: &self.kept_alive,
-            persistent: &self.persistent,
+            handles: &self.handles,
             finalization_ready: &self.finalization_ready,
             modules: &self.modules,
             atoms: &mut self.atoms,
@@ -562,8 +630,8 @@ impl Vm {
         // SAFETY: every cell the VM can reach afterwards is traced by
         // `VmRoots` (registers, frames, realm, temporary roots); native code
         // keeps its other values in `temp_roots`.
-        let report = unsafe { self.heap.collect(&mut roots) };
-        for cell in &report.finalization_ready {
+        let mut report = unsafe { self.heap.collect(&mut roots) };
+        for cell in std::mem::take(&mut report.finalization_ready) {
             if let Some(registry) = cell.downcast::<JsObject>()
                 && !self.finalization_ready.contains(&registry)
             {
@@ -585,7 +653,7 @@ impl Vm {
 
     /// How an uncaught exception is reported: an error's `stack`, or
     /// `Uncaught <value>` for other values, as Node prints them.
-    pub fn describe_uncaught(&mut self, value: Value) -> String {
+    pub(crate) fn describe_uncaught(&mut self, value: Value) -> String {
         if let Some(o) = value.as_object()
             && matches!(o.borrow(&self.heap).kind, ObjectKind::Error { .. })
             && let Ok(text) = crate::host::console::inspect(self, value)
@@ -599,7 +667,7 @@ impl Vm {
     }
 
     /// `ToString` of a value, as Rust text (lone surrogates become U+FFFD).
-    pub fn to_rust_string(&mut self, value: Value) -> JsResult<String> {
+    pub(crate) fn rust_string(&mut self, value: Value) -> JsResult<String> {
         let s = crate::abstract_ops::to_string(self, value)?;
         Ok(crate::interpreter::string_text(self, s))
     }
@@ -610,19 +678,19 @@ impl Vm {
     }
 
     /// A value as `console.log` prints it.
-    pub fn display(&mut self, value: Value) -> String {
+    pub(crate) fn display(&mut self, value: Value) -> String {
         crate::host::console::format_log_arguments(self, &[value]).unwrap_or_default()
     }
 
     /// Keeps `value` alive until the running native function returns.
-    pub fn keep_alive(&mut self, value: Value) {
+    pub(crate) fn keep_alive(&mut self, value: Value) {
         self.temp_roots.push(value);
     }
 
     /// Keeps a property key alive until the running native function
     /// returns: a key made by `ToPropertyKey` may be an atom nothing else
     /// holds (atoms are weak), and it is often used after more user code.
-    pub fn keep_key_alive(&mut self, key: PropertyKey) {
+    pub(crate) fn keep_key_alive(&mut self, key: PropertyKey) {
         match key {
             PropertyKey::String(s) => self.temp_roots.push(Value::string(s)),
             PropertyKey::Symbol(s) => self.temp_roots.push(Value::symbol(s)),
@@ -633,7 +701,7 @@ impl Vm {
     /// [`Vm::keep_key_alive`] for a list of keys, as `[[OwnPropertyKeys]]`
     /// gave them: a getter run for one key may delete a later one, whose
     /// atom then only the list holds.
-    pub fn keep_keys_alive(&mut self, keys: &[PropertyKey]) {
+    pub(crate) fn keep_keys_alive(&mut self, keys: &[PropertyKey]) {
         for &key in keys {
             self.keep_key_alive(key);
         }
@@ -665,7 +733,7 @@ struct VmRoots<'a> {
     event_loop: &'a crate::host::event_loop::EventLoop,
     host_objects: &'a crate::host::HostObjects,
     kept_alive: &'a [Value],
-    persistent: &'a crate::persistent::PersistentTable,
+    handles: &'a crate::embedding::HandleTable,
     finalization_ready: &'a [Gc<JsObject>],
     modules: &'a crate::module::ModuleRegistry,
     resume_cache: &'a mut js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
@@ -701,7 +769,7 @@ impl Roots for VmRoots<'_> {
         self.event_loop.trace(tracer);
         self.host_objects.trace(tracer);
         self.kept_alive.trace(tracer);
-        self.persistent.trace(tracer);
+        self.handles.trace(tracer);
         self.finalization_ready.trace(tracer);
         self.modules.trace(tracer);
     }

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use js_gc::HeapConfig;
-use js_vm::{CountingAllocator, Exception, TerminationReason, Vm, VmOptions};
+use js_vm::{CountingAllocator, JsError, TerminationReason, Vm, VmOptions};
 
 /// Counts this binary's allocations per thread, so the heap-limit tests
 /// measure everything the VM holds.
@@ -25,8 +25,8 @@ fn quiet_options() -> VmOptions {
 fn outcome(vm: &mut Vm, text: &str) -> String {
     match vm.eval_script("hostile.js", text) {
         Ok(_) => "ok".to_owned(),
-        Err(Exception::Throw(value)) => vm.constructor_name(value).unwrap_or_else(|| "thrown".to_owned()),
-        Err(Exception::Terminated) => format!("terminated: {:?}", vm.termination_reason()),
+        Err(JsError::Throw(value)) => value.constructor_name(vm).unwrap_or_else(|| "thrown".to_owned()),
+        Err(JsError::Terminated) => format!("terminated: {:?}", vm.termination_reason()),
     }
 }
 
@@ -130,7 +130,7 @@ fn heap_limit_terminates_with_a_reason() {
     ] {
         let mut vm = Vm::with_options(VmOptions { max_heap_size: Some(limit), ..quiet_options() });
         let result = vm.eval_script("heap.js", program);
-        assert!(matches!(result, Err(Exception::Terminated)), "{program}");
+        assert!(matches!(result, Err(JsError::Terminated)), "{program}");
         let Some(TerminationReason::HeapLimit { used, limit: reported }) = vm.termination_reason() else {
             panic!("{program}: {:?}", vm.termination_reason());
         };

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use js_vm::{Exception, ModuleLoadError, ModuleLoader, Phase, Value, Vm, VmOptions};
+use js_vm::{JsError, ModuleLoadError, ModuleLoader, Phase, Vm, VmOptions};
 
 /// Modules from a map: specifiers `./name` (or `name`) are keys.
 struct MemoryLoader(HashMap<String, String>);
@@ -47,19 +47,17 @@ fn vm_with(modules: &[(&str, &str)], stress: bool) -> Vm {
 fn run(vm: &mut Vm) -> String {
     let promise = vm.import_module("main").unwrap_or_else(|(phase, _)| panic!("module failed in {phase:?}"));
     vm.run_event_loop().expect("event loop");
-    if let Some(Err(reason)) = vm.promise_outcome(promise) {
-        panic!("module rejected: {}", vm.describe_uncaught(reason));
+    if let Some(Err(reason)) = promise.promise_outcome(vm) {
+        panic!("module rejected: {}", reason.describe_uncaught(vm));
     }
     let out = vm.eval_script("check.js", "JSON.stringify(globalThis.out)").expect("out");
-    vm.display(out)
+    out.display(vm)
 }
 
-fn error_text(vm: &mut Vm, e: Exception) -> String {
-    let Exception::Throw(v) = e else { return "terminated".to_owned() };
-    let name = vm.constructor_name(v).unwrap_or_default();
-    let key = vm.key("message");
-    let text = js_vm::object::internal_methods::get_value(vm, v, key).unwrap_or(Value::UNDEFINED);
-    let text = vm.to_rust_string(text).unwrap_or_default();
+fn error_text(vm: &mut Vm, e: JsError) -> String {
+    let JsError::Throw(v) = e else { return "terminated".to_owned() };
+    let name = v.constructor_name(vm).unwrap_or_default();
+    let text = v.get(vm, "message").and_then(|m| m.to_rust_string(vm)).unwrap_or_default();
     format!("{name}: {text}")
 }
 
@@ -118,9 +116,9 @@ fn errors_carry_their_phase() {
     let mut vm = vm_with(&[("main", "export const = 1;")], false);
     let (phase, e) = vm.import_module("main").expect_err("syntax error");
     assert_eq!(phase, Phase::Parse);
-    let Exception::Throw(thrown) = e else { panic!("a thrown SyntaxError") };
+    let JsError::Throw(thrown) = e.clone() else { panic!("a thrown SyntaxError") };
     assert_eq!(error_text(&mut vm, e), "SyntaxError: Unexpected token '='");
-    let report = vm.uncaught_report(thrown, js_vm::Uncaught::Exception);
+    let report = thrown.uncaught_report(&mut vm, js_vm::Uncaught::Exception);
     assert!(report.starts_with("memory:main:1\nexport const = 1;\n             ^\n"), "{report}");
 
     let mut vm = vm_with(&[("main", "import './gone';")], false);
@@ -137,11 +135,11 @@ fn evaluation_errors_reject_once_and_stay() {
     let mut vm = vm_with(&[("main", "import './bad';"), ("bad", "throw new TypeError('bad module');")], false);
     let first = vm.import_module("main").expect("linked");
     vm.run_microtasks().expect("jobs");
-    let Some(Err(reason)) = vm.promise_outcome(first) else { panic!("not rejected") };
+    let Some(Err(reason)) = first.promise_outcome(&vm) else { panic!("not rejected") };
     let second = vm.import_module("bad").expect("linked");
     vm.run_microtasks().expect("jobs");
-    let Some(Err(again)) = vm.promise_outcome(second) else { panic!("not rejected") };
-    assert!(reason == again, "the same error object");
+    let Some(Err(again)) = second.promise_outcome(&vm) else { panic!("not rejected") };
+    assert!(reason.same_value(&mut vm, &again), "the same error object");
 }
 
 #[test]
@@ -172,7 +170,7 @@ fn dynamic_import_from_a_script() {
     .expect("script runs");
     vm.run_event_loop().expect("jobs");
     let out = vm.eval_script("check.js", "JSON.stringify([out, missing])").expect("out");
-    assert_eq!(vm.display(out), r#"[[42,"Module"],"ERR_TEST_MISSING"]"#);
+    assert_eq!(out.display(&mut vm), r#"[[42,"Module"],"ERR_TEST_MISSING"]"#);
 }
 
 #[test]
@@ -180,7 +178,7 @@ fn eval_module_from_source_text() {
     let mut vm = vm_with(&[("lib", "export default 'from lib';")], false);
     let promise = vm.eval_module("entry", "import v from './lib'; globalThis.out = [v];").expect("module");
     vm.run_microtasks().expect("jobs");
-    assert!(matches!(vm.promise_outcome(promise), Some(Ok(_))));
+    assert!(matches!(promise.promise_outcome(&vm), Some(Ok(_))));
     let out = vm.eval_script("check.js", "JSON.stringify(out)").expect("out");
-    assert_eq!(vm.display(out), r#"["from lib"]"#);
+    assert_eq!(out.display(&mut vm), r#"["from lib"]"#);
 }

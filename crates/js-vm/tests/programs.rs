@@ -37,8 +37,8 @@ fn run_on_engine(path: &Path) -> String {
     } else {
         vm.eval_script(&path.to_string_lossy(), &text).and_then(|_| vm.run_event_loop())
     };
-    if let Ok(Some(v)) | Err(js_vm::Exception::Throw(v)) = outcome {
-        let report = vm.describe_uncaught(v);
+    if let Ok(Some(v)) | Err(js_vm::JsError::Throw(v)) = outcome {
+        let report = v.describe_uncaught(&mut vm);
         capture.clone().error(&report);
     }
 
@@ -143,11 +143,11 @@ fn module_errors_are_reported_and_exit_1() {
 fn syntax_errors_and_runaway_recursion_are_errors_not_crashes() {
     let mut vm = Vm::new();
     let err = vm.eval_script("bad.js", "let x = ;").expect_err("syntax error");
-    let js_vm::Exception::Throw(v) = err else { panic!("not a throw") };
-    assert_eq!(vm.constructor_name(v).as_deref(), Some("SyntaxError"));
+    let js_vm::JsError::Throw(v) = err else { panic!("not a throw") };
+    assert_eq!(v.constructor_name(&mut vm).as_deref(), Some("SyntaxError"));
     let err = vm.eval_script("deep.js", "function f() { return f(); } f();").expect_err("stack overflow");
-    let js_vm::Exception::Throw(v) = err else { panic!("not a throw") };
-    assert_eq!(vm.constructor_name(v).as_deref(), Some("RangeError"));
+    let js_vm::JsError::Throw(v) = err else { panic!("not a throw") };
+    assert_eq!(v.constructor_name(&mut vm).as_deref(), Some("RangeError"));
     // Long chains that the parser builds without brackets still compile
     // (or fail cleanly) on a test thread's 2 MiB stack.
     let chain = format!("1{}", "+1".repeat(100_000));
@@ -158,8 +158,8 @@ fn syntax_errors_and_runaway_recursion_are_errors_not_crashes() {
     assert_eq!(v.as_number(), Some(1.0));
     let nested = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
     let err = vm.eval_script("nested.js", &nested).expect_err("too deep");
-    let js_vm::Exception::Throw(v) = err else { panic!("not a throw") };
-    assert_eq!(vm.constructor_name(v).as_deref(), Some("RangeError"));
+    let js_vm::JsError::Throw(v) = err else { panic!("not a throw") };
+    assert_eq!(v.constructor_name(&mut vm).as_deref(), Some("RangeError"));
 }
 
 #[test]
@@ -172,5 +172,5 @@ fn interrupt_stops_an_infinite_loop() {
     });
     let result = vm.eval_script("loop.js", "for (;;) {}");
     stopper.join().expect("stopper thread");
-    assert!(matches!(result, Err(js_vm::Exception::Terminated)));
+    assert!(matches!(result, Err(js_vm::JsError::Terminated)));
 }

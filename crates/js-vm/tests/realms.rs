@@ -6,9 +6,7 @@
 
 mod support;
 
-use js_vm::builtins::value_property;
-use js_vm::object::Attributes;
-use js_vm::{RealmId, Value, Vm, VmOptions};
+use js_vm::{PropertyFlags, RealmId, Vm, VmOptions};
 
 /// A VM whose first realm sees a second realm's global object as `other`.
 fn two_realms(stress: bool) -> (Vm, support::Capture) {
@@ -21,7 +19,7 @@ fn two_realms(stress: bool) -> (Vm, support::Capture) {
     assert_ne!(other, RealmId::MAIN);
     let other_global = vm.realm_global(other).expect("the new realm has a global object");
     let global = vm.global_object();
-    value_property(&mut vm, global, "other", Value::object(other_global), Attributes::METHOD);
+    global.define_property(&mut vm, "other", &other_global, PropertyFlags::METHOD).expect("defined");
     (vm, capture)
 }
 
@@ -60,7 +58,7 @@ proto true\nspecies true\nawait true true\n";
 fn functions_run_in_their_own_realm() {
     let (mut vm, capture) = two_realms(false);
     vm.eval_script("realms.js", PROGRAM).expect("the program runs");
-    assert_eq!(vm.run_event_loop().ok(), Some(None), "the event loop ends normally");
+    assert!(matches!(vm.run_event_loop(), Ok(None)), "the event loop ends normally");
     assert_eq!(capture.text(), EXPECTED);
     assert_eq!(vm.current_realm(), RealmId::MAIN);
 }
@@ -69,7 +67,7 @@ fn functions_run_in_their_own_realm() {
 fn functions_run_in_their_own_realm_under_gc_stress() {
     let (mut vm, capture) = two_realms(true);
     vm.eval_script("realms.js", PROGRAM).expect("the program runs");
-    assert_eq!(vm.run_event_loop().ok(), Some(None), "the event loop ends normally");
+    assert!(matches!(vm.run_event_loop(), Ok(None)), "the event loop ends normally");
     assert_eq!(capture.text(), EXPECTED);
 }
 
@@ -79,7 +77,7 @@ fn scripts_run_in_the_realm_asked_for() {
     let other = RealmId::from_index(1);
     vm.eval_script_in_realm(other, "a.js", "var marker = 'other';").expect("runs");
     let seen = vm.eval_script("b.js", "typeof marker + ' ' + other.marker").expect("runs");
-    assert_eq!(vm.to_rust_string(seen).expect("a string"), "undefined other");
+    assert_eq!(seen.to_rust_string(&mut vm).expect("a string"), "undefined other");
     // A throw inside the other realm leaves the first realm current.
     assert!(vm.eval_script_in_realm(other, "c.js", "throw new Error('x')").is_err());
     assert_eq!(vm.current_realm(), RealmId::MAIN);

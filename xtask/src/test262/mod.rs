@@ -15,10 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use js_vm::builtins::{method, native_function_with_data, value_property};
-use js_vm::interpreter::CallInfo;
-use js_vm::object::Attributes;
-use js_vm::{Exception, JsResult, Phase, Value, Vm, VmOptions};
+use js_vm::{Handle, JsError, Phase, PropertyFlags, RealmId, Vm, VmOptions};
 
 use crate::command::{TaskError, workspace_root};
 use crate::pool::{self, InterruptSlot};
@@ -106,25 +103,6 @@ impl Harness {
     }
 }
 
-fn print(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let v = info.arg(vm, 0);
-    let text = vm.to_rust_string(v)?;
-    vm.console_log(&text);
-    Ok(Value::UNDEFINED)
-}
-
-fn eval_script(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let v = info.arg(vm, 0);
-    let text = vm.to_rust_string(v)?;
-    vm.eval_script("evalScript", &text)
-}
-
-#[allow(clippy::unnecessary_wraps, reason = "the NativeFn signature")]
-fn gc(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    vm.collect_garbage();
-    Ok(Value::UNDEFINED)
-}
-
 /// Records `print` output for async tests.
 struct Recorder(Arc<Mutex<Vec<String>>>);
 
@@ -140,55 +118,59 @@ impl js_vm::ConsoleSink for Recorder {
     }
 }
 
-/// `$262.evalScript` of a realm made by `createRealm`.
-fn eval_script_in_realm(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let index = info.data(vm).as_number().and_then(|n| usize::try_from(n as i64).ok()).unwrap_or(usize::MAX);
-    let realm = js_vm::RealmId::from_index(index);
-    let v = info.arg(vm, 0);
-    let text = vm.to_rust_string(v)?;
-    vm.eval_script_in_realm(realm, "evalScript", &text)
+/// The first argument as Rust text (`ToString`).
+fn first_argument_text(vm: &mut Vm, args: &[Handle]) -> Result<String, JsError> {
+    args.first().cloned().unwrap_or_default().to_rust_string(vm)
 }
 
-/// `$262.detachArrayBuffer(buffer)`: `DetachArrayBuffer`.
-fn detach_array_buffer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    match info.arg(vm, 0).as_object() {
-        Some(buffer) => js_vm::builtins::array_buffer::detach(vm, buffer).map(|()| Value::NULL),
-        None => Err(vm.type_error("detachArrayBuffer: not an ArrayBuffer")),
-    }
+/// Defines a host method on `object`, non-enumerable as builtins are.
+fn define_method(
+    vm: &mut Vm,
+    object: &Handle,
+    name: &str,
+    length: u32,
+    body: impl Fn(&mut Vm, &Handle, &[Handle]) -> Result<Handle, JsError> + 'static,
+) -> Result<(), JsError> {
+    let function = Handle::function(vm, name, length, body);
+    object.define_property(vm, name, &function, PropertyFlags::METHOD)
 }
 
-/// `$262.createRealm()`: a new realm and its own `$262`.
-#[allow(clippy::unnecessary_wraps, reason = "the NativeFn signature")]
-fn create_realm(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    let realm = vm.create_realm();
-    let Some(global) = vm.realm_global(realm) else { return Ok(Value::UNDEFINED) };
-    // The new realm's `$262` and its functions belong to that realm.
-    let host = vm.run_in_realm(realm, |vm| {
-        let host = vm.new_plain_object();
-        value_property(vm, host, "global", Value::object(global), Attributes::METHOD);
-        let index = Value::number(realm.index() as f64);
-        let eval = native_function_with_data(vm, "evalScript", 1, eval_script_in_realm, index);
-        value_property(vm, host, "evalScript", Value::object(eval), Attributes::METHOD);
-        method(vm, host, "gc", 0, gc);
-        method(vm, host, "createRealm", 0, create_realm);
-        method(vm, host, "detachArrayBuffer", 1, detach_array_buffer);
-        value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
-        host
-    });
-    Ok(Value::object(host))
+/// Defines `$262` on the global object of `realm`, the current realm (so
+/// its functions belong to it): `global`, `evalScript` (a script in that
+/// realm), `gc`, `createRealm` and `detachArrayBuffer`.
+fn install_262(vm: &mut Vm, realm: RealmId) -> Result<Handle, JsError> {
+    let global = vm.realm_global(realm).ok_or_else(|| JsError::range_error(vm, "no such realm"))?;
+    let host = Handle::new_object(vm);
+    host.define_property(vm, "global", &global, PropertyFlags::METHOD)?;
+    define_method(vm, &host, "evalScript", 1, move |vm, _, args| {
+        let text = first_argument_text(vm, args)?;
+        vm.eval_script_in_realm(realm, "evalScript", &text)
+    })?;
+    define_method(vm, &host, "gc", 0, |vm, _, _| {
+        vm.collect_garbage();
+        Ok(Handle::undefined())
+    })?;
+    define_method(vm, &host, "createRealm", 0, |vm, _, _| {
+        let realm = vm.create_realm();
+        vm.run_in_realm(realm, |vm| install_262(vm, realm))
+    })?;
+    define_method(vm, &host, "detachArrayBuffer", 1, |vm, _, args| {
+        args.first().cloned().unwrap_or_default().detach_array_buffer(vm)?;
+        Ok(Handle::null())
+    })?;
+    global.define_property(vm, "$262", &host, PropertyFlags::METHOD)?;
+    Ok(host)
 }
 
 /// Defines `print` and `$262` (the hooks this engine supports).
-fn install_host(vm: &mut Vm) {
+fn install_host(vm: &mut Vm) -> Result<(), JsError> {
     let global = vm.global_object();
-    method(vm, global, "print", 1, print);
-    let host = vm.new_plain_object();
-    value_property(vm, host, "global", Value::object(global), Attributes::METHOD);
-    method(vm, host, "evalScript", 1, eval_script);
-    method(vm, host, "gc", 0, gc);
-    method(vm, host, "createRealm", 0, create_realm);
-    method(vm, host, "detachArrayBuffer", 1, detach_array_buffer);
-    value_property(vm, global, "$262", Value::object(host), Attributes::METHOD);
+    define_method(vm, &global, "print", 1, |vm, _, args| {
+        let text = first_argument_text(vm, args)?;
+        vm.console_log(&text);
+        Ok(Handle::undefined())
+    })?;
+    install_262(vm, vm.current_realm()).map(drop)
 }
 
 /// Whether VMs collect at every safepoint (`--gc-stress-compare`).
@@ -212,7 +194,9 @@ fn run_once(
     if let Ok(mut slot) = interrupt_slot.lock() {
         *slot = Some(vm.interrupt_handle());
     }
-    install_host(&mut vm);
+    if let Err(e) = install_host(&mut vm) {
+        return Outcome::Fail(format!("the host hooks failed: {}", describe(&mut vm, e)));
+    }
     if !meta.has_flag("raw") {
         let mut files = vec!["assert.js".to_owned(), "sta.js".to_owned()];
         if meta.has_flag("async") {
@@ -242,23 +226,23 @@ fn run_once(
             .and_then(|v| vm.run_microtasks().map(|()| v).map_err(|e| (Phase::Runtime, e)))
     };
     let outcome = match (&meta.negative, result) {
-        (Some(negative), Err((phase, Exception::Throw(value)))) => {
+        (Some(negative), Err((phase, JsError::Throw(value)))) => {
             let phase_ok = matches!(
                 (negative.phase.as_str(), phase),
                 ("parse", Phase::Parse) | ("resolution", Phase::Resolution) | ("runtime", Phase::Runtime)
             );
-            let name = vm.constructor_name(value).unwrap_or_default();
+            let name = value.constructor_name(&mut vm).unwrap_or_default();
             if phase_ok && name == negative.error_type {
                 Outcome::Pass
             } else {
-                let message = describe(&mut vm, Exception::Throw(value));
+                let message = describe(&mut vm, JsError::Throw(value));
                 Outcome::Fail(format!("expected {} {}, got {:?} {message}", negative.phase, negative.error_type, phase))
             }
         }
         (Some(negative), Ok(_)) => {
             Outcome::Fail(format!("expected {} {}, but it completed", negative.phase, negative.error_type))
         }
-        (_, Err((_, Exception::Terminated))) => Outcome::Fail("timed out".to_owned()),
+        (_, Err((_, JsError::Terminated))) => Outcome::Fail("timed out".to_owned()),
         (None, Err((_, e))) => Outcome::Fail(describe(&mut vm, e)),
         (None, Ok(_)) => {
             if meta.has_flag("async") {
@@ -281,33 +265,31 @@ fn run_once(
 
 /// Runs a `flags: [module]` test as a module: its evaluation (and the
 /// jobs it queues) must finish without the module's promise rejecting.
-fn run_module(vm: &mut Vm, file_name: &str, source: &str) -> Result<Value, (Phase, Exception)> {
+fn run_module(vm: &mut Vm, file_name: &str, source: &str) -> Result<Handle, (Phase, JsError)> {
     let promise = vm.eval_module(file_name, source)?;
     vm.run_microtasks().map_err(|e| (Phase::Runtime, e))?;
-    match vm.promise_outcome(promise) {
-        Some(Err(reason)) => Err((Phase::Runtime, Exception::Throw(reason))),
-        _ => Ok(Value::UNDEFINED),
+    match promise.promise_outcome(vm) {
+        Some(Err(reason)) => Err((Phase::Runtime, JsError::Throw(reason))),
+        _ => Ok(Handle::undefined()),
     }
 }
 
-fn describe(vm: &mut Vm, e: Exception) -> String {
+fn describe(vm: &mut Vm, e: JsError) -> String {
     match e {
-        Exception::Throw(v) => {
-            let name = vm.constructor_name(v).unwrap_or_else(|| "thrown".to_owned());
+        JsError::Throw(v) => {
+            let name = v.constructor_name(vm).unwrap_or_else(|| "thrown".to_owned());
             let message = v
-                .as_object()
-                .and_then(|o| {
-                    let key = js_vm::object::PropertyKey::String(vm.atoms.intern_str(&mut vm.heap, "message"));
-                    js_vm::object::internal_methods::get(vm, o, key, v).ok()
-                })
+                .is_object()
+                .then(|| v.get(vm, "message").ok())
+                .flatten()
                 .filter(|m| !m.is_undefined())
-                .and_then(|m| vm.to_rust_string(m).ok());
+                .and_then(|m| m.to_rust_string(vm).ok());
             match message {
                 Some(m) => format!("{name}: {}", m.lines().next().unwrap_or_default()),
-                None => vm.describe_uncaught(v).lines().next().unwrap_or_default().to_owned(),
+                None => v.describe_uncaught(vm).lines().next().unwrap_or_default().to_owned(),
             }
         }
-        Exception::Terminated => "timed out".to_owned(),
+        JsError::Terminated => "timed out".to_owned(),
     }
 }
 

@@ -26,9 +26,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use js_vm::builtins::method;
-use js_vm::interpreter::CallInfo;
-use js_vm::{Exception, JsResult, Value, Vm};
+use js_vm::{Handle, JsError, PropertyFlags, Vm};
 
 use crate::command::{TaskError, workspace_root};
 use crate::pool::{self, InterruptSlot};
@@ -175,18 +173,11 @@ impl js_vm::ConsoleSink for Recorder {
     fn error(&mut self, _line: &str) {}
 }
 
-/// `gc()`, which `/common/gc.js` looks for.
-#[allow(clippy::unnecessary_wraps, reason = "the NativeFn signature")]
-fn gc(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    vm.collect_garbage();
-    Ok(Value::UNDEFINED)
-}
-
 /// The first line of what an exception says.
-fn describe(vm: &mut Vm, e: Exception) -> String {
+fn describe(vm: &mut Vm, e: &JsError) -> String {
     match e {
-        Exception::Throw(v) => vm.describe_uncaught(v).lines().next().unwrap_or_default().to_owned(),
-        Exception::Terminated => "timed out".to_owned(),
+        JsError::Throw(v) => v.describe_uncaught(vm).lines().next().unwrap_or_default().to_owned(),
+        JsError::Terminated => "timed out".to_owned(),
     }
 }
 
@@ -202,15 +193,21 @@ fn run_jsvm(run: &Run, slot: &InterruptSlot) -> Vec<String> {
     if let Ok(mut slot) = slot.lock() {
         *slot = Some(vm.interrupt_handle());
     }
-    let global = vm.global_object();
-    method(&mut vm, global, "gc", 0, gc);
     let mut errors = Vec::new();
+    // `gc()`, which `/common/gc.js` looks for.
+    let gc = Handle::function(&mut vm, "gc", 0, |vm, _, _| {
+        vm.collect_garbage();
+        Ok(Handle::undefined())
+    });
+    if let Err(e) = vm.global_object().define_property(&mut vm, "gc", &gc, PropertyFlags::METHOD) {
+        errors.push(format!("gc(): {}", describe(&mut vm, &e)));
+    }
     let mut timed_out = false;
     let prelude =
         [("wpt-config.js", format!("globalThis.WPT_CONFIG = {};", run.config)), ("adapter.js", ADAPTER.into())];
     for (name, text) in prelude {
         if let Err(e) = vm.eval_script(name, &text) {
-            errors.push(format!("script {name}: {}", describe(&mut vm, e)));
+            errors.push(format!("script {name}: {}", describe(&mut vm, &e)));
         }
     }
     for step in &run.steps {
@@ -232,11 +229,11 @@ fn run_jsvm(run: &Run, slot: &InterruptSlot) -> Vec<String> {
         };
         match result {
             Ok(_) => {}
-            Err(Exception::Terminated) => {
+            Err(JsError::Terminated) => {
                 timed_out = true;
                 break;
             }
-            Err(e) => errors.push(format!("script {name}: {}", describe(&mut vm, e))),
+            Err(e) => errors.push(format!("script {name}: {}", describe(&mut vm, &e))),
         }
     }
     // The event loop goes on after an uncaught exception or an unhandled
@@ -245,14 +242,11 @@ fn run_jsvm(run: &Run, slot: &InterruptSlot) -> Vec<String> {
         match vm.run_event_loop() {
             Ok(None) => break,
             Ok(Some(reason)) => {
-                let message = vm.describe_uncaught(reason).lines().next().unwrap_or_default().to_owned();
+                let message = reason.describe_uncaught(&mut vm).lines().next().unwrap_or_default().to_owned();
                 errors.push(format!("unhandled rejection: {message}"));
             }
-            Err(Exception::Terminated) => timed_out = true,
-            Err(Exception::Throw(v)) => {
-                let message = vm.describe_uncaught(v).lines().next().unwrap_or_default().to_owned();
-                errors.push(format!("uncaught exception: {message}"));
-            }
+            Err(JsError::Terminated) => timed_out = true,
+            Err(e) => errors.push(format!("uncaught exception: {}", describe(&mut vm, &e))),
         }
     }
     if let Ok(mut slot) = slot.lock() {

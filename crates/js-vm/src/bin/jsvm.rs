@@ -5,11 +5,13 @@
 //! `--max-heap-size=MB` (terminate, reported, with exit code 134 as Node's
 //! out-of-memory abort has, once the engine holds more than MB mebibytes
 //! after a collection), `--max-steps=N` (terminate after N steps: calls,
-//! loop iterations, elements visited by builtins).
+//! loop iterations, elements visited by builtins), `--print-bytecode`
+//! (print the compiled bytecode of FILE and of every function in it, then
+//! run it).
 
 use std::process::ExitCode;
 
-use js_vm::{CountingAllocator, Exception, TerminationReason, Uncaught, Vm, VmOptions};
+use js_vm::{CountingAllocator, JsError, SourceGoal, TerminationReason, Uncaught, Vm, VmOptions};
 
 /// Counts each thread's bytes, so `--max-heap-size` covers string contents,
 /// array elements and buffers, not only the collector's cells.
@@ -29,6 +31,7 @@ struct Args {
     /// The file's absolute path: its name in stack traces, as in Node.
     script: String,
     module: bool,
+    print_bytecode: bool,
     options: VmOptions,
 }
 
@@ -36,6 +39,7 @@ fn parse_args() -> Result<Args, String> {
     let mut options = VmOptions::default();
     let mut file = None;
     let mut module = false;
+    let mut print_bytecode = false;
     let mut script_args = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
@@ -44,6 +48,7 @@ fn parse_args() -> Result<Args, String> {
             "--expose-internals" => options.expose_internals = true,
             "--no-resume-cache" => options.resume_cache = false,
             "--module" => module = true,
+            "--print-bytecode" => print_bytecode = true,
             _ if arg.starts_with("--max-heap-size=") => {
                 let megabytes = number_option(&arg)?;
                 options.max_heap_size = Some(usize::try_from(megabytes.saturating_mul(1 << 20)).unwrap_or(usize::MAX));
@@ -61,7 +66,7 @@ fn parse_args() -> Result<Args, String> {
     let script = std::fs::canonicalize(&file).map_or_else(|_| file.clone(), |p| p.to_string_lossy().into_owned());
     let module = module || std::path::Path::new(&file).extension().is_some_and(|e| e == "mjs");
     options.argv = [exe, script.clone()].into_iter().chain(script_args).collect();
-    Ok(Args { file, script, module, options })
+    Ok(Args { file, script, module, print_bytecode, options })
 }
 
 /// The number after `=` in `--option=N`.
@@ -79,6 +84,13 @@ fn run(args: Args) -> ExitCode {
         }
     };
     let mut vm = Vm::with_options(args.options);
+    if args.print_bytecode {
+        let goal = if args.module { SourceGoal::Module } else { SourceGoal::Script };
+        // A compile error is reported when the program is run below.
+        if let Ok(listing) = vm.disassemble(&args.script, &text, goal) {
+            print!("{listing}");
+        }
+    }
     let outcome = if args.module {
         // Node evaluates the entry module inside a promise job: the
         // microtasks it queues run before its nextTicks.
@@ -92,16 +104,16 @@ fn run(args: Args) -> ExitCode {
     match outcome {
         Ok(None) => ExitCode::from(u8::try_from(vm.process_exit_code() & 0xFF).unwrap_or(1)),
         Ok(Some(reason)) => {
-            let report = vm.uncaught_report(reason, Uncaught::Rejection);
+            let report = reason.uncaught_report(&mut vm, Uncaught::Rejection);
             eprintln!("{report}");
             ExitCode::FAILURE
         }
-        Err(Exception::Throw(value)) => {
-            let report = vm.uncaught_report(value, Uncaught::Exception);
+        Err(JsError::Throw(value)) => {
+            let report = value.uncaught_report(&mut vm, Uncaught::Exception);
             eprintln!("{report}");
             ExitCode::FAILURE
         }
-        Err(Exception::Terminated) => {
+        Err(JsError::Terminated) => {
             if let Some(code) = vm.exit_code() {
                 return ExitCode::from(u8::try_from(code & 0xFF).unwrap_or(1));
             }
@@ -132,7 +144,7 @@ fn main() -> ExitCode {
             }
             eprintln!(
                 "usage: jsvm [--gc-stress] [--expose-internals] [--no-resume-cache] [--module] [--max-heap-size=MB] \
-                 [--max-steps=N] FILE [ARGS]"
+                 [--max-steps=N] [--print-bytecode] FILE [ARGS]"
             );
             return ExitCode::from(2);
         }

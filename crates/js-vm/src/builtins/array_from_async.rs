@@ -114,8 +114,8 @@ fn from_async(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn settle(vm: &mut Vm, promise: Gc<JsObject>, step: JsResult<Step>) -> JsResult<()> {
     match step {
         Ok(Step::Suspended) => return Ok(()),
-        Ok(Step::Done(value)) => promise_resolve_function(vm, promise, value),
-        Err(Exception::Throw(reason)) => promise_reject_function(vm, promise, reason),
+        Ok(Step::Done(value)) => promise_resolve_function(&mut vm.host(), promise, value),
+        Err(Exception::Throw(reason)) => promise_reject_function(&mut vm.host(), promise, reason),
         Err(Exception::Terminated) => return Err(Exception::Terminated),
     }
     vm.take_termination()
@@ -232,7 +232,7 @@ fn set_length(vm: &mut Vm, target: Gc<JsObject>, len: f64) -> JsResult<()> {
 /// whose `constructor` getter throws) is the await's throw completion.
 fn await_value(vm: &mut Vm, state: Gc<FromAsyncState>, awaiting: Awaiting, value: Value) -> JsResult<Step> {
     state.borrow_mut(&mut vm.heap).awaiting = awaiting;
-    let promise = match js_promise::promise_resolve(vm, value) {
+    let promise = match js_promise::promise_resolve(&mut vm.host(), value) {
         Ok(p) => p,
         Err(thrown) => {
             vm.take_termination()?;
@@ -245,7 +245,7 @@ fn await_value(vm: &mut Vm, state: Gc<FromAsyncState>, awaiting: Awaiting, value
     vm.keep_alive(on_fulfilled);
     let on_rejected = Value::object(native_function_with_data(vm, "", 1, on_rejected, data));
     vm.keep_alive(on_rejected);
-    perform_promise_then(vm, promise, on_fulfilled, on_rejected, PromiseCapability::Undefined);
+    perform_promise_then(&mut vm.host(), promise, on_fulfilled, on_rejected, PromiseCapability::Undefined);
     Ok(Step::Suspended)
 }
 

@@ -30,7 +30,7 @@ fn enqueue(vm: &mut Vm, info: &CallInfo, mode: ResumeMode) -> JsResult<Value> {
     let Some(g) = generator else {
         let e = vm.type_error("AsyncGenerator method called on incompatible receiver");
         let Exception::Throw(reason) = e else { return Err(e) };
-        promise_reject_function(vm, promise, reason);
+        promise_reject_function(&mut vm.host(), promise, reason);
         vm.take_termination()?;
         return Ok(Value::object(promise));
     };
@@ -43,9 +43,9 @@ fn enqueue(vm: &mut Vm, info: &CallInfo, mode: ResumeMode) -> JsResult<Value> {
     if status == AsyncGeneratorStatus::Completed && mode != ResumeMode::Return {
         if mode == ResumeMode::Next {
             let result = iter_result(vm, Value::UNDEFINED, true);
-            promise_resolve_function(vm, promise, result);
+            promise_resolve_function(&mut vm.host(), promise, result);
         } else {
-            promise_reject_function(vm, promise, value);
+            promise_reject_function(&mut vm.host(), promise, value);
         }
         vm.take_termination()?;
         return Ok(Value::object(promise));

@@ -71,7 +71,7 @@ fn new_promise(vm: &mut Vm) -> Gc<JsObject> {
 /// returned; a termination propagates.
 fn reject_with(vm: &mut Vm, promise: Gc<JsObject>, e: Exception) -> JsResult<Value> {
     let Exception::Throw(reason) = e else { return Err(e) };
-    promise_reject_function(vm, promise, reason);
+    promise_reject_function(&mut vm.host(), promise, reason);
     vm.take_termination()?;
     Ok(Value::object(promise))
 }
@@ -130,7 +130,7 @@ fn from_sync_abrupt(vm: &mut Vm, info: &CallInfo, is_throw: bool) -> JsResult<Va
             return reject_with(vm, promise, e);
         }
         let result = iter_result(vm, value, true);
-        promise_resolve_function(vm, promise, result);
+        promise_resolve_function(&mut vm.host(), promise, result);
         vm.take_termination()?;
         return Ok(Value::object(promise));
     };
@@ -173,7 +173,7 @@ fn continuation(
         Ok(v) => v,
         Err(e) => return reject_with(vm, promise, e),
     };
-    let wrapper = match js_promise::promise_resolve(vm, value) {
+    let wrapper = match js_promise::promise_resolve(&mut vm.host(), value) {
         Ok(w) => w,
         Err(thrown) => {
             vm.take_termination()?;
@@ -193,7 +193,7 @@ fn continuation(
         Value::object(native_function_with_data(vm, "", 1, close_and_rethrow, data))
     };
     vm.keep_alive(on_rejected);
-    perform_promise_then(vm, wrapper, on_fulfilled, on_rejected, PromiseCapability::Intrinsic(promise));
+    perform_promise_then(&mut vm.host(), wrapper, on_fulfilled, on_rejected, PromiseCapability::Intrinsic(promise));
     Ok(Value::object(promise))
 }
 

@@ -117,8 +117,8 @@ mod tests {
     fn eval_with(options: VmOptions, source: &str) -> String {
         let mut vm = Vm::with_options(options);
         match vm.eval_script("test.js", source) {
-            Ok(v) => vm.display(v),
-            Err(crate::vm::Exception::Throw(v)) => format!("threw {}", vm.describe_uncaught(v)),
+            Ok(v) => v.display(&mut vm),
+            Err(crate::JsError::Throw(v)) => format!("threw {}", v.describe_uncaught(&mut vm)),
             Err(_) => "abrupt".to_owned(),
         }
     }

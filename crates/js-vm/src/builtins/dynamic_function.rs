@@ -59,10 +59,10 @@ pub(crate) fn create_dynamic_function(vm: &mut Vm, info: &CallInfo, kind: Dynami
     let args = info.args(vm);
     let mut params = Vec::new();
     for &a in args.iter().take(args.len().saturating_sub(1)) {
-        params.push(vm.to_rust_string(a)?);
+        params.push(vm.rust_string(a)?);
     }
     let body = match args.last() {
-        Some(&b) => vm.to_rust_string(b)?,
+        Some(&b) => vm.rust_string(b)?,
         None => String::new(),
     };
     let text = format!("({} anonymous({}\n) {{\n{body}\n}})", kind.keyword(), params.join(","));

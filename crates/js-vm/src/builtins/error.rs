@@ -67,7 +67,7 @@ impl ErrorKind {
 
 impl Vm {
     /// A new error object of `kind` with `message` and a stack.
-    pub fn make_error(&mut self, kind: ErrorKind, message: &str) -> Gc<JsObject> {
+    pub(crate) fn make_error(&mut self, kind: ErrorKind, message: &str) -> Gc<JsObject> {
         let proto = kind.intrinsic_prototype(&self.realm.intrinsics);
         let site = self.current_site();
         let obj = self.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED, site });
@@ -79,33 +79,33 @@ impl Vm {
     }
 
     /// A thrown error of `kind`.
-    pub fn throw_error(&mut self, kind: ErrorKind, message: &str) -> Exception {
+    pub(crate) fn throw_error(&mut self, kind: ErrorKind, message: &str) -> Exception {
         Exception::Throw(Value::object(self.make_error(kind, message)))
     }
 
     /// A thrown `TypeError`.
-    pub fn type_error(&mut self, message: &str) -> Exception {
+    pub(crate) fn type_error(&mut self, message: &str) -> Exception {
         self.throw_error(ErrorKind::Type, message)
     }
 
     /// A thrown `RangeError`.
-    pub fn range_error(&mut self, message: &str) -> Exception {
+    pub(crate) fn range_error(&mut self, message: &str) -> Exception {
         self.throw_error(ErrorKind::Range, message)
     }
 
     /// A thrown `ReferenceError`.
-    pub fn reference_error(&mut self, message: &str) -> Exception {
+    pub(crate) fn reference_error(&mut self, message: &str) -> Exception {
         self.throw_error(ErrorKind::Reference, message)
     }
 
     /// A thrown `SyntaxError`.
-    pub fn syntax_error(&mut self, message: &str) -> Exception {
+    pub(crate) fn syntax_error(&mut self, message: &str) -> Exception {
         self.throw_error(ErrorKind::Syntax, message)
     }
 
     /// Where the innermost running code is: the site an error made now is
     /// reported at.
-    pub fn current_site(&self) -> Option<crate::bytecode::SourceSite> {
+    pub(crate) fn current_site(&self) -> Option<crate::bytecode::SourceSite> {
         let frame = self.frames.last()?;
         let code = frame.code.borrow(&self.heap);
         Some(crate::bytecode::SourceSite { source: Rc::clone(&code.source), offset: code.position(frame.pc) })
@@ -113,7 +113,7 @@ impl Vm {
 
     /// The stack trace lines (`    at f (file:line:col)`) of the running
     /// frames, innermost first.
-    pub fn stack_trace(&self) -> Vec<String> {
+    pub(crate) fn stack_trace(&self) -> Vec<String> {
         let mut lines = Vec::new();
         for frame in self.frames.iter().rev().take(10) {
             let code = frame.code.borrow(&self.heap);

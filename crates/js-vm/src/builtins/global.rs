@@ -282,7 +282,7 @@ pub(crate) fn perform_eval(vm: &mut Vm, x: Value, direct: Option<DirectEval>) ->
         return Ok(x);
     }
     let strict = direct.as_ref().is_some_and(|d| d.scope.strict);
-    let text = vm.to_rust_string(x)?;
+    let text = vm.rust_string(x)?;
     let source = std::rc::Rc::new(crate::bytecode::Source::new("eval", text));
     // Eval code runs for its caller's script or module (`import()` in it
     // resolves from there).

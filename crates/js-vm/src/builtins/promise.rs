@@ -92,7 +92,7 @@ fn new_promise_capability(vm: &mut Vm, c: Value) -> JsResult<Capability> {
         let proto = vm.realm.intrinsics.promise_prototype;
         let promise = new_promise_with_proto(vm, proto);
         vm.keep_alive(Value::object(promise));
-        let (resolve, reject) = create_resolving_functions(vm, promise);
+        let (resolve, reject) = create_resolving_functions(&mut vm.host(), promise);
         vm.keep_alive(resolve);
         vm.keep_alive(reject);
         return Ok(Capability { promise: Value::object(promise), resolve, reject });
@@ -129,7 +129,7 @@ fn promise_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let proto = crate::interpreter::prototype_from_constructor(vm, nt, |i| i.promise_prototype)?;
     let promise = new_promise_with_proto(vm, proto);
     vm.keep_alive(Value::object(promise));
-    let (resolve, reject) = create_resolving_functions(vm, promise);
+    let (resolve, reject) = create_resolving_functions(&mut vm.host(), promise);
     vm.keep_alive(resolve);
     vm.keep_alive(reject);
     if let Err(e) = call(vm, executor, Value::UNDEFINED, &[resolve, reject]) {
@@ -147,7 +147,7 @@ fn then(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let c = species_constructor(vm, promise)?;
     let (on_fulfilled, on_rejected) = (info.arg(vm, 0), info.arg(vm, 1));
     if c == Value::object(vm.realm.intrinsics.promise_constructor) {
-        let derived = promise_then(vm, promise, on_fulfilled, on_rejected);
+        let derived = promise_then(&mut vm.host(), promise, on_fulfilled, on_rejected);
         vm.take_termination()?;
         return Ok(Value::object(derived));
     }
@@ -157,7 +157,7 @@ fn then(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         resolve: capability.resolve,
         reject: capability.reject,
     };
-    perform_promise_then(vm, promise, on_fulfilled, on_rejected, record);
+    perform_promise_then(&mut vm.host(), promise, on_fulfilled, on_rejected, record);
     Ok(capability.promise)
 }
 

@@ -266,8 +266,8 @@ mod tests {
              };
              [...new Set([1, 2, 3]).intersection(setLike)].join()";
         let out = match vm.eval_script("test.js", source) {
-            Ok(v) => vm.display(v),
-            Err(crate::vm::Exception::Throw(v)) => format!("threw {}", vm.describe_uncaught(v)),
+            Ok(v) => v.display(&mut vm),
+            Err(crate::JsError::Throw(v)) => format!("threw {}", v.describe_uncaught(&mut vm)),
             Err(_) => "abrupt".to_owned(),
         };
         assert_eq!(out, "1,3");

@@ -253,8 +253,6 @@ pub enum Instruction {
     JumpIfNullish { src: Reg, target: Target },
     /// Jumps when `src` is neither `null` nor `undefined`.
     JumpIfNotNullish { src: Reg, target: Target },
-    /// Jumps when `src` is `undefined`.
-    JumpIfUndefined { src: Reg, target: Target },
     /// Jumps when `src` is not `undefined`.
     JumpIfNotUndefined { src: Reg, target: Target },
     /// Jumps when the integer completion kind in `src` equals `value`

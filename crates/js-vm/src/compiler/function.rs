@@ -188,7 +188,6 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             | Instruction::JumpIfFalse { target: t, .. }
             | Instruction::JumpIfNullish { target: t, .. }
             | Instruction::JumpIfNotNullish { target: t, .. }
-            | Instruction::JumpIfUndefined { target: t, .. }
             | Instruction::JumpIfNotUndefined { target: t, .. }
             | Instruction::JumpIfInt { target: t, .. }
             | Instruction::JumpUnless { target: t, .. }

@@ -31,7 +31,7 @@ use oxc_syntax::symbol::SymbolId;
 use thiserror::Error;
 
 pub(crate) use function::FunctionCompiler;
-pub use module::{CompiledModule, ImportEntry, ImportName, IndirectExport, ModuleRequest, compile_module};
+pub use module::{ImportEntry, ImportName, IndirectExport, ModuleRequest, compile_module};
 
 use crate::bytecode::{Code, CodeKind, Handler, Instruction, Reg, Source};
 use crate::string::JsString;

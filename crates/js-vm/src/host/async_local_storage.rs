@@ -65,7 +65,8 @@ fn new_variable(vm: &mut Vm, info: &CallInfo, default_proto: js_gc::Gc<JsObject>
 /// Calls `callback(...args)` with `frame` current, restoring the previous
 /// frame afterwards (on a throw too).
 fn run_in(vm: &mut Vm, frame: Option<Frame<Value>>, callback: Value, args: &[Value]) -> JsResult<Value> {
-    let mut scope = SwapScope::enter(vm, frame);
+    let mut host = vm.host();
+    let mut scope = SwapScope::enter(&mut host, frame);
     call(&mut scope, callback, Value::UNDEFINED, args)
 }
 
@@ -179,7 +180,8 @@ fn run_bound(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let frame = captured_frame(captured_value(vm, info, 0));
     let callback = captured_value(vm, info, 1);
     let args = info.args(vm);
-    let mut scope = SwapScope::enter(vm, frame);
+    let mut host = vm.host();
+    let mut scope = SwapScope::enter(&mut host, frame);
     call(&mut scope, callback, info.this, &args)
 }
 
@@ -256,7 +258,7 @@ fn link_constructor(vm: &mut Vm, ctor: js_gc::Gc<JsObject>, proto: js_gc::Gc<JsO
 /// `require(name)` for the built-in modules this host provides.
 fn require(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name = info.arg(vm, 0);
-    let name = vm.to_rust_string(name)?;
+    let name = vm.rust_string(name)?;
     match name.strip_prefix("node:").unwrap_or(&name) {
         "async_hooks" => Ok(async_hooks_module(vm)),
         _ => Err(vm.type_error(&format!("Cannot find module '{name}'"))),

@@ -137,22 +137,14 @@ fn format_value(vm: &mut Vm, ctx: &mut Inspector, v: Value, depth: usize) -> JsR
         }
         ValueType::BigInt => Ok(v.as_bigint().map(|b| format!("{}n", b.borrow(&vm.heap).value())).unwrap_or_default()),
         ValueType::Object => match v.as_object() {
-            Some(o) => match shown_object(vm, o) {
+            // Node shows a proxy as its target (no trap runs).
+            Some(o) => match crate::object::proxy::innermost_target(vm, o) {
                 Some(o) => format_object(vm, ctx, o, depth),
                 None => Ok("<Revoked Proxy>".to_owned()),
             },
             None => Ok(String::new()),
         },
     }
-}
-
-/// The object Node shows for `o`: a proxy shows as its target (no trap
-/// runs); `None` for a revoked proxy.
-fn shown_object(vm: &Vm, mut o: Gc<JsObject>) -> Option<Gc<JsObject>> {
-    while let Some(target) = crate::object::proxy::proxy_target(vm, o) {
-        o = target?;
-    }
-    Some(o)
 }
 
 /// The own enumerable keys to show (indices excluded for arrays and

@@ -15,6 +15,7 @@ use js_gc::{Trace, Tracer};
 
 use crate::abstract_ops::{is_callable, to_number};
 use crate::builtins::{method, native_function, symbol_method};
+use crate::embedding::{Handle, JsError};
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::call;
 use crate::object::{Attributes, ObjectKind};
@@ -125,7 +126,8 @@ impl Vm {
     fn run_task(&mut self, task: &Task) -> JsResult<()> {
         // The task left its queue: its values stay rooted while it runs
         // (its frame is rooted as the current one).
-        let mut scope = SwapScope::enter(self, task.frame);
+        let mut host = self.host();
+        let mut scope = SwapScope::enter(&mut host, task.frame);
         let vm: &mut Vm = &mut scope;
         let mark = vm.temp_roots.len();
         vm.temp_roots.push(task.callback);
@@ -138,12 +140,12 @@ impl Vm {
     /// `processTicksAndRejections`: the nextTick queue, then the
     /// microtasks, until both are empty. Returns the reason of an unhandled
     /// rejection, which ends the program as in Node.
-    pub fn run_ticks_and_microtasks(&mut self) -> JsResult<Option<Value>> {
+    pub(crate) fn run_ticks_and_microtasks(&mut self) -> JsResult<Option<Value>> {
         loop {
             while let Some(task) = self.event_loop.next_ticks.pop_front() {
                 self.run_task(&task)?;
             }
-            self.run_microtasks()?;
+            self.perform_microtask_checkpoint()?;
             if let Some(reason) = self.take_unhandled_rejection() {
                 return Ok(Some(reason));
             }
@@ -156,7 +158,14 @@ impl Vm {
     /// Runs the event loop to completion after the main script: ticks and
     /// microtasks, timers, immediates. Returns the reason of an unhandled
     /// rejection that ended it.
-    pub fn run_event_loop(&mut self) -> JsResult<Option<Value>> {
+    pub fn run_event_loop(&mut self) -> Result<Option<Handle>, JsError> {
+        match self.run_event_loop_to_completion() {
+            Ok(rejection) => Ok(rejection.map(|reason| self.handle(reason))),
+            Err(e) => Err(self.js_error(e)),
+        }
+    }
+
+    fn run_event_loop_to_completion(&mut self) -> JsResult<Option<Value>> {
         if let Some(reason) = self.run_ticks_and_microtasks()? {
             return Ok(Some(reason));
         }

@@ -187,7 +187,7 @@ fn dictionary_flag(vm: &mut Vm, dictionary: Value, name: &str) -> JsResult<bool>
 /// encoding looked up.
 pub(crate) fn decoder_from_arguments(vm: &mut Vm, info: &CallInfo) -> JsResult<TextDecoderState> {
     let label = info.arg(vm, 0);
-    let label = if label.is_undefined() { "utf-8".to_owned() } else { vm.to_rust_string(label)? };
+    let label = if label.is_undefined() { "utf-8".to_owned() } else { vm.rust_string(label)? };
     let options = info.arg(vm, 1);
     let fatal = dictionary_flag(vm, options, "fatal")?;
     let ignore_bom = dictionary_flag(vm, options, "ignoreBOM")?;

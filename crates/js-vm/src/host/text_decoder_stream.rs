@@ -98,7 +98,7 @@ fn decode_and_enqueue_bytes(
         return Ok(());
     }
     let text = Value::string(vm.heap.alloc(JsString::from_utf16(&units)));
-    transform_controller_enqueue(vm, controller, text).map_err(|e| thrown(vm, e))?;
+    transform_controller_enqueue(&mut vm.host(), controller, text).map_err(|e| thrown(vm, e))?;
     vm.take_termination()
 }
 
@@ -184,13 +184,13 @@ fn ignore_bom_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `get readable`.
 fn readable_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let transform = this_transform(vm, info)?;
-    Ok(Value::object(transform_stream_readable(vm, transform)))
+    Ok(Value::object(transform_stream_readable(&mut vm.host(), transform)))
 }
 
 /// `get writable`.
 fn writable_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let transform = this_transform(vm, info)?;
-    Ok(Value::object(transform_stream_writable(vm, transform)))
+    Ok(Value::object(transform_stream_writable(&mut vm.host(), transform)))
 }
 
 /// Installs the `TextDecoderStream` global.

@@ -71,7 +71,7 @@ fn controller_argument(vm: &mut Vm, info: &CallInfo, index: usize) -> JsResult<G
 /// Enqueues `bytes` as a new `Uint8Array` on the transform's readable side.
 fn enqueue_bytes(vm: &mut Vm, controller: Gc<JsObject>, bytes: Vec<u8>) -> JsResult<()> {
     let chunk = new_uint8_array_from_bytes(vm, bytes)?;
-    transform_controller_enqueue(vm, controller, Value::object(chunk)).map_err(|e| thrown(vm, e))?;
+    transform_controller_enqueue(&mut vm.host(), controller, Value::object(chunk)).map_err(|e| thrown(vm, e))?;
     vm.take_termination()
 }
 
@@ -152,13 +152,13 @@ fn encoding_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `get readable`.
 fn readable_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let transform = this_transform(vm, info)?;
-    Ok(Value::object(transform_stream_readable(vm, transform)))
+    Ok(Value::object(transform_stream_readable(&mut vm.host(), transform)))
 }
 
 /// `get writable`.
 fn writable_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let transform = this_transform(vm, info)?;
-    Ok(Value::object(transform_stream_writable(vm, transform)))
+    Ok(Value::object(transform_stream_writable(&mut vm.host(), transform)))
 }
 
 /// Installs the `TextEncoderStream` global.

@@ -26,7 +26,7 @@ const UNHANDLED_REJECTION: &str = "This error originated either by throwing insi
 
 impl Vm {
     /// The whole report for `value` escaping as `how`, ready for stderr.
-    pub fn uncaught_report(&mut self, value: Value, how: Uncaught) -> String {
+    pub(crate) fn uncaught_report(&mut self, value: Value, how: Uncaught) -> String {
         let error_site = value.as_object().and_then(|o| match &o.borrow(&self.heap).kind {
             ObjectKind::Error { site, .. } => Some(site.clone()),
             _ => None,
@@ -75,7 +75,7 @@ impl Vm {
             let text = description.map(|d| crate::interpreter::string_text(self, d)).unwrap_or_default();
             return format!("Symbol({text})");
         }
-        self.to_rust_string(value).unwrap_or_default()
+        self.rust_string(value).unwrap_or_default()
     }
 }
 

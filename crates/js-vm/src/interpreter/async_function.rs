@@ -62,7 +62,7 @@ pub(super) fn promise_of(vm: &Vm, owner: Gc<JsObject>) -> Option<Gc<JsObject>> {
 /// `await` with the frame still live.
 pub(super) fn suspend(vm: &mut Vm, owner: Gc<JsObject>, value: Value, pc: u32) -> JsResult<(Frame, Value)> {
     let continuation = Continuation { job: RESUME_ASYNC_FUNCTION, data: Value::object(owner) };
-    if let Err(thrown) = js_promise::await_value(vm, value, continuation) {
+    if let Err(thrown) = js_promise::await_value(&mut vm.host(), value, continuation) {
         vm.take_termination()?;
         return Err(Exception::Throw(thrown));
     }
@@ -96,8 +96,8 @@ pub(super) fn settle(vm: &mut Vm, owner: Gc<JsObject>, outcome: Result<Value, Va
     }
     let Some(promise) = promise_of(vm, owner) else { return Ok(None) };
     match outcome {
-        Ok(value) => js_promise::promise_resolve_function(vm, promise, value),
-        Err(reason) => js_promise::promise_reject_function(vm, promise, reason),
+        Ok(value) => js_promise::promise_resolve_function(&mut vm.host(), promise, value),
+        Err(reason) => js_promise::promise_reject_function(&mut vm.host(), promise, reason),
     }
     if let ObjectKind::AsyncFunction(state) = &mut owner.borrow_mut(&mut vm.heap).kind {
         state.frame = None;

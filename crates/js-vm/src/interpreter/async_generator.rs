@@ -90,10 +90,10 @@ fn complete_step(vm: &mut Vm, g: Gc<JsObject>, outcome: Result<Value, Value>, do
     let Some(request) = state_mut(vm, g).and_then(|s| s.queue.pop_front()) else { return Ok(()) };
     vm.keep_alive(Value::object(request.promise));
     match outcome {
-        Err(reason) => promise_reject_function(vm, request.promise, reason),
+        Err(reason) => promise_reject_function(&mut vm.host(), request.promise, reason),
         Ok(value) => {
             let result = iter_result(vm, value, done);
-            promise_resolve_function(vm, request.promise, result);
+            promise_resolve_function(&mut vm.host(), request.promise, result);
         }
     }
     vm.take_termination()
@@ -121,10 +121,10 @@ pub fn drain_queue(vm: &mut Vm, g: Gc<JsObject>) -> JsResult<()> {
 /// `return`), then completes it.
 pub fn await_return(vm: &mut Vm, g: Gc<JsObject>) -> JsResult<()> {
     let Some(next) = state_mut(vm, g).and_then(|s| s.queue.front().copied()) else { return Ok(()) };
-    match js_promise::promise_resolve(vm, next.value) {
+    match js_promise::promise_resolve(&mut vm.host(), next.value) {
         Ok(promise) => {
             let continuation = Continuation { job: ASYNC_GENERATOR_AWAIT_RETURN, data: Value::object(g) };
-            perform_promise_then_continuation(vm, promise, continuation);
+            perform_promise_then_continuation(&mut vm.host(), promise, continuation);
             Ok(())
         }
         Err(thrown) => {

@@ -106,11 +106,6 @@ impl InlineCacheTables {
     pub fn is_allocated(&self, table: u32) -> bool {
         self.tables.get(table as usize).is_some_and(Option::is_some)
     }
-
-    /// Tables in use.
-    pub fn live_tables(&self) -> usize {
-        self.tables.iter().filter(|t| t.is_some()).count()
-    }
 }
 
 impl Reconciler for InlineCacheTables {

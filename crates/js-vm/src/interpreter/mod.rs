@@ -16,7 +16,7 @@ use js_gc::Gc;
 
 pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
 pub(crate) use generator::RegisterBufferPool;
-pub use generator::{ExecutableKey, GeneratorState, GeneratorStatus, ResumeEntry, ResumeMode, generator_resume};
+pub use generator::{ExecutableKey, GeneratorState, ResumeEntry, ResumeMode, generator_resume};
 pub use inline_cache::{InlineCache, InlineCacheTables};
 use operators::NumericOp;
 pub(crate) use operators::js_pow;
@@ -1305,12 +1305,6 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Instruction::JumpIfNotNullish { src, target } => {
                     if !r!(src).is_nullish() {
-                        pc = target as usize;
-                        continue;
-                    }
-                }
-                Instruction::JumpIfUndefined { src, target } => {
-                    if r!(src).is_undefined() {
                         pc = target as usize;
                         continue;
                     }

@@ -48,7 +48,7 @@ fn active_script_or_module(vm: &Vm) -> Option<ScriptOrModule> {
 fn reject_with(vm: &mut Vm, promise: Gc<JsObject>, e: Exception) -> JsResult<()> {
     match e {
         Exception::Throw(v) => {
-            js_promise::promise_reject_function(vm, promise, v);
+            js_promise::promise_reject_function(&mut vm.host(), promise, v);
             vm.take_termination()
         }
         Exception::Terminated => Err(Exception::Terminated),
@@ -144,16 +144,16 @@ fn start_import(
 /// (`ContinueDynamicImport`).
 pub(crate) fn continue_dynamic_import(vm: &mut Vm, job: &Job<Value>) -> JsResult<()> {
     let Some(promise) = job.arg(0).as_object() else { return Ok(()) };
-    let specifier = vm.to_rust_string(job.arg(1))?;
+    let specifier = vm.rust_string(job.arg(1))?;
     let referrer = job.arg(2);
     let referrer = if let Some(n) = referrer.as_number() {
         Some(ScriptOrModule::Module(n as ModuleId))
     } else if referrer.is_string() {
-        Some(ScriptOrModule::Script(vm.to_rust_string(referrer)?))
+        Some(ScriptOrModule::Script(vm.rust_string(referrer)?))
     } else {
         None
     };
-    let module_type = if job.arg(3).is_string() { Some(vm.to_rust_string(job.arg(3))?) } else { None };
+    let module_type = if job.arg(3).is_string() { Some(vm.rust_string(job.arg(3))?) } else { None };
     let request = crate::compiler::ModuleRequest { specifier, module_type };
     let module = match vm.load_module_graph(&request, referrer.as_ref()) {
         Ok(m) => m,
@@ -165,7 +165,7 @@ pub(crate) fn continue_dynamic_import(vm: &mut Vm, job: &Job<Value>) -> JsResult
     let evaluation = super::evaluate::evaluate(vm, module)?;
     let state = vm.heap.alloc(DynamicImportState { promise, module });
     let continuation = Continuation { job: DYNAMIC_IMPORT_SETTLED, data: Value::internal(state.into()) };
-    js_promise::perform_promise_then_continuation(vm, evaluation, continuation);
+    js_promise::perform_promise_then_continuation(&mut vm.host(), evaluation, continuation);
     Ok(())
 }
 
@@ -180,9 +180,9 @@ pub(crate) fn dynamic_import_settled(vm: &mut Vm, data: Value, outcome: Result<V
     match outcome {
         Ok(_) => {
             let ns = super::namespace::get_module_namespace(vm, module);
-            js_promise::promise_resolve_function(vm, promise, Value::object(ns));
+            js_promise::promise_resolve_function(&mut vm.host(), promise, Value::object(ns));
         }
-        Err(reason) => js_promise::promise_reject_function(vm, promise, reason),
+        Err(reason) => js_promise::promise_reject_function(&mut vm.host(), promise, reason),
     }
     vm.take_termination()
 }

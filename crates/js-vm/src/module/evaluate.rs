@@ -42,11 +42,11 @@ pub fn evaluate(vm: &mut Vm, module: ModuleId) -> JsResult<Gc<JsObject>> {
                 record.status = ModuleStatus::Evaluated;
                 record.evaluation_error = Some(error);
             }
-            js_promise::promise_reject_function(vm, capability, error);
+            js_promise::promise_reject_function(&mut vm.host(), capability, error);
         }
         Ok(_) => {
             if !vm.module(module).async_evaluation {
-                js_promise::promise_resolve_function(vm, capability, Value::UNDEFINED);
+                js_promise::promise_resolve_function(&mut vm.host(), capability, Value::UNDEFINED);
             }
         }
     }
@@ -152,7 +152,7 @@ fn execute_async_module(vm: &mut Vm, module: ModuleId) -> JsResult<()> {
         return Err(vm.type_error("module body did not produce a promise"));
     };
     let continuation = Continuation { job: MODULE_ASYNC_SETTLED, data: Value::number(f64::from(module)) };
-    js_promise::perform_promise_then_continuation(vm, promise, continuation);
+    js_promise::perform_promise_then_continuation(&mut vm.host(), promise, continuation);
     Ok(())
 }
 
@@ -195,7 +195,7 @@ fn async_module_execution_fulfilled(vm: &mut Vm, module: ModuleId) -> JsResult<(
     record.async_evaluation = false;
     record.status = ModuleStatus::Evaluated;
     if let Some(capability) = record.top_level_capability {
-        js_promise::promise_resolve_function(vm, capability, Value::UNDEFINED);
+        js_promise::promise_resolve_function(&mut vm.host(), capability, Value::UNDEFINED);
     }
     let mut exec_list = Vec::new();
     gather_available_ancestors(vm, module, &mut exec_list);
@@ -216,7 +216,7 @@ fn async_module_execution_fulfilled(vm: &mut Vm, module: ModuleId) -> JsResult<(
                 record.async_evaluation = false;
                 record.status = ModuleStatus::Evaluated;
                 if let Some(capability) = record.top_level_capability {
-                    js_promise::promise_resolve_function(vm, capability, Value::UNDEFINED);
+                    js_promise::promise_resolve_function(&mut vm.host(), capability, Value::UNDEFINED);
                 }
             }
         }
@@ -236,7 +236,7 @@ fn async_module_execution_rejected(vm: &mut Vm, module: ModuleId, error: Value) 
     // The module's own capability is rejected before its parents' (the
     // order of rejections test262's rejection-order checks).
     if let Some(capability) = vm.module(module).top_level_capability {
-        js_promise::promise_reject_function(vm, capability, error);
+        js_promise::promise_reject_function(&mut vm.host(), capability, error);
     }
     for parent in vm.module(module).async_parents.clone() {
         async_module_execution_rejected(vm, parent, error);

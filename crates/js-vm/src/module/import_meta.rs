@@ -49,7 +49,7 @@ pub(crate) fn import_meta(vm: &mut Vm, code: js_gc::Gc<Code>) -> JsResult<Value>
 /// the bare names of built-in modules resolve to `node:name`.
 fn resolve(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let specifier = info.arg(vm, 0);
-    let specifier = vm.to_rust_string(specifier)?;
+    let specifier = vm.rust_string(specifier)?;
     if specifier.starts_with("node:") {
         return Ok(vm.string(&specifier));
     }

@@ -26,10 +26,11 @@ use std::rc::Rc;
 
 use js_gc::{Gc, Trace, Tracer};
 
-pub use loader::{FsLoader, ModuleLoadError, ModuleLoader, file_url};
+pub use loader::{FsLoader, ModuleLoadError, ModuleLoader};
 
 use crate::bytecode::{Code, ScriptOrModule, Source};
 use crate::compiler::{ImportEntry, IndirectExport, ModuleRequest};
+use crate::embedding::{Handle, JsError};
 use crate::environment::DeclarativeEnvironment;
 use crate::object::JsObject;
 use crate::value::Value;
@@ -184,15 +185,31 @@ impl Vm {
     /// not found, a syntax error in any module of the graph) and link
     /// errors are returned with [`Phase::Resolution`], or
     /// [`Phase::Parse`] for a syntax error in the module itself.
-    pub fn import_module(&mut self, specifier: &str) -> Result<Value, (Phase, Exception)> {
+    pub fn import_module(&mut self, specifier: &str) -> Result<Handle, (Phase, JsError)> {
         let request = ModuleRequest { specifier: specifier.to_owned(), module_type: None };
-        let id = self.load_module_graph(&request, None).map_err(|(entry, e)| (load_phase(entry), e))?;
-        self.link_and_evaluate(id)
+        let evaluated = match self.load_module_graph(&request, None) {
+            Ok(id) => self.link_and_evaluate(id),
+            Err((entry, e)) => Err((load_phase(entry), e)),
+        };
+        self.embedder_result(evaluated)
     }
 
     /// Like [`Vm::import_module`] for module source text given here, known
     /// under `key` (its file name: relative imports resolve against it).
-    pub fn eval_module(&mut self, key: &str, text: &str) -> Result<Value, (Phase, Exception)> {
+    pub fn eval_module(&mut self, key: &str, text: &str) -> Result<Handle, (Phase, JsError)> {
+        let evaluated = self.eval_module_text(key, text);
+        self.embedder_result(evaluated)
+    }
+
+    /// The result of a module's evaluation, for the embedder.
+    fn embedder_result(&mut self, result: Result<Value, (Phase, Exception)>) -> Result<Handle, (Phase, JsError)> {
+        match result {
+            Ok(promise) => Ok(self.handle(promise)),
+            Err((phase, e)) => Err((phase, self.js_error(e))),
+        }
+    }
+
+    fn eval_module_text(&mut self, key: &str, text: &str) -> Result<Value, (Phase, Exception)> {
         // The loader's own key for it, so that imports of this module find
         // this record.
         let key = self.modules.loader.resolve(key, None).unwrap_or_else(|_| key.to_owned());
@@ -208,16 +225,6 @@ impl Vm {
     fn link_and_evaluate(&mut self, id: ModuleId) -> Result<Value, (Phase, Exception)> {
         link::link(self, id).map_err(|e| (Phase::Resolution, e))?;
         evaluate::evaluate(self, id).map(Value::object).map_err(|e| (Phase::Runtime, e))
-    }
-
-    /// The namespace object of a loaded module (`GetModuleNamespace`).
-    pub fn module_namespace(&mut self, id: ModuleId) -> Gc<JsObject> {
-        namespace::get_module_namespace(self, id)
-    }
-
-    /// The module map key of module `id`.
-    pub fn module_key(&self, id: ModuleId) -> &str {
-        &self.module(id).key
     }
 
     /// Finds or loads the module `specifier` names from `referrer`, and

@@ -24,10 +24,9 @@ pub enum NamespaceBinding {
     Namespace(ModuleId),
 }
 
-/// `[[Module]]` and `[[Exports]]` of a namespace object.
+/// `[[Exports]]` of a namespace object (its `[[Module]]` is needed only
+/// while the namespace is made).
 pub struct NamespaceData {
-    /// The module.
-    pub module: ModuleId,
     /// The exported names, sorted by code units, with their bindings.
     pub exports: Vec<(PropertyKey, NamespaceBinding)>,
 }
@@ -68,7 +67,7 @@ pub fn get_module_namespace(vm: &mut Vm, module: ModuleId) -> Gc<JsObject> {
             (vm.key(&text), binding)
         })
         .collect();
-    let data = NamespaceData { module, exports };
+    let data = NamespaceData { exports };
     let ns = vm.new_object_of_kind(None, ObjectKind::ModuleNamespace(Box::new(data)));
     let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
     let module_text = vm.string("Module");

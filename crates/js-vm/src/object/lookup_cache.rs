@@ -235,7 +235,7 @@ mod tests {
     /// is not rooted once the next script runs.
     fn object(vm: &mut Vm, expression: &str) -> Gc<JsObject> {
         let value = vm.eval_script("lookup-cache.js", expression).unwrap_or_default();
-        value.as_object().unwrap_or_else(|| vm.global_object())
+        vm.handle_value(&value).and_then(Value::as_object).unwrap_or(vm.realm.global)
     }
 
     fn key(vm: &mut Vm, name: &str) -> PropertyKey {

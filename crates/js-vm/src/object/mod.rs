@@ -19,9 +19,9 @@ use js_gc::{Gc, Heap, Trace, Tracer};
 
 pub use lookup_cache::{CachedProperty, LookupCache};
 pub use property::{Accessor, Attributes, PropertyDescriptor, PropertyKey};
-pub use property_slots::{INLINE_SLOTS, PropertySlots};
+pub use property_slots::PropertySlots;
 pub use proxy::ProxyData;
-pub use shape::{MAX_SHAPED_PROPERTIES, Shape, SlotInfo};
+pub use shape::{MAX_SHAPED_PROPERTIES, Shape};
 
 use crate::function::Function;
 use crate::string::JsString;
@@ -207,6 +207,10 @@ pub enum ObjectKind {
     /// A WHATWG streams object (a stream, reader, writer, controller,
     /// queuing strategy or an internal pipe record): the js-streams slots.
     Stream(Box<crate::host::streams::VmStreamSlots>),
+    /// The Rust closure of an embedder's function
+    /// ([`Handle::function`](crate::Handle::function)), held by an object
+    /// only that function's data slot points to.
+    HostFunctionBody(std::rc::Rc<crate::embedding::HostFunctionBody>),
 }
 
 /// What an array-like iterator yields.
@@ -308,11 +312,6 @@ impl JsObject {
             ObjectKind::Function(f) => Some(f),
             _ => None,
         }
-    }
-
-    /// Whether this is an Array exotic object.
-    pub fn is_array(&self) -> bool {
-        matches!(self.kind, ObjectKind::Array { .. })
     }
 
     /// The own named property `key`: its value (or accessor cell) and
@@ -472,7 +471,9 @@ unsafe impl Trace for JsObject {
             ObjectKind::AbortController(signal) => signal.trace(tracer),
             ObjectKind::TextEncoderStream(state) => state.transform().trace(tracer),
             ObjectKind::TextDecoderStream(state) => state.transform().trace(tracer),
-            ObjectKind::Ordinary
+            // The closure's handles are roots of their own.
+            ObjectKind::HostFunctionBody(_)
+            | ObjectKind::Ordinary
             | ObjectKind::Array { .. }
             | ObjectKind::Boolean(_)
             | ObjectKind::Number(_)

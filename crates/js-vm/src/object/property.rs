@@ -67,11 +67,6 @@ impl Attributes {
         Self(bits)
     }
 
-    /// The bits.
-    pub fn bits(self) -> u8 {
-        self.0
-    }
-
     /// `[[Writable]]`.
     pub fn writable(self) -> bool {
         self.0 & Self::WRITABLE != 0

@@ -113,13 +113,14 @@ pub fn revoke(vm: &mut Vm, proxy: Gc<JsObject>) {
     }
 }
 
-/// The target of a proxy: `Some(None)` when revoked, `None` when `obj` is
-/// not a proxy.
-pub fn proxy_target(vm: &Vm, obj: Gc<JsObject>) -> Option<Option<Gc<JsObject>>> {
-    match &obj.borrow(&vm.heap).kind {
-        ObjectKind::Proxy(data) => Some(data.target),
-        _ => None,
+/// The first object that is not a proxy along `obj`'s chain of proxy
+/// targets (`obj` itself if it is not a proxy); `None` if a proxy on the way
+/// is revoked. Runs no trap.
+pub fn innermost_target(vm: &Vm, mut obj: Gc<JsObject>) -> Option<Gc<JsObject>> {
+    while let ObjectKind::Proxy(data) = &obj.borrow(&vm.heap).kind {
+        obj = data.target?;
     }
+    Some(obj)
 }
 
 /// The value to keep alive for a key (index keys need none).
@@ -585,7 +586,7 @@ fn create_key_list(vm: &mut Vm, list: Value) -> JsResult<Vec<PropertyKey>> {
         let element = im::get(vm, array, index, list)?;
         if !element.is_string() && element.as_symbol().is_none() {
             // Only primitives are shown: converting an object could run code.
-            let text = if element.is_object() { "object".to_owned() } else { vm.to_rust_string(element)? };
+            let text = if element.is_object() { "object".to_owned() } else { vm.rust_string(element)? };
             return Err(vm.type_error(&format!("{text} is not a valid property name")));
         }
         let key = to_property_key(vm, element)?;
@@ -638,7 +639,7 @@ mod tests {
 
     fn eval(vm: &mut Vm, source: &str) -> String {
         let value = vm.eval_script("test.js", source).unwrap_or_else(|_| panic!("{source} throws"));
-        vm.to_rust_string(value).unwrap_or_default()
+        value.to_rust_string(vm).unwrap_or_default()
     }
 
     /// Ends the synchronous run (so WeakRefs stop pinning their targets)

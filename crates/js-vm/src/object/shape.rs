@@ -50,11 +50,6 @@ impl Shape {
         self.table.len()
     }
 
-    /// Whether there are no properties.
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
-    }
-
     /// The keys and slots in insertion order.
     pub fn entries(&self) -> impl Iterator<Item = (PropertyKey, SlotInfo)> + '_ {
         self.table.iter().map(|(k, v)| (*k, *v))

@@ -11,6 +11,7 @@ use crate::abstract_ops::is_callable;
 use crate::object::CachedProperty;
 use crate::object::internal_methods::{call, get, ordinary_get_own_property};
 use crate::object::{JsObject, ObjectKind, PropertyKey};
+use crate::subsystem_host::VmHost;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
@@ -35,13 +36,13 @@ impl Vm {
     }
 }
 
-impl ContextHost<Value> for Vm {
+impl ContextHost<Value> for VmHost<'_> {
     fn context_state(&mut self) -> &mut ContextState<Value> {
         &mut self.async_context
     }
 }
 
-impl PromiseHost for Vm {
+impl PromiseHost for VmHost<'_> {
     type Value = Value;
     type Promise = Gc<JsObject>;
 
@@ -94,7 +95,8 @@ impl PromiseHost for Vm {
         let constructor = Value::object(self.realm.intrinsics.promise_constructor);
         // A data property found by the lookup cache runs no code when read:
         // its value is the whole answer.
-        if let Some(found) = self.lookup_cache.lookup(&self.heap, promise, key) {
+        let vm = &mut *self.0;
+        if let Some(found) = vm.lookup_cache.lookup(&vm.heap, promise, key) {
             return found == CachedProperty::Data(constructor);
         }
         let proto = self.realm.intrinsics.promise_prototype;

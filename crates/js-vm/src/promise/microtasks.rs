@@ -5,6 +5,7 @@
 use js_microtask::{Job, JobKind};
 use js_promise::{ContinuationJob, capture_context, is_promise_job, run_promise_job, with_job_context};
 
+use crate::embedding::JsError;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -29,7 +30,13 @@ impl Vm {
     /// Runs microtasks until the queue is empty. A callback that throws
     /// (`queueMicrotask`) stops the drain with its exception, as an
     /// uncaught exception stops Node; promise handlers never throw out.
-    pub fn run_microtasks(&mut self) -> JsResult<()> {
+    pub fn run_microtasks(&mut self) -> Result<(), JsError> {
+        self.perform_microtask_checkpoint().map_err(|e| self.js_error(e))
+    }
+
+    /// [`Vm::run_microtasks`] inside the VM (HTML's "perform a microtask
+    /// checkpoint").
+    pub(crate) fn perform_microtask_checkpoint(&mut self) -> JsResult<()> {
         while let Some(job) = self.microtasks.dequeue() {
             self.running_jobs.push(job);
             let result = self.run_job(&job);
@@ -46,31 +53,31 @@ impl Vm {
         let kind = job.kind();
         if is_promise_job(kind) {
             // Slots hold what this crate's promise code put there.
-            let _ = run_promise_job(self, job);
+            let _ = run_promise_job(&mut self.host(), job);
             return self.take_termination();
         }
         if js_streams::is_stream_job(kind) {
             // Values the stream algorithms root live until the job ends.
             let mark = self.temp_roots.len();
-            js_streams::run_stream_job(self, job);
+            js_streams::run_stream_job(&mut self.host(), job);
             self.temp_roots.truncate(mark);
             return self.take_termination();
         }
         if kind == RESUME_ASYNC_FUNCTION {
             let resume = ContinuationJob::read(job);
-            return with_job_context(self, job, |vm| {
+            return with_job_context(&mut self.host(), job, |vm| {
                 crate::interpreter::async_function::resume(vm, resume.data, resume.outcome)
             });
         }
         if kind == ASYNC_GENERATOR_AWAIT_RETURN {
             let settled = ContinuationJob::read(job);
-            return with_job_context(self, job, |vm| {
+            return with_job_context(&mut self.host(), job, |vm| {
                 crate::interpreter::async_generator::await_return_settled(vm, settled.data, settled.outcome)
             });
         }
         if kind == MODULE_ASYNC_SETTLED {
             let settled = ContinuationJob::read(job);
-            return with_job_context(self, job, |vm| {
+            return with_job_context(&mut self.host(), job, |vm| {
                 crate::module::evaluate::async_module_settled(vm, settled.data, settled.outcome)
             });
         }
@@ -79,12 +86,12 @@ impl Vm {
         }
         if kind == DYNAMIC_IMPORT_SETTLED {
             let settled = ContinuationJob::read(job);
-            return with_job_context(self, job, |vm| {
+            return with_job_context(&mut self.host(), job, |vm| {
                 crate::module::dynamic::dynamic_import_settled(vm, settled.data, settled.outcome)
             });
         }
         if kind == MICROTASK_CALLBACK {
-            return with_job_context(self, job, |vm| {
+            return with_job_context(&mut self.host(), job, |vm| {
                 crate::object::internal_methods::call(vm, job.arg(0), Value::UNDEFINED, &[]).map(drop)
             });
         }
@@ -94,7 +101,7 @@ impl Vm {
     /// The reason of the first promise rejected without a handler that
     /// still has none (what Node reports as an unhandled rejection), and
     /// forgets the rejections tracked so far.
-    pub fn take_unhandled_rejection(&mut self) -> Option<Value> {
+    pub(crate) fn take_unhandled_rejection(&mut self) -> Option<Value> {
         let tracked = std::mem::take(&mut self.rejections);
         tracked.iter().enumerate().find_map(|(i, &(promise, operation))| {
             let handled_later =
@@ -113,7 +120,7 @@ impl Vm {
     /// `queueMicrotask(callback)`: queued under the current async-context
     /// frame.
     pub(crate) fn queue_microtask(&mut self, callback: Value) {
-        let context = capture_context(self);
+        let context = capture_context(&mut self.host());
         let mut job = Job::new(MICROTASK_CALLBACK, [callback, Value::UNDEFINED, Value::UNDEFINED, context.value]);
         if context.is_frame {
             job = job.with_context_frame(context.value);

@@ -12,8 +12,7 @@ use js_gc::{Gc, GcAny, Trace, Tracer};
 use js_promise::{PromiseState, PromiseValue, ResolvingFunction};
 
 pub use microtasks::{
-    ASYNC_GENERATOR_AWAIT_RETURN, DYNAMIC_IMPORT, DYNAMIC_IMPORT_SETTLED, MICROTASK_CALLBACK, MODULE_ASYNC_SETTLED,
-    RESUME_ASYNC_FUNCTION,
+    ASYNC_GENERATOR_AWAIT_RETURN, DYNAMIC_IMPORT, DYNAMIC_IMPORT_SETTLED, MODULE_ASYNC_SETTLED, RESUME_ASYNC_FUNCTION,
 };
 
 use crate::object::{JsObject, ObjectKind};
@@ -57,21 +56,6 @@ pub fn as_promise(vm: &Vm, value: Value) -> Option<Gc<JsObject>> {
     value.as_object().filter(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::Promise(_)))
 }
 
-impl Vm {
-    /// The outcome of a native promise: `None` while pending (or for a
-    /// value that is not a promise), else its value or rejection reason.
-    pub fn promise_outcome(&self, value: Value) -> Option<Result<Value, Value>> {
-        let promise = as_promise(self, value)?;
-        match &promise.borrow(&self.heap).kind {
-            ObjectKind::Promise(state) => {
-                let result = state.result()?;
-                Some(if state.status() == js_promise::PromiseStatus::Rejected { Err(result) } else { Ok(result) })
-            }
-            _ => None,
-        }
-    }
-}
-
 /// A new pending promise whose prototype is `proto`.
 pub fn new_promise_with_proto(vm: &mut Vm, proto: Gc<JsObject>) -> Gc<JsObject> {
     vm.new_object_of_kind(Some(proto), ObjectKind::Promise(PromiseState::new()))
@@ -83,7 +67,7 @@ pub(crate) fn resolving_function_call(vm: &mut Vm, info: &crate::interpreter::Ca
     let Some(data) = info.data(vm).as_internal::<ResolvingData>() else { return Ok(Value::UNDEFINED) };
     let function = data.borrow(&vm.heap).0;
     let argument = info.arg(vm, 0);
-    js_promise::call_resolving_function(vm, function, argument);
+    js_promise::call_resolving_function(&mut vm.host(), function, argument);
     vm.take_termination()?;
     Ok(Value::UNDEFINED)
 }

@@ -71,15 +71,13 @@ impl AtomTable {
         self.atoms.insert(text, atom);
         atom
     }
+}
 
+#[cfg(test)]
+impl AtomTable {
     /// The number of atoms.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.atoms.len()
-    }
-
-    /// Whether the table is empty.
-    pub fn is_empty(&self) -> bool {
-        self.atoms.is_empty()
     }
 }
 

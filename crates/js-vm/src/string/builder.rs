@@ -61,25 +61,9 @@ impl StringBuilder {
         }
     }
 
-    /// Appends Rust text.
-    pub fn push_rust_str(&mut self, s: &str) {
-        if s.is_ascii() && self.utf16.is_none() {
-            self.latin1.extend_from_slice(s.as_bytes());
-        } else {
-            for u in s.encode_utf16() {
-                self.push(u);
-            }
-        }
-    }
-
     /// The number of code units so far.
     pub fn len(&self) -> usize {
         self.utf16.as_ref().map_or(self.latin1.len(), Vec::len)
-    }
-
-    /// Whether nothing was appended.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     pub(super) fn into_repr(self) -> Repr {

@@ -57,11 +57,6 @@ impl JsStr<'_> {
         }
     }
 
-    /// Whether the string is empty.
-    pub fn is_empty(self) -> bool {
-        self.len() == 0
-    }
-
     /// The code unit at `i`.
     pub fn at(self, i: usize) -> u16 {
         match self {

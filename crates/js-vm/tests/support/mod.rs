@@ -38,7 +38,7 @@ pub fn run_capturing(name: &str, source: &str) -> String {
     let mut vm = Vm::new();
     vm.set_console(Box::new(capture.clone()));
     vm.eval_script(name, source).expect("the program runs");
-    assert_eq!(vm.run_event_loop().ok(), Some(None), "the event loop ends normally");
+    assert!(matches!(vm.run_event_loop(), Ok(None)), "the event loop ends normally");
     capture.text()
 }
 
@@ -53,6 +53,6 @@ pub fn run_capturing_with_internals(name: &str, source: &str) -> String {
     let mut vm = Vm::with_options(options);
     vm.set_console(Box::new(capture.clone()));
     vm.eval_script(name, source).expect("the program runs");
-    assert_eq!(vm.run_event_loop().ok(), Some(None), "the event loop ends normally");
+    assert!(matches!(vm.run_event_loop(), Ok(None)), "the event loop ends normally");
     capture.text()
 }

@@ -347,7 +347,7 @@ fn to_primitive_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("Date.prototype[Symbol.toPrimitive] called on non-object"));
     };
     let hint = info.arg(vm, 0);
-    let hint_text = if hint.is_string() { Some(vm.to_rust_string(hint)?) } else { None };
+    let hint_text = if hint.is_string() { Some(vm.rust_string(hint)?) } else { None };
     let string_first = match hint_text.as_deref() {
         Some("string" | "default") => true,
         Some("number") => false,

@@ -33,6 +33,7 @@ use crate::builtins::error::ErrorKind as VmErrorKind;
 use crate::host::abort_signal;
 use crate::object::internal_methods::define_builtin;
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::subsystem_host::VmHost;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
@@ -107,7 +108,7 @@ pub(crate) fn install(vm: &mut Vm) {
     queuing_strategy::install(vm);
 }
 
-impl StreamHost for Vm {
+impl StreamHost for VmHost<'_> {
     type Object = Gc<JsObject>;
 
     fn stream_slots(&mut self, object: Gc<JsObject>) -> &mut VmStreamSlots {
@@ -269,7 +270,7 @@ impl StreamHost for Vm {
 /// record).
 fn pipe_abort_algorithm(vm: &mut Vm, data: Value) -> JsResult<()> {
     if let Some(record) = data.as_object() {
-        js_streams::pipe_to::pipe_signal_aborted(vm, record);
+        js_streams::pipe_to::pipe_signal_aborted(&mut vm.host(), record);
     }
     vm.take_termination()
 }
@@ -299,8 +300,8 @@ pub(super) fn promise_result(vm: &mut Vm, promise: Gc<JsObject>) -> JsResult<Val
 /// reject instead of throwing).
 pub(super) fn rejected_type_error(vm: &mut Vm, message: &str) -> JsResult<Value> {
     let error = Value::object(vm.make_error(VmErrorKind::Type, message));
-    let promise = js_promise::PromiseHost::new_promise(vm);
-    js_promise::reject_promise(vm, promise, error);
+    let promise = js_promise::PromiseHost::new_promise(&mut vm.host());
+    js_promise::reject_promise(&mut vm.host(), promise, error);
     Ok(Value::object(promise))
 }
 
@@ -383,5 +384,5 @@ pub(crate) fn create_native_transform_stream(
         readable_high_water_mark: 0.0,
         readable_size: Value::UNDEFINED,
     };
-    js_streams::transform_stream::create_transform_stream(vm, init).map_err(|e| thrown(vm, e))
+    js_streams::transform_stream::create_transform_stream(&mut vm.host(), init).map_err(|e| thrown(vm, e))
 }

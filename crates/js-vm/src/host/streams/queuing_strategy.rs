@@ -23,8 +23,10 @@ fn strategy_ctor(vm: &mut Vm, info: &CallInfo, kind: StrategyKind, name: &str) -
         )));
     }
     let high_water_mark = to_number(vm, hwm)?;
-    let object =
-        js_streams::StreamHost::new_stream_object(vm, VmStreamSlots::QueuingStrategy { high_water_mark, kind });
+    let object = js_streams::StreamHost::new_stream_object(
+        &mut vm.host(),
+        VmStreamSlots::QueuingStrategy { high_water_mark, kind },
+    );
     set_prototype_from(vm, object, new_target)?;
     Ok(Value::object(object))
 }
@@ -47,7 +49,7 @@ fn high_water_mark(vm: &mut Vm, info: &CallInfo, kind: StrategyKind) -> JsResult
         StrategyKind::Count => |s: &VmStreamSlots| is_kind(s, StrategyKind::Count),
     };
     let Some(object) = branded(vm, info.this, test) else { return Err(vm.type_error("Illegal invocation")) };
-    match js_streams::StreamHost::stream_slots(vm, object) {
+    match js_streams::StreamHost::stream_slots(&mut vm.host(), object) {
         VmStreamSlots::QueuingStrategy { high_water_mark, .. } => Ok(Value::number(*high_water_mark)),
         _ => Err(vm.type_error("Illegal invocation")),
     }

@@ -23,19 +23,19 @@ fn this_controller(vm: &mut Vm, info: &CallInfo) -> JsResult<js_gc::Gc<crate::ob
 /// `get byobRequest`.
 fn byob_request_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
-    Ok(get_byob_request(vm, controller).map_or(Value::NULL, Value::object))
+    Ok(get_byob_request(&mut vm.host(), controller).map_or(Value::NULL, Value::object))
 }
 
 /// `get desiredSize`.
 fn desired_size_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
-    Ok(number_or_null(desired_size(vm, controller)))
+    Ok(number_or_null(desired_size(&mut vm.host(), controller)))
 }
 
 /// `close()`.
 fn close(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
-    close_method(vm, controller).map_err(|e| thrown(vm, e))?;
+    close_method(&mut vm.host(), controller).map_err(|e| thrown(vm, e))?;
     Ok(Value::UNDEFINED)
 }
 
@@ -43,7 +43,7 @@ fn close(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn enqueue(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
     let chunk = to_array_buffer_view(vm, info.arg(vm, 0), "chunk")?;
-    enqueue_method(vm, controller, chunk).map_err(|e| thrown(vm, e))?;
+    enqueue_method(&mut vm.host(), controller, chunk).map_err(|e| thrown(vm, e))?;
     vm.take_termination()?;
     Ok(Value::UNDEFINED)
 }
@@ -52,7 +52,7 @@ fn enqueue(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
     let e = info.arg(vm, 0);
-    readable_byte_stream_controller_error(vm, controller, e);
+    readable_byte_stream_controller_error(&mut vm.host(), controller, e);
     Ok(Value::UNDEFINED)
 }
 

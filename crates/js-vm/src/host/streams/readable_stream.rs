@@ -60,7 +60,7 @@ fn readable_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let bytes = if source_type.is_undefined() {
         false
     } else {
-        let text = vm.to_rust_string(source_type)?;
+        let text = vm.rust_string(source_type)?;
         if text != "bytes" {
             return Err(vm.type_error(&format!(
                 "The provided value '{text}' is not a valid enum value of type ReadableStreamType."
@@ -68,7 +68,7 @@ fn readable_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
         true
     };
-    let stream = new_readable_stream(vm);
+    let stream = new_readable_stream(&mut vm.host());
     set_prototype_from(vm, stream, new_target)?;
     let start = StartAlgorithm::User { this_value: source, start };
     let algorithms = SourceAlgorithms::User { source, pull, cancel };
@@ -84,12 +84,26 @@ fn readable_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let Ok(auto_allocate) = auto_allocate.map(usize::try_from).transpose() else {
             return Err(vm.range_error("autoAllocateChunkSize is too large"));
         };
-        set_up_readable_byte_stream_controller(vm, stream, start, algorithms, high_water_mark, auto_allocate)
-            .map_err(|e| thrown(vm, e))?;
+        set_up_readable_byte_stream_controller(
+            &mut vm.host(),
+            stream,
+            start,
+            algorithms,
+            high_water_mark,
+            auto_allocate,
+        )
+        .map_err(|e| thrown(vm, e))?;
     } else {
         let high_water_mark = extract_high_water_mark(vm, strategy, 1.0)?;
-        set_up_readable_stream_default_controller(vm, stream, start, algorithms, high_water_mark, strategy.size)
-            .map_err(|e| thrown(vm, e))?;
+        set_up_readable_stream_default_controller(
+            &mut vm.host(),
+            stream,
+            start,
+            algorithms,
+            high_water_mark,
+            strategy.size,
+        )
+        .map_err(|e| thrown(vm, e))?;
     }
     vm.take_termination()?;
     Ok(Value::object(stream))
@@ -100,7 +114,7 @@ fn locked_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.this, is_readable_stream) else {
         return Err(vm.type_error("Illegal invocation"));
     };
-    Ok(Value::boolean(is_readable_stream_locked(vm, stream)))
+    Ok(Value::boolean(is_readable_stream_locked(&mut vm.host(), stream)))
 }
 
 /// `ReadableStream.prototype.cancel(reason)`.
@@ -108,11 +122,11 @@ fn cancel(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.this, is_readable_stream) else {
         return rejected_type_error(vm, "Illegal invocation");
     };
-    if is_readable_stream_locked(vm, stream) {
+    if is_readable_stream_locked(&mut vm.host(), stream) {
         return rejected_type_error(vm, "Cannot cancel a locked ReadableStream");
     }
     let reason = info.arg(vm, 0);
-    let promise = readable_stream_cancel(vm, stream, reason);
+    let promise = readable_stream_cancel(&mut vm.host(), stream, reason);
     promise_result(vm, promise)
 }
 
@@ -124,18 +138,20 @@ fn get_reader(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let options = dictionary(vm, info.arg(vm, 0), "The reader options")?;
     let mode = member(vm, options, "mode")?;
     if !mode.is_undefined() {
-        let text = vm.to_rust_string(mode)?;
+        let text = vm.rust_string(mode)?;
         if text != "byob" {
             return Err(vm.type_error(&format!(
                 "The provided value '{text}' is not a valid enum value of type ReadableStreamReaderMode."
             )));
         }
-        let reader = js_streams::readable_stream_byob_reader::acquire_readable_stream_byob_reader(vm, stream)
-            .map_err(|e| thrown(vm, e))?;
+        let reader =
+            js_streams::readable_stream_byob_reader::acquire_readable_stream_byob_reader(&mut vm.host(), stream)
+                .map_err(|e| thrown(vm, e))?;
         return Ok(Value::object(reader));
     }
-    let reader = js_streams::readable_stream_default_reader::acquire_readable_stream_default_reader(vm, stream)
-        .map_err(|e| thrown(vm, e))?;
+    let reader =
+        js_streams::readable_stream_default_reader::acquire_readable_stream_default_reader(&mut vm.host(), stream)
+            .map_err(|e| thrown(vm, e))?;
     Ok(Value::object(reader))
 }
 
@@ -174,19 +190,19 @@ fn pipe_to(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (options, signal) = match pipe_options(vm, info.arg(vm, 1)) {
         Ok(converted) => converted,
         Err(crate::vm::Exception::Throw(error)) => {
-            let promise = js_promise::PromiseHost::new_promise(vm);
-            js_promise::reject_promise(vm, promise, error);
+            let promise = js_promise::PromiseHost::new_promise(&mut vm.host());
+            js_promise::reject_promise(&mut vm.host(), promise, error);
             return Ok(Value::object(promise));
         }
         Err(other) => return Err(other),
     };
-    if is_readable_stream_locked(vm, source) {
+    if is_readable_stream_locked(&mut vm.host(), source) {
         return rejected_type_error(vm, "Cannot pipe a locked ReadableStream");
     }
-    if is_writable_stream_locked(vm, dest) {
+    if is_writable_stream_locked(&mut vm.host(), dest) {
         return rejected_type_error(vm, "Cannot pipe to a locked WritableStream");
     }
-    let promise = readable_stream_pipe_to(vm, source, dest, options, signal).map_err(|e| thrown(vm, e))?;
+    let promise = readable_stream_pipe_to(&mut vm.host(), source, dest, options, signal).map_err(|e| thrown(vm, e))?;
     promise_result(vm, promise)
 }
 
@@ -206,14 +222,15 @@ fn pipe_through(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("transform.writable must be a WritableStream"));
     };
     let (options, signal) = pipe_options(vm, info.arg(vm, 1))?;
-    if is_readable_stream_locked(vm, source) {
+    if is_readable_stream_locked(&mut vm.host(), source) {
         return Err(vm.type_error("Cannot pipe a locked ReadableStream"));
     }
-    if is_writable_stream_locked(vm, writable) {
+    if is_writable_stream_locked(&mut vm.host(), writable) {
         return Err(vm.type_error("Cannot pipe to a locked WritableStream"));
     }
-    let promise = readable_stream_pipe_to(vm, source, writable, options, signal).map_err(|e| thrown(vm, e))?;
-    js_promise::PromiseHost::promise_state(vm, promise).mark_handled();
+    let promise =
+        readable_stream_pipe_to(&mut vm.host(), source, writable, options, signal).map_err(|e| thrown(vm, e))?;
+    js_promise::PromiseHost::promise_state(&mut vm.host(), promise).mark_handled();
     vm.take_termination()?;
     Ok(Value::object(readable))
 }
@@ -226,8 +243,9 @@ fn values(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let options = dictionary(vm, info.arg(vm, 0), "The iterator options")?;
     let prevent_cancel = member(vm, options, "preventCancel")?;
     let prevent_cancel = to_boolean(vm, prevent_cancel);
-    let iterator = js_streams::readable_stream_async_iterator::readable_stream_values(vm, stream, prevent_cancel)
-        .map_err(|e| thrown(vm, e))?;
+    let iterator =
+        js_streams::readable_stream_async_iterator::readable_stream_values(&mut vm.host(), stream, prevent_cancel)
+            .map_err(|e| thrown(vm, e))?;
     Ok(Value::object(iterator))
 }
 
@@ -237,7 +255,7 @@ fn tee(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("Illegal invocation"));
     };
     let [first, second] =
-        js_streams::readable_stream_tee::readable_stream_tee(vm, stream).map_err(|e| thrown(vm, e))?;
+        js_streams::readable_stream_tee::readable_stream_tee(&mut vm.host(), stream).map_err(|e| thrown(vm, e))?;
     Ok(Value::object(crate::builtins::array::array_create(vm, &[Value::object(first), Value::object(second)])))
 }
 
@@ -251,7 +269,7 @@ fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     vm.keep_alive(iterator);
     vm.keep_alive(next);
-    let stream = js_streams::readable_stream_from::readable_stream_from_iterable(vm, iterator, next)
+    let stream = js_streams::readable_stream_from::readable_stream_from_iterable(&mut vm.host(), iterator, next)
         .map_err(|e| thrown(vm, e))?;
     Ok(Value::object(stream))
 }

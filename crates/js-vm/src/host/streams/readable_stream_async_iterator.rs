@@ -17,7 +17,7 @@ fn next(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(iterator) = branded(vm, info.this, is_iterator) else {
         return rejected_type_error(vm, "Illegal invocation");
     };
-    let promise = async_iterator_next(vm, iterator);
+    let promise = async_iterator_next(&mut vm.host(), iterator);
     promise_result(vm, promise)
 }
 
@@ -27,7 +27,7 @@ fn return_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return rejected_type_error(vm, "Illegal invocation");
     };
     let value = info.arg(vm, 0);
-    let promise = async_iterator_return(vm, iterator, value);
+    let promise = async_iterator_return(&mut vm.host(), iterator, value);
     promise_result(vm, promise)
 }
 

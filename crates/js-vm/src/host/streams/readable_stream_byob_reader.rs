@@ -28,7 +28,7 @@ fn reader_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.arg(vm, 0), is_readable_stream) else {
         return Err(vm.type_error("The argument must be a ReadableStream"));
     };
-    let reader = acquire_readable_stream_byob_reader(vm, stream).map_err(|e| thrown(vm, e))?;
+    let reader = acquire_readable_stream_byob_reader(&mut vm.host(), stream).map_err(|e| thrown(vm, e))?;
     set_prototype_from(vm, reader, new_target)?;
     Ok(Value::object(reader))
 }
@@ -36,7 +36,7 @@ fn reader_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `get closed`.
 fn closed_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(reader) = branded(vm, info.this, is_reader) else { return rejected_type_error(vm, "Illegal invocation") };
-    let promise = byob_reader_closed(vm, reader);
+    let promise = byob_reader_closed(&mut vm.host(), reader);
     promise_result(vm, promise)
 }
 
@@ -58,20 +58,20 @@ fn read(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         Ok(arguments) => arguments,
         // A promise-returning operation rejects on a conversion error.
         Err(Exception::Throw(error)) => {
-            let promise = js_promise::PromiseHost::new_promise(vm);
-            js_promise::reject_promise(vm, promise, error);
+            let promise = js_promise::PromiseHost::new_promise(&mut vm.host());
+            js_promise::reject_promise(&mut vm.host(), promise, error);
             return Ok(Value::object(promise));
         }
         Err(other) => return Err(other),
     };
-    let promise = byob_reader_read(vm, reader, view, min);
+    let promise = byob_reader_read(&mut vm.host(), reader, view, min);
     promise_result(vm, promise)
 }
 
 /// `releaseLock()`.
 fn release_lock(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(reader) = branded(vm, info.this, is_reader) else { return Err(vm.type_error("Illegal invocation")) };
-    readable_stream_byob_reader_release(vm, reader);
+    readable_stream_byob_reader_release(&mut vm.host(), reader);
     Ok(Value::UNDEFINED)
 }
 
@@ -79,7 +79,7 @@ fn release_lock(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn cancel(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(reader) = branded(vm, info.this, is_reader) else { return rejected_type_error(vm, "Illegal invocation") };
     let reason = info.arg(vm, 0);
-    let promise = byob_reader_cancel(vm, reader, reason);
+    let promise = byob_reader_cancel(&mut vm.host(), reader, reason);
     promise_result(vm, promise)
 }
 

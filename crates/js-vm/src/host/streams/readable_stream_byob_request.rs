@@ -23,14 +23,14 @@ fn this_request(vm: &mut Vm, info: &CallInfo) -> JsResult<js_gc::Gc<crate::objec
 /// `get view`.
 fn view_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let request = this_request(vm, info)?;
-    Ok(byob_request_view(vm, request).unwrap_or(Value::NULL))
+    Ok(byob_request_view(&mut vm.host(), request).unwrap_or(Value::NULL))
 }
 
 /// `respond(bytesWritten)`.
 fn respond(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let request = this_request(vm, info)?;
     let bytes_written = to_enforced_u64(vm, info.arg(vm, 0), "bytesWritten")?;
-    byob_request_respond(vm, request, bytes_written).map_err(|e| thrown(vm, e))?;
+    byob_request_respond(&mut vm.host(), request, bytes_written).map_err(|e| thrown(vm, e))?;
     vm.take_termination()?;
     Ok(Value::UNDEFINED)
 }
@@ -39,7 +39,7 @@ fn respond(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn respond_with_new_view(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let request = this_request(vm, info)?;
     let view = to_array_buffer_view(vm, info.arg(vm, 0), "view")?;
-    byob_request_respond_with_new_view(vm, request, view).map_err(|e| thrown(vm, e))?;
+    byob_request_respond_with_new_view(&mut vm.host(), request, view).map_err(|e| thrown(vm, e))?;
     vm.take_termination()?;
     Ok(Value::UNDEFINED)
 }

@@ -23,27 +23,27 @@ fn this_controller(vm: &mut Vm, info: &CallInfo) -> JsResult<js_gc::Gc<crate::ob
 /// `get desiredSize`.
 fn desired_size_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
-    Ok(number_or_null(desired_size(vm, controller)))
+    Ok(number_or_null(desired_size(&mut vm.host(), controller)))
 }
 
 /// `close()`.
 fn close(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
-    if !can_close_or_enqueue(vm, controller) {
+    if !can_close_or_enqueue(&mut vm.host(), controller) {
         return Err(vm.type_error("The stream is not in a state that permits close"));
     }
-    readable_stream_default_controller_close(vm, controller);
+    readable_stream_default_controller_close(&mut vm.host(), controller);
     Ok(Value::UNDEFINED)
 }
 
 /// `enqueue(chunk)`.
 fn enqueue(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
-    if !can_close_or_enqueue(vm, controller) {
+    if !can_close_or_enqueue(&mut vm.host(), controller) {
         return Err(vm.type_error("The stream is not in a state that permits enqueue"));
     }
     let chunk = info.arg(vm, 0);
-    readable_stream_default_controller_enqueue(vm, controller, chunk).map_err(|e| thrown(vm, e))?;
+    readable_stream_default_controller_enqueue(&mut vm.host(), controller, chunk).map_err(|e| thrown(vm, e))?;
     vm.take_termination()?;
     Ok(Value::UNDEFINED)
 }
@@ -52,7 +52,7 @@ fn enqueue(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
     let e = info.arg(vm, 0);
-    readable_stream_default_controller_error(vm, controller, e);
+    readable_stream_default_controller_error(&mut vm.host(), controller, e);
     Ok(Value::UNDEFINED)
 }
 

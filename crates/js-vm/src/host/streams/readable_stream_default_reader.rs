@@ -26,7 +26,7 @@ fn reader_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.arg(vm, 0), is_readable_stream) else {
         return Err(vm.type_error("The argument must be a ReadableStream"));
     };
-    let reader = acquire_readable_stream_default_reader(vm, stream).map_err(|e| thrown(vm, e))?;
+    let reader = acquire_readable_stream_default_reader(&mut vm.host(), stream).map_err(|e| thrown(vm, e))?;
     set_prototype_from(vm, reader, new_target)?;
     Ok(Value::object(reader))
 }
@@ -34,21 +34,21 @@ fn reader_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `get closed`.
 fn closed_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(reader) = branded(vm, info.this, is_reader) else { return rejected_type_error(vm, "Illegal invocation") };
-    let promise = reader_closed(vm, reader);
+    let promise = reader_closed(&mut vm.host(), reader);
     promise_result(vm, promise)
 }
 
 /// `read()`.
 fn read(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(reader) = branded(vm, info.this, is_reader) else { return rejected_type_error(vm, "Illegal invocation") };
-    let promise = reader_read(vm, reader);
+    let promise = reader_read(&mut vm.host(), reader);
     promise_result(vm, promise)
 }
 
 /// `releaseLock()`.
 fn release_lock(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(reader) = branded(vm, info.this, is_reader) else { return Err(vm.type_error("Illegal invocation")) };
-    readable_stream_default_reader_release(vm, reader);
+    readable_stream_default_reader_release(&mut vm.host(), reader);
     Ok(Value::UNDEFINED)
 }
 
@@ -56,7 +56,7 @@ fn release_lock(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn cancel(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(reader) = branded(vm, info.this, is_reader) else { return rejected_type_error(vm, "Illegal invocation") };
     let reason = info.arg(vm, 0);
-    let promise = reader_cancel(vm, reader, reason);
+    let promise = reader_cancel(&mut vm.host(), reader, reason);
     promise_result(vm, promise)
 }
 

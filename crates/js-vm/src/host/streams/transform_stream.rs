@@ -55,7 +55,7 @@ fn transform_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         readable_high_water_mark,
         readable_size: readable_strategy.size,
     };
-    let stream = create_transform_stream(vm, init).map_err(|e| thrown(vm, e))?;
+    let stream = create_transform_stream(&mut vm.host(), init).map_err(|e| thrown(vm, e))?;
     vm.take_termination()?;
     set_prototype_from(vm, stream, new_target)?;
     Ok(Value::object(stream))
@@ -66,7 +66,7 @@ fn readable_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.this, is_transform_stream) else {
         return Err(vm.type_error("Illegal invocation"));
     };
-    Ok(Value::object(transform_stream_readable(vm, stream)))
+    Ok(Value::object(transform_stream_readable(&mut vm.host(), stream)))
 }
 
 /// `get writable`.
@@ -74,7 +74,7 @@ fn writable_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.this, is_transform_stream) else {
         return Err(vm.type_error("Illegal invocation"));
     };
-    Ok(Value::object(transform_stream_writable(vm, stream)))
+    Ok(Value::object(transform_stream_writable(&mut vm.host(), stream)))
 }
 
 /// Installs `TransformStream`.

@@ -23,14 +23,14 @@ fn this_controller(vm: &mut Vm, info: &CallInfo) -> JsResult<js_gc::Gc<crate::ob
 /// `get desiredSize`.
 fn desired_size_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
-    Ok(number_or_null(transform_controller_desired_size(vm, controller)))
+    Ok(number_or_null(transform_controller_desired_size(&mut vm.host(), controller)))
 }
 
 /// `enqueue(chunk)`.
 fn enqueue(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
     let chunk = info.arg(vm, 0);
-    transform_controller_enqueue(vm, controller, chunk).map_err(|e| thrown(vm, e))?;
+    transform_controller_enqueue(&mut vm.host(), controller, chunk).map_err(|e| thrown(vm, e))?;
     vm.take_termination()?;
     Ok(Value::UNDEFINED)
 }
@@ -39,14 +39,14 @@ fn enqueue(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
     let reason = info.arg(vm, 0);
-    transform_controller_error(vm, controller, reason);
+    transform_controller_error(&mut vm.host(), controller, reason);
     Ok(Value::UNDEFINED)
 }
 
 /// `terminate()`.
 fn terminate(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let controller = this_controller(vm, info)?;
-    transform_controller_terminate(vm, controller);
+    transform_controller_terminate(&mut vm.host(), controller);
     Ok(Value::UNDEFINED)
 }
 

@@ -46,11 +46,11 @@ fn writable_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if !sink_type.is_undefined() {
         return Err(vm.range_error("Invalid type is specified"));
     }
-    let stream = new_writable_stream(vm);
+    let stream = new_writable_stream(&mut vm.host());
     set_prototype_from(vm, stream, new_target)?;
     let high_water_mark = extract_high_water_mark(vm, strategy, 1.0)?;
     set_up_writable_stream_default_controller(
-        vm,
+        &mut vm.host(),
         stream,
         StartAlgorithm::User { this_value: sink, start },
         SinkAlgorithms::User { sink, write, close, abort },
@@ -67,7 +67,7 @@ fn locked_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.this, is_writable_stream) else {
         return Err(vm.type_error("Illegal invocation"));
     };
-    Ok(Value::boolean(is_writable_stream_locked(vm, stream)))
+    Ok(Value::boolean(is_writable_stream_locked(&mut vm.host(), stream)))
 }
 
 /// `abort(reason)`.
@@ -75,11 +75,11 @@ fn abort(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.this, is_writable_stream) else {
         return rejected_type_error(vm, "Illegal invocation");
     };
-    if is_writable_stream_locked(vm, stream) {
+    if is_writable_stream_locked(&mut vm.host(), stream) {
         return rejected_type_error(vm, "Cannot abort a locked WritableStream");
     }
     let reason = info.arg(vm, 0);
-    let promise = writable_stream_abort(vm, stream, reason);
+    let promise = writable_stream_abort(&mut vm.host(), stream, reason);
     promise_result(vm, promise)
 }
 
@@ -88,13 +88,13 @@ fn close(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.this, is_writable_stream) else {
         return rejected_type_error(vm, "Illegal invocation");
     };
-    if is_writable_stream_locked(vm, stream) {
+    if is_writable_stream_locked(&mut vm.host(), stream) {
         return rejected_type_error(vm, "Cannot close a locked WritableStream");
     }
-    if close_queued_or_in_flight(vm, stream) {
+    if close_queued_or_in_flight(&mut vm.host(), stream) {
         return rejected_type_error(vm, "Cannot close a WritableStream that is closing");
     }
-    let promise = writable_stream_close(vm, stream);
+    let promise = writable_stream_close(&mut vm.host(), stream);
     promise_result(vm, promise)
 }
 
@@ -103,7 +103,7 @@ fn get_writer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.this, is_writable_stream) else {
         return Err(vm.type_error("Illegal invocation"));
     };
-    let writer = acquire_writable_stream_default_writer(vm, stream).map_err(|e| thrown(vm, e))?;
+    let writer = acquire_writable_stream_default_writer(&mut vm.host(), stream).map_err(|e| thrown(vm, e))?;
     Ok(Value::object(writer))
 }
 

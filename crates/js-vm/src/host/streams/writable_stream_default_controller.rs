@@ -19,7 +19,7 @@ fn error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("Illegal invocation"));
     };
     let e = info.arg(vm, 0);
-    controller_error_method(vm, controller, e);
+    controller_error_method(&mut vm.host(), controller, e);
     Ok(Value::UNDEFINED)
 }
 
@@ -28,7 +28,7 @@ fn signal_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(controller) = branded(vm, info.this, is_controller) else {
         return Err(vm.type_error("Illegal invocation"));
     };
-    Ok(writable_controller_signal(vm, controller))
+    Ok(writable_controller_signal(&mut vm.host(), controller))
 }
 
 /// Installs `WritableStreamDefaultController`.

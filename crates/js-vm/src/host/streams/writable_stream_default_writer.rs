@@ -26,7 +26,7 @@ fn writer_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(stream) = branded(vm, info.arg(vm, 0), is_writable_stream) else {
         return Err(vm.type_error("The argument must be a WritableStream"));
     };
-    let writer = acquire_writable_stream_default_writer(vm, stream).map_err(|e| thrown(vm, e))?;
+    let writer = acquire_writable_stream_default_writer(&mut vm.host(), stream).map_err(|e| thrown(vm, e))?;
     set_prototype_from(vm, writer, new_target)?;
     Ok(Value::object(writer))
 }
@@ -34,21 +34,21 @@ fn writer_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `get closed`.
 fn closed_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
-    let promise = writer_closed(vm, writer);
+    let promise = writer_closed(&mut vm.host(), writer);
     promise_result(vm, promise)
 }
 
 /// `get ready`.
 fn ready_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
-    let promise = writer_ready(vm, writer);
+    let promise = writer_ready(&mut vm.host(), writer);
     promise_result(vm, promise)
 }
 
 /// `get desiredSize`.
 fn desired_size_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(writer) = branded(vm, info.this, is_writer) else { return Err(vm.type_error("Illegal invocation")) };
-    let size = writer_desired_size(vm, writer).map_err(|e| thrown(vm, e))?;
+    let size = writer_desired_size(&mut vm.host(), writer).map_err(|e| thrown(vm, e))?;
     Ok(number_or_null(size))
 }
 
@@ -56,21 +56,21 @@ fn desired_size_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn abort(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
     let reason = info.arg(vm, 0);
-    let promise = writer_abort(vm, writer, reason);
+    let promise = writer_abort(&mut vm.host(), writer, reason);
     promise_result(vm, promise)
 }
 
 /// `close()`.
 fn close(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
-    let promise = writer_close(vm, writer);
+    let promise = writer_close(&mut vm.host(), writer);
     promise_result(vm, promise)
 }
 
 /// `releaseLock()`.
 fn release_lock(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(writer) = branded(vm, info.this, is_writer) else { return Err(vm.type_error("Illegal invocation")) };
-    writable_stream_default_writer_release(vm, writer);
+    writable_stream_default_writer_release(&mut vm.host(), writer);
     Ok(Value::UNDEFINED)
 }
 
@@ -78,7 +78,7 @@ fn release_lock(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn write(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(writer) = branded(vm, info.this, is_writer) else { return rejected_type_error(vm, "Illegal invocation") };
     let chunk = info.arg(vm, 0);
-    let promise = writer_write(vm, writer, chunk);
+    let promise = writer_write(&mut vm.host(), writer, chunk);
     promise_result(vm, promise)
 }
 
