@@ -92,7 +92,8 @@ fn pick<T: Copy>(items: &[T], byte: u8) -> Option<T> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut heap = Heap::with_config(HeapConfig { stress: true, poison: true, ..HeapConfig::default() });
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::with_config(HeapConfig { stress: true, poison: true, ..HeapConfig::default() }) };
     let dropped = Rc::new(RefCell::new(BTreeSet::new()));
     let mut stack = Stack { nodes: Vec::new(), table: EphemeronTable::new() };
     let mut roots: Vec<Root<Node>> = Vec::new();

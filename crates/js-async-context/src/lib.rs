@@ -6,7 +6,8 @@
 //! use js_async_context::{ContextState, Frame, SwapScope};
 //! use js_gc::Heap;
 //!
-//! let mut heap = Heap::new();
+//! // `Heap::new`'s contract: this heap's cells are used only with it, while it lives.
+//! let mut heap = unsafe { Heap::new() };
 //! let mut state: ContextState<u64> = ContextState::new();
 //! assert_eq!(state.capture(), None); // tracking is off: one flag test
 //!

@@ -152,7 +152,8 @@ mod tests {
 
     #[test]
     fn values_live_exactly_while_their_keys_do() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let table = heap.alloc(EphemeronTable::<Gc<Node>>::new());
         let key_kept = node(&mut heap, &log, 1, vec![]);
@@ -176,7 +177,8 @@ mod tests {
         // k0 is rooted; table[k0] = k1, table[k1] = k2, ... The whole chain
         // lives, in as many rounds as it is long, and was inserted backwards
         // so that one pass in table order cannot settle it.
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let table = heap.alloc(EphemeronTable::<Gc<Node>>::new());
         let keys: Vec<Gc<Node>> = (0..50).map(|id| node(&mut heap, &log, id, vec![])).collect();
@@ -204,7 +206,8 @@ mod tests {
 
     #[test]
     fn a_value_referring_to_its_own_key_does_not_keep_it_alive() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let table = heap.alloc(EphemeronTable::<Gc<Node>>::new());
         let key = node(&mut heap, &log, 1, vec![]);
@@ -219,7 +222,8 @@ mod tests {
 
     #[test]
     fn a_dead_table_keeps_nothing_alive() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let table = heap.alloc(EphemeronTable::<Gc<Node>>::new());
         let key = node(&mut heap, &log, 1, vec![]);
@@ -233,7 +237,8 @@ mod tests {
 
     #[test]
     fn map_operations() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let a = heap.alloc(1_u32);
         let b = heap.alloc(2_u32);
         let mut table = EphemeronTable::new();

@@ -175,7 +175,8 @@ mod tests {
 
     #[test]
     fn held_values_of_dead_targets_are_delivered_exactly_once() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let registry = heap.alloc(FinalizationTable::<u32>::new());
         let kept = node(&mut heap, &log, 1, vec![]);
@@ -200,7 +201,8 @@ mod tests {
 
     #[test]
     fn held_values_stay_alive_until_delivered() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let registry = heap.alloc(FinalizationTable::<Gc<Node>>::new());
         let target = node(&mut heap, &log, 1, vec![]);
@@ -222,7 +224,8 @@ mod tests {
 
     #[test]
     fn unregister_removes_live_and_pending_registrations() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let registry = heap.alloc(FinalizationTable::<u32>::new());
         let token = node(&mut heap, &log, 9, vec![]);
@@ -242,7 +245,8 @@ mod tests {
 
     #[test]
     fn dead_tokens_are_forgotten() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let registry = heap.alloc(FinalizationTable::<u32>::new());
         let token = node(&mut heap, &log, 9, vec![]);
@@ -266,7 +270,8 @@ mod tests {
 
     #[test]
     fn a_dead_registry_delivers_nothing() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let registry = heap.alloc(FinalizationTable::<Gc<Node>>::new());
         let target = node(&mut heap, &log, 1, vec![]);

@@ -16,7 +16,8 @@
 //!     }
 //! }
 //!
-//! let mut heap = Heap::new();
+//! // `Heap::new`'s contract: this heap's cells are used only with it, while it lives.
+//! let mut heap = unsafe { Heap::new() };
 //! let tail = heap.alloc(Node { next: None });
 //! let head = heap.alloc(Node { next: Some(tail) });
 //! heap.alloc(Node { next: None }); // garbage
@@ -65,7 +66,9 @@
 //!    only pointers to cells that were reachable. Debug builds detect most
 //!    violations: a freed cell's header is marked free and its bytes are
 //!    poisoned, and `Gc::borrow` checks both the header and the cell's type.
-//! 2. A `Gc` is only used with the heap that allocated it.
+//! 2. A `Gc` is only used with the heap that allocated it, while that heap
+//!    exists: [`Heap::new`] and [`Heap::with_config`] are `unsafe`, and the
+//!    caller of either takes this rule on.
 //! 3. `Trace` implementations report every owned pointer (see its safety
 //!    section); a missed edge is a use after free waiting to happen, which
 //!    gc-stress mode exposes quickly.

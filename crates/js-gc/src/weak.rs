@@ -99,7 +99,8 @@ mod tests {
 
     #[test]
     fn weak_references_are_cleared_when_their_target_dies() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let kept = node(&mut heap, &log, 1, vec![]);
         let lost = node(&mut heap, &log, 2, vec![]);
@@ -117,7 +118,8 @@ mod tests {
 
     #[test]
     fn a_weak_reference_does_not_keep_its_target_alive() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let target = node(&mut heap, &log, 7, vec![]);
         // The weak reference sits in the roots themselves.
@@ -130,7 +132,8 @@ mod tests {
 
     #[test]
     fn weak_and_strong_to_the_same_target() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let log = DropLog::default();
         let target = node(&mut heap, &log, 1, vec![]);
         let holder = heap.alloc(WeakHolder { targets: vec![Weak::new(target)] });

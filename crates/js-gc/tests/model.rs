@@ -264,7 +264,8 @@ fn index_of(nodes: &[Gc<ModelNode>], cell: impl Into<GcAny>) -> usize {
 }
 
 fn run(plan: &Plan) {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let drops = Rc::new(RefCell::new(Vec::new()));
     let nodes: Vec<Gc<ModelNode>> = (0..plan.nodes)
         .map(|id| {

@@ -212,7 +212,11 @@ impl Vm {
 
     /// A VM with `options`.
     pub fn with_options(options: VmOptions) -> Self {
-        let mut heap = Heap::with_config(options.heap.clone());
+        // SAFETY: no pointer into this heap leaves the VM (the embedder gets
+        // `Handle`s, which are checked against the VM that made them and
+        // read only through it), and the VM uses its own cells only, so
+        // every cell is borrowed through this heap while the VM owns it.
+        let mut heap = unsafe { Heap::with_config(options.heap.clone()) };
         let mut atoms = AtomTable::new();
         let root_shape = heap.alloc(Shape::root());
         let names = CommonAtoms::new(&mut heap, &mut atoms);

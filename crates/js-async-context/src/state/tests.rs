@@ -19,7 +19,8 @@ fn tracking_turns_on_at_the_first_variable() {
 
 #[test]
 fn capture_returns_the_current_frame_once_tracking() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let mut state: ContextState<u64> = ContextState::default();
     let var = state.create_variable().unwrap();
     assert_eq!(state.capture(), None);

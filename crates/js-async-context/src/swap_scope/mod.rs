@@ -28,7 +28,8 @@ use crate::state::{ContextHost, ContextState};
 /// use js_async_context::{ContextState, Frame, SwapScope};
 /// use js_gc::Heap;
 ///
-/// let mut heap = Heap::new();
+/// // `Heap::new`'s contract: this heap's cells are used only with it, while it lives.
+/// let mut heap = unsafe { Heap::new() };
 /// let mut state: ContextState<u64> = ContextState::new();
 /// let request_id = state.create_variable()?;
 /// let frame = Frame::new(&mut heap, request_id, 7);

@@ -8,7 +8,8 @@ use crate::state::ContextState;
 use crate::variable::VariableId;
 
 fn setup() -> (Heap, ContextState<u64>, VariableId) {
-    let heap = Heap::with_config(HeapConfig { stress: false, ..HeapConfig::default() });
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let heap = unsafe { Heap::with_config(HeapConfig { stress: false, ..HeapConfig::default() }) };
     let mut state = ContextState::new();
     let var = state.create_variable().unwrap();
     (heap, state, var)
@@ -108,7 +109,8 @@ fn tracking_off_scopes_do_nothing() {
 
 #[test]
 fn a_job_that_creates_the_first_variable_leaves_no_frame_behind() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let mut state: ContextState<u64> = ContextState::new();
     run_job(&mut state, None, |state| {
         let var = state.create_variable().unwrap();

@@ -46,7 +46,8 @@ impl Vm {
         let mut context = ContextState::new();
         let variable = context.create_variable().unwrap();
         Self {
-            heap: Heap::with_config(HeapConfig { stress: false, ..HeapConfig::default() }),
+            // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+            heap: unsafe { Heap::with_config(HeapConfig { stress: false, ..HeapConfig::default() }) },
             context,
             queue: JobQueue::new(),
             variable,

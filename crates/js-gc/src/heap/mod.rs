@@ -54,12 +54,29 @@ pub struct Heap {
 impl Heap {
     /// A heap with the default configuration (gc-stress mode if
     /// [`GC_STRESS_ENV`] is set).
-    pub fn new() -> Self {
-        Self::with_config(HeapConfig::default())
+    ///
+    /// # Safety
+    ///
+    /// As [`Heap::with_config`].
+    pub unsafe fn new() -> Self {
+        // SAFETY: the caller takes on `with_config`'s contract.
+        unsafe { Self::with_config(HeapConfig::default()) }
     }
 
     /// A heap with `config`.
-    pub fn with_config(config: HeapConfig) -> Self {
+    ///
+    /// # Safety
+    ///
+    /// Access to cells is checked by the borrow checker only relative to
+    /// *a* heap: [`Gc::borrow`] and [`Gc::borrow_mut`] cannot tell whether
+    /// the heap they are given is the one the cell lives in, nor whether that
+    /// heap still exists. The caller promises that every pointer this heap
+    /// hands out ([`Gc`], [`GcAny`](crate::GcAny), and those read back from
+    /// [`Root`](crate::Root)s, handles and [`Weak`](crate::Weak)s) is used
+    /// only with this heap, and none after the heap is dropped. (An engine
+    /// meets this by keeping its heap and every pointer into it private, as
+    /// js-vm does behind its handle API.)
+    pub unsafe fn with_config(config: HeapConfig) -> Self {
         Self {
             classes: std::array::from_fn(|index| SizeClass::new(SIZE_CLASSES[index])),
             large: LargeObjects::default(),
@@ -156,12 +173,6 @@ impl Heap {
     /// against to notice that a collection happened.
     pub fn epoch(&self) -> u64 {
         self.epoch
-    }
-}
-
-impl Default for Heap {
-    fn default() -> Self {
-        Self::new()
     }
 }
 

@@ -7,7 +7,8 @@ use crate::{Gc, GcAny, HandleScope, Heap, HeapConfig, Liveness, Reconciler, Root
 
 #[test]
 fn alloc_borrow_and_mutate() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let a = heap.alloc(41_u64);
     let s = heap.alloc(String::from("hello"));
     *a.borrow_mut(&mut heap) += 1;
@@ -22,7 +23,8 @@ fn alloc_borrow_and_mutate() {
 
 #[test]
 fn raw_pointers_round_trip_and_are_aligned() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let a = heap.alloc(7_u32);
     let raw = a.into_raw();
     assert_eq!(raw.as_ptr() as usize % 8, 0);
@@ -37,7 +39,8 @@ fn raw_pointers_round_trip_and_are_aligned() {
 
 #[test]
 fn collect_frees_exactly_the_unreachable_and_drops_them() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let log = DropLog::default();
     let leaf = node(&mut heap, &log, 3, vec![]);
     let middle = node(&mut heap, &log, 2, vec![leaf]);
@@ -63,7 +66,8 @@ fn collect_frees_exactly_the_unreachable_and_drops_them() {
 
 #[test]
 fn long_chains_mark_without_recursion() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let log = DropLog::default();
     let mut first = node(&mut heap, &log, 0, vec![]);
     for id in 1..200_000 {
@@ -130,7 +134,8 @@ fn large_and_over_aligned_cells() {
         const NEEDS_TRACE: bool = false;
         fn trace(&self, _: &mut Tracer) {}
     }
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let big = heap.alloc(vec![1_u8; 10].into_boxed_slice());
     let huge = heap.alloc([3_u64; 1000]);
     let aligned = heap.alloc(Aligned(9));
@@ -147,7 +152,8 @@ fn large_and_over_aligned_cells() {
 
 #[test]
 fn persistent_roots_and_handle_scopes() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let log = DropLog::default();
     let rooted = node(&mut heap, &log, 1, vec![]);
     let root = heap.root(rooted);
@@ -215,7 +221,8 @@ impl Roots for EngineRoots {
 
 #[test]
 fn reconcilers_see_exactly_the_dead_keys() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let log = DropLog::default();
     let nodes: Vec<Gc<Node>> = (0..6).map(|id| node(&mut heap, &log, id, vec![])).collect();
     let mut roots = EngineRoots {
@@ -233,12 +240,9 @@ fn reconcilers_see_exactly_the_dead_keys() {
 
 #[test]
 fn allocation_debt_triggers_collection() {
-    let mut heap = Heap::with_config(HeapConfig {
-        growth_factor: 1.0,
-        min_collection_threshold: 1 << 20,
-        stress: false,
-        poison: false,
-    });
+    let config = HeapConfig { growth_factor: 1.0, min_collection_threshold: 1 << 20, stress: false, poison: false };
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::with_config(config) };
     assert!(!heap.should_collect());
     let kept: Vec<Gc<[u64; 7]>> = (0..20_000).map(|_| heap.alloc([0; 7])).collect(); // 64 B cells: 1.28 MB
     assert!(heap.should_collect());
@@ -260,7 +264,8 @@ fn allocation_debt_triggers_collection() {
 
 #[test]
 fn stress_mode_collects_at_every_safepoint_after_an_allocation() {
-    let mut heap = Heap::with_config(HeapConfig { stress: true, ..HeapConfig::default() });
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::with_config(HeapConfig { stress: true, ..HeapConfig::default() }) };
     assert!(!heap.should_collect(), "nothing allocated yet");
     let kept = heap.alloc(5_u64);
     assert!(heap.should_collect());
@@ -281,7 +286,8 @@ fn stress_mode_collects_at_every_safepoint_after_an_allocation() {
 #[cfg(debug_assertions)]
 #[should_panic(expected = "use of a collected")]
 fn use_after_collection_is_detected_in_debug_builds() {
-    let mut heap = Heap::with_config(HeapConfig { stress: true, ..HeapConfig::default() });
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::with_config(HeapConfig { stress: true, ..HeapConfig::default() }) };
     let lost = heap.alloc(String::from("not rooted"));
     // SAFETY: deliberately broken: `lost` is used afterwards.
     unsafe { heap.collect(&mut ()) };
@@ -292,7 +298,8 @@ fn use_after_collection_is_detected_in_debug_builds() {
 #[should_panic(expected = "written to after its collection")]
 fn write_after_free_is_detected_in_stress_mode() {
     // Poison explicitly: release builds poison only when the environment asks.
-    let mut heap = Heap::with_config(HeapConfig { stress: true, poison: true, ..HeapConfig::default() });
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::with_config(HeapConfig { stress: true, poison: true, ..HeapConfig::default() }) };
     let lost = heap.alloc([1_u64; 2]);
     let raw = std::ptr::from_ref(lost.borrow(&heap)).cast_mut();
     // SAFETY: nothing is used afterwards... except deliberately, below.
@@ -307,7 +314,8 @@ fn write_after_free_is_detected_in_stress_mode() {
 #[test]
 fn poisoned_cells_are_poisoned() {
     // Poison explicitly: release builds poison only when the environment asks.
-    let mut heap = Heap::with_config(HeapConfig { stress: true, poison: true, ..HeapConfig::default() });
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::with_config(HeapConfig { stress: true, poison: true, ..HeapConfig::default() }) };
     let lost = heap.alloc([1_u64; 2]);
     let raw = std::ptr::from_ref(lost.borrow(&heap)).cast::<u8>();
     // SAFETY: nothing is used afterwards (the raw read below inspects the
@@ -344,7 +352,8 @@ fn dropping_the_heap_drops_every_live_value() {
 
 #[test]
 fn node_type_name_is_reported() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let log = DropLog::default();
     let n = node(&mut heap, &log, 0, vec![]);
     assert_eq!(n.as_any().type_name(), "Node");

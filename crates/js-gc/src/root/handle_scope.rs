@@ -33,7 +33,8 @@ impl HandleStack {
 ///
 /// ```
 /// # use js_gc::{Heap, HandleScope};
-/// let mut heap = Heap::new();
+/// // `Heap::new`'s contract: this heap's cells are used only with it, while it lives.
+/// let mut heap = unsafe { Heap::new() };
 /// let scope = HandleScope::new(&heap);
 /// let name = scope.root(heap.alloc(String::from("kept")));
 /// // SAFETY: every cell used afterwards is rooted by `scope`.

@@ -33,7 +33,8 @@ impl Roots for Vm {
 }
 
 fn heap() -> Heap {
-    Heap::with_config(HeapConfig { stress: false, ..HeapConfig::default() })
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    unsafe { Heap::with_config(HeapConfig { stress: false, ..HeapConfig::default() }) }
 }
 
 #[test]

@@ -23,7 +23,8 @@ impl Roots for QueueRoots<'_> {
 
 #[test]
 fn waiting_jobs_are_roots_and_run_jobs_are_not() {
-    let mut heap = Heap::with_config(HeapConfig { stress: false, ..HeapConfig::default() });
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::with_config(HeapConfig { stress: false, ..HeapConfig::default() }) };
     let mut queue: JobQueue<Option<GcAny>> = JobQueue::new();
     for value in 0..10 {
         let reaction = heap.alloc(Reaction { value }).as_any();

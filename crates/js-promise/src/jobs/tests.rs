@@ -35,7 +35,8 @@ fn continuation_job_round_trips_outcome_and_payload() {
 
 #[test]
 fn continuation_job_carries_the_frame_in_the_fourth_slot() {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let mut state: ContextState<Num> = ContextState::new();
     let variable = state.create_variable().expect("a variable");
     let frame = Frame::new(&mut heap, variable, Num::Int(1));

@@ -12,7 +12,8 @@ use crate::test_value::Num;
 
 /// A frame binding one variable, and the heap holding it.
 fn a_frame() -> (Heap, Frame<Num>) {
-    let mut heap = Heap::new();
+    // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+    let mut heap = unsafe { Heap::new() };
     let mut state: ContextState<Num> = ContextState::new();
     let variable = state.create_variable().expect("a variable");
     let frame = Frame::new(&mut heap, variable, Num::Int(1));

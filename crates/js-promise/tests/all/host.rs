@@ -174,7 +174,8 @@ impl Roots for RootSet<'_> {
 
 impl TestHost {
     pub fn new() -> Self {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let body: Body = Rc::new(|_, _, _, _| Err(Value::Str("Promise constructor is not called in tests")));
         let promise_constructor = Value::Function(heap.alloc(FunctionObject::Closure { body, captures: Vec::new() }));
         let then_body: Body = Rc::new(|host, _, this, args| {

@@ -93,7 +93,8 @@ mod tests {
 
     #[test]
     fn same_content_same_atom_across_widths() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let mut atoms = AtomTable::new();
         let a = atoms.intern_str(&mut heap, "length");
         let wide = heap.alloc(JsString::from_utf16(&"length".encode_utf16().collect::<Vec<_>>()));
@@ -116,7 +117,8 @@ mod tests {
                 self.0.reconcile(liveness);
             }
         }
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let mut atoms = AtomTable::new();
         let keep = atoms.intern_str(&mut heap, "keep");
         atoms.intern_str(&mut heap, "drop");

@@ -279,7 +279,8 @@ mod tests {
 
     #[test]
     fn deep_ropes_flatten_without_recursion() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let piece = heap.alloc(JsString::from_rust_str(&"x".repeat(70)));
         let mut s = heap.alloc(JsString::from_rust_str(""));
         for _ in 0..100_000 {
@@ -293,7 +294,8 @@ mod tests {
 
     #[test]
     fn pieces_of_a_rope_come_in_order() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let a = heap.alloc(JsString::from_rust_str(&"a".repeat(40)));
         let b = heap.alloc(JsString::from_rust_str(&"→".repeat(40)));
         let ab = JsString::concat(&mut heap, a, b);
@@ -310,7 +312,8 @@ mod tests {
 
     #[test]
     fn concat_of_wide_and_narrow_is_wide() {
-        let mut heap = Heap::new();
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
         let a = heap.alloc(JsString::from_rust_str("ab"));
         let b = heap.alloc(JsString::from_rust_str("→"));
         let c = JsString::concat(&mut heap, a, b);
