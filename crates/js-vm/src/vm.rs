@@ -414,6 +414,15 @@ impl Vm {
         Ok(())
     }
 
+    /// [`Vm::check_interrupt`] for `steps` steps of work done at once (a
+    /// regular-expression match polls once per `regress::POLL_INTERVAL`
+    /// backtracks).
+    pub(crate) fn check_interrupt_for(&self, steps: u64) -> JsResult<()> {
+        let left = self.steps_left.get();
+        self.steps_left.set(left.saturating_sub(steps.saturating_sub(1)));
+        self.check_interrupt()
+    }
+
     /// [`Vm::check_interrupt`] once per `stride` iterations of a builtin's
     /// inner loop (`i` counts them), for loops whose single iteration is
     /// too cheap to pay for a check each.

@@ -148,9 +148,13 @@ fn garbage_does_not_count_against_the_heap_limit() {
 
 #[test]
 fn step_limit_terminates_any_loop() {
-    for program in
-        ["for (;;) {}", "while (true) Math.abs(1);", "function f() { f(); } try { f(); } finally { for (;;); }"]
-    {
+    for program in [
+        "for (;;) {}",
+        "while (true) Math.abs(1);",
+        "function f() { f(); } try { f(); } finally { for (;;); }",
+        // Catastrophic backtracking: 2^40 paths before the match fails.
+        "/(a+)+b/.test('a'.repeat(40));",
+    ] {
         let mut vm = Vm::with_options(VmOptions { max_steps: Some(1_000_000), ..quiet_options() });
         assert_eq!(outcome(&mut vm, program), "terminated: Some(StepLimit)", "{program}");
     }
@@ -193,6 +197,21 @@ fn interrupt_stops_loops_and_long_builtins() {
         "for (let i = 0; i < 100; i++) JSON.stringify(big);",
     );
     interrupted("var fill = new Array(2 ** 30);", "fill.fill(0);");
+    // Catastrophic backtracking, with and without the unicode flag, in
+    // exec, replace and split (each ends in RegExpBuiltinExec).
+    interrupted("var a = 'a'.repeat(40);", "/(a+)+b/.exec(a);");
+    interrupted("var a = 'a'.repeat(40);", "/(a|aa)+b/u.test(a);");
+    interrupted("var a = 'a'.repeat(40) + '!';", "a.replace(/(a*)*b/g, 'x');");
+    interrupted("var a = 'x'.repeat(40);", "a.split(/(?=(x+)+y)/);");
+}
+
+#[test]
+fn a_stopped_match_does_not_leave_later_matches_stopped() {
+    let mut vm = Vm::with_options(VmOptions { max_steps: Some(100_000), ..quiet_options() });
+    assert_eq!(outcome(&mut vm, "/(a+)+b/.test('a'.repeat(40));"), "terminated: Some(StepLimit)");
+    vm.set_step_limit(None);
+    let found = vm.eval_script("after.js", "/(a+)+b/.test('aaab') + ' ' + /x(y)?z/.exec('wxzq')[0]").expect("runs");
+    assert_eq!(found.to_rust_string(&mut vm).ok().as_deref(), Some("true xz"));
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::object::internal_methods::{add_property, call, create_data_property_o
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
 use crate::string::JsString;
 use crate::value::Value;
-use crate::vm::{JsResult, Vm};
+use crate::vm::{Exception, JsResult, Vm};
 
 /// A RegExp object's internal slots.
 #[allow(clippy::struct_excessive_bools, reason = "one field per flag the matcher needs, as the spec's flags")]
@@ -202,11 +202,21 @@ fn builtin_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value
         return Ok(Value::NULL);
     }
     let start = last_index as usize;
-    let found = if unicode {
-        matcher.find_from_utf16(&text, start).next()
-    } else {
-        matcher.find_from_ucs2(&text, start).next()
+    // A backtracking match can take exponential time: it polls the
+    // interrupt flag and the step budget as it goes, and an answer after a
+    // stop means "stopped", not "no match".
+    let stopped = std::cell::Cell::new(false);
+    let check = || {
+        let stop = vm.check_interrupt_for(u64::from(regress::POLL_INTERVAL)).is_err();
+        stopped.set(stop);
+        stop
     };
+    let found = regress::with_interrupt_check(&check, || {
+        if unicode { matcher.find_from_utf16(&text, start).next() } else { matcher.find_from_ucs2(&text, start).next() }
+    });
+    if stopped.get() {
+        return Err(Exception::Terminated);
+    }
     let m = match found {
         Some(m) if !sticky || m.start() == start => m,
         _ => {
