@@ -94,21 +94,29 @@ impl<'a, Input: InputIndexer> MatchAttempter<'a, Input> {
     }
 
     /// Counts one step and, every `POLL_INTERVAL` steps, polls the interrupt
-    /// check; true once it asked to stop (the backtrack stack is then
-    /// emptied down to its `Exhausted` backstop).
+    /// check; true once it asked to stop. The common case is one decrement
+    /// and one branch.
     #[inline(always)]
     fn step_interrupted(&mut self) -> bool {
         self.poll_countdown -= 1;
-        if self.poll_countdown == 0 {
-            self.poll_countdown = crate::interrupt::POLL_INTERVAL;
-            if crate::interrupt::should_stop() {
-                self.interrupted = true;
-            }
-        }
-        if self.interrupted {
+        self.poll_countdown == 0 && self.poll_interrupt()
+    }
+
+    /// The poll itself. Once stopped, every later step comes back here and
+    /// fails at once, with the backtrack stack emptied down to its
+    /// `Exhausted` backstop.
+    #[cold]
+    #[inline(never)]
+    fn poll_interrupt(&mut self) -> bool {
+        if self.interrupted || crate::interrupt::should_stop() {
+            self.interrupted = true;
+            self.poll_countdown = 1;
             self.bts.truncate(1);
+            true
+        } else {
+            self.poll_countdown = crate::interrupt::POLL_INTERVAL;
+            false
         }
-        self.interrupted
     }
 
     #[inline(always)]
