@@ -120,6 +120,21 @@ fn string_length_limit_is_a_range_error() {
     assert_eq!(outcome(&mut vm, "new ArrayBuffer(2 ** 40);"), "RangeError");
 }
 
+/// BigInts stop at 2^20 bits, so no single arithmetic or conversion step
+/// (uninterruptible inside num-bigint) runs long: the fuzzer's `run` target
+/// once spent minutes in `2n ** 100000000n`.
+#[test]
+fn bigint_size_limit_is_a_range_error() {
+    let mut vm = Vm::with_options(quiet_options());
+    assert_eq!(outcome(&mut vm, "2n ** 100000000n;"), "RangeError");
+    assert_eq!(outcome(&mut vm, "1n << 2000000n;"), "RangeError");
+    assert_eq!(outcome(&mut vm, "(2n ** 1000000n) * (2n ** 100000n);"), "RangeError");
+    assert_eq!(outcome(&mut vm, "BigInt('9'.repeat(400000));"), "RangeError");
+    assert_eq!(outcome(&mut vm, "eval('1' + '0'.repeat(400000) + 'n');"), "RangeError");
+    // Just under the bound still works, printed in decimal in well under a second.
+    assert_eq!(outcome(&mut vm, "String(2n ** 1048000n).length === 315480 || x;"), "ok");
+}
+
 #[test]
 fn heap_limit_terminates_with_a_reason() {
     let limit = 64 << 20;

@@ -15,9 +15,14 @@ use num_traits::{FromPrimitive, One, Signed, ToPrimitive, Zero};
 
 use crate::string::JsStr;
 
-/// The largest BigInt, in bits, the engine will make (as V8 does: 2³⁰).
-/// Past it an operation throws a RangeError instead of exhausting memory.
-pub const MAX_BITS: u64 = 1 << 30;
+/// The largest BigInt, in bits, the engine will make (2²⁰, as SpiderMonkey
+/// and JavaScriptCore; V8 allows 2³⁰). Past it an operation throws a
+/// RangeError. The bound is what keeps every single arithmetic or
+/// conversion step short: multiplying or printing in decimal a 2³⁰-bit
+/// number takes minutes inside one num-bigint call, where no interrupt can
+/// reach, while at 2²⁰ bits the slowest step (decimal conversion) takes a
+/// fraction of a second.
+pub const MAX_BITS: u64 = 1 << 20;
 
 /// Why a BigInt operation threw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,9 +243,21 @@ pub fn string_to_big_int(s: JsStr<'_>) -> Option<BigInt> {
 }
 
 /// Digits in `radix` (at least one, nothing else) to their magnitude.
-fn parse_digits(digits: &[u8], radix: u32) -> Option<num_bigint::BigUint> {
+///
+/// A literal too long to fit in [`MAX_BITS`] is not converted (decimal
+/// parsing is quadratic): it reads as 2^(MAX_BITS + 1), a stand-in larger
+/// than any BigInt, which compares with every BigInt as the real value
+/// would and which `ToBigInt` refuses with a RangeError.
+pub(crate) fn parse_digits(digits: &[u8], radix: u32) -> Option<num_bigint::BigUint> {
     if digits.is_empty() || !digits.iter().all(|&d| char::from(d).is_digit(radix)) {
         return None;
+    }
+    let significant = digits.iter().position(|&d| d != b'0').map_or(0, |first| digits.len() - first);
+    // The value is at least radix^(significant - 1): past the bound if
+    // (significant - 1) * floor(log2(radix)) already exceeds it.
+    let bits_per_digit = u64::from(radix.ilog2());
+    if (significant as u64).saturating_sub(1).saturating_mul(bits_per_digit) > MAX_BITS {
+        return Some(num_bigint::BigUint::one() << (MAX_BITS + 1));
     }
     num_bigint::BigUint::parse_bytes(digits, radix)
 }
@@ -270,6 +287,17 @@ mod tests {
         assert_eq!(remainder(&big("7"), &big("-2")), Ok(big("1")));
         assert_eq!(divide(&big("1"), &big("0")), Err(BigIntError::DivisionByZero));
         assert_eq!(remainder(&big("1"), &big("0")), Err(BigIntError::DivisionByZero));
+    }
+
+    #[test]
+    fn literals_past_the_size_bound_read_as_a_larger_stand_in() {
+        let huge = format!("-{}", "9".repeat(400_000));
+        let stand_in = parse(&huge).expect("a valid literal");
+        assert_eq!((stand_in.sign(), stand_in.bits()), (Sign::Minus, MAX_BITS + 2));
+        // Leading zeros do not count.
+        let padded = format!("{}42", "0".repeat(1_000_000));
+        assert_eq!(parse(&padded), Some(big("42")));
+        assert_eq!(parse(&format!("0x{}", "f".repeat(1_000))).map(|n| n.bits()), Some(4_000));
     }
 
     #[test]

@@ -82,10 +82,13 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// Loads a BigInt literal (oxc gives its value in decimal, without
     /// separators) from the constant pool.
     fn load_bigint(&mut self, decimal: &str, dst: Reg) -> CResult<()> {
-        let Ok(n) = decimal.parse::<num_bigint::BigInt>() else {
+        let Some(n) = crate::bigint::ops::parse_digits(decimal.as_bytes(), 10) else {
             return Err(CompileError::syntax(format!("Invalid BigInt literal {decimal}")));
         };
-        let v = self.vm.bigint(n);
+        if n.bits() > crate::bigint::ops::MAX_BITS {
+            return Err(CompileError::Range(crate::bigint::ops::BigIntError::TooBig.message().to_owned()));
+        }
+        let v = self.vm.bigint(num_bigint::BigInt::from(n));
         let c = self.constant(v);
         self.emit(Instruction::LoadConst { dst, index: c });
         Ok(())
