@@ -120,7 +120,7 @@ fn string_length_limit_is_a_range_error() {
     assert_eq!(outcome(&mut vm, "new ArrayBuffer(2 ** 40);"), "RangeError");
 }
 
-/// BigInts stop at 2²⁰ bits, so no single arithmetic or conversion step
+/// `BigInt` values stop at 2²⁰ bits, so no single arithmetic or conversion step
 /// (uninterruptible inside `num-bigint`) runs long: the fuzzer's `run` target
 /// once spent minutes in `2n ** 100000000n`.
 #[test]
