@@ -16,8 +16,10 @@
 //! drains microtasks and the Node-style event loop, and makes realms.
 //! Values come back as [`Handle`]s, rooted until dropped; failures as
 //! [`JsError`]s; Rust functions become callable with [`Handle::function`].
-//! Nothing else leaves the crate, so safe code cannot keep a value the
-//! collector has freed (see the `embedding` module's documentation).
+//! Nothing else leaves the crate: the collector runs at safepoints inside
+//! every call into the VM and sees only the VM's roots and the handles, so
+//! a raw value kept by the embedder across such a call could be freed
+//! under it. With handles only, safe code cannot reach a freed cell.
 //!
 //! # Layout (crate-internal)
 //!

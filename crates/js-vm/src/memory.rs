@@ -15,7 +15,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Why a script ended with [`Exception::Terminated`](crate::Exception::Terminated).
+/// Why a script ended with [`JsError::Terminated`](crate::JsError::Terminated).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TerminationReason {
     /// The embedder raised the interrupt flag ([`Vm::interrupt_handle`](crate::Vm::interrupt_handle)).

@@ -375,7 +375,7 @@ impl Vm {
         self.steps_left.set(steps.unwrap_or(u64::MAX));
     }
 
-    /// Why the last [`Exception::Terminated`] happened (`None` before any).
+    /// Why the last [`JsError::Terminated`] happened (`None` before any).
     pub fn termination_reason(&self) -> Option<crate::TerminationReason> {
         self.termination.get()
     }

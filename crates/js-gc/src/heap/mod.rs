@@ -72,8 +72,8 @@ impl Heap {
     /// the heap they are given is the one the cell lives in, nor whether that
     /// heap still exists. The caller promises that every pointer this heap
     /// hands out ([`Gc`], [`GcAny`](crate::GcAny), and those read back from
-    /// [`Root`](crate::Root)s, handles and [`Weak`](crate::Weak)s) is used
-    /// only with this heap, and none after the heap is dropped. (An engine
+    /// [`Root`]s, handles and [`Weak`](crate::Weak)s) is used only with this
+    /// heap, and none after the heap is dropped. (An engine
     /// meets this by keeping its heap and every pointer into it private, as
     /// js-vm does behind its handle API.)
     pub unsafe fn with_config(config: HeapConfig) -> Self {
