@@ -63,6 +63,12 @@ pub fn run() -> Result<(), TaskError> {
         "cargo clippy (warnings are errors)",
         &mut cargo(&["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"]),
     )?;
+    // Every public item is documented (`missing_docs` in clippy) and its
+    // documentation builds without broken or private links.
+    command::run(
+        "cargo doc (warnings are errors)",
+        cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
+    )?;
 
     let mut totals = TestTotals::default();
     cargo_test("cargo test --workspace", &["test", "--workspace"], &[], &mut totals)?;

@@ -11,7 +11,7 @@
 //!   kernel slots in as one more file implementing the block trait. The
 //!   parser uses the same kernels to find the end of string contents and
 //!   of whitespace runs.
-//! * **[`stringify`]**: `JSON.stringify` exact to the spec (`toJSON`,
+//! * **[`stringify`](fn@stringify)**: `JSON.stringify` exact to the spec (`toJSON`,
 //!   replacer functions and lists, gaps, cycles, BigInt, boxed primitives,
 //!   `JSON.rawJSON` objects), with a fast path for plain data that gives up
 //!   before any user-observable step. Output stays 8-bit until the first
@@ -24,7 +24,7 @@
 //! The crate has no object model. An engine implements [`JsonHost`]:
 //! classify a value, read strings as Latin-1 or UTF-16 slices, enumerate
 //! keys, get properties (running user code), call functions, create values,
-//! and make its own exception from a [`JsonError`]. [`reference`] is a small
+//! and make its own exception from a [`JsonError`]. [`reference`](mod@reference) is a small
 //! value tree implementing it, used by the tests and benchmarks.
 //!
 //! ```
