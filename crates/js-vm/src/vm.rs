@@ -46,6 +46,21 @@ pub enum Phase {
 /// The result of anything that can throw.
 pub(crate) type JsResult<T> = Result<T, Exception>;
 
+/// What one collection did ([`Vm::collect_garbage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CollectionSummary {
+    /// The collection's number (collections since the VM was made).
+    pub epoch: u64,
+    /// Cells found unreachable and freed.
+    pub freed_objects: u64,
+    /// Bytes of those cells.
+    pub freed_bytes: u64,
+    /// Cells that survived.
+    pub live_objects: u64,
+    /// Bytes of those cells.
+    pub live_bytes: u64,
+}
+
 /// What source text is parsed as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SourceGoal {
@@ -609,10 +624,8 @@ impl Vm {
     }
 
     /// Collects garbage now, with the VM's registers, frames and realm and
-    /// the embedder's handles as roots. (The report's `finalization_ready`
-    /// is always empty: the VM takes those registries to run their
-    /// cleanups from its event loop.)
-    pub fn collect_garbage(&mut self) -> js_gc::CollectionReport {
+    /// the embedder's handles as roots.
+    pub fn collect_garbage(&mut self) -> CollectionSummary {
         self.handles.reclaim_released();
         let mut roots = VmRoots {
             stack: &self.stack,
@@ -643,15 +656,23 @@ impl Vm {
         // SAFETY: every cell the VM can reach afterwards is traced by
         // `VmRoots` (registers, frames, realm, temporary roots); native code
         // keeps its other values in `temp_roots`.
-        let mut report = unsafe { self.heap.collect(&mut roots) };
-        for cell in std::mem::take(&mut report.finalization_ready) {
+        let report = unsafe { self.heap.collect(&mut roots) };
+        // The registries with dead targets run their cleanups from the
+        // event loop; the cells stay inside the VM.
+        for cell in report.finalization_ready {
             if let Some(registry) = cell.downcast::<JsObject>()
                 && !self.finalization_ready.contains(&registry)
             {
                 self.finalization_ready.push(registry);
             }
         }
-        report
+        CollectionSummary {
+            epoch: report.epoch,
+            freed_objects: report.freed_objects,
+            freed_bytes: report.freed_bytes,
+            live_objects: report.live_objects,
+            live_bytes: report.live_bytes,
+        }
     }
 
     /// A collection if the allocation debt (or gc-stress) asks for one;

@@ -10,6 +10,32 @@ use crate::cell::{HEADER_SIZE, Header, POISON_BYTE};
 use crate::safepoint::{CollectionReport, Liveness, Roots};
 use crate::trace::Tracer;
 
+/// Aborts the process if a panic starts while it is alive: a collection or
+/// the heap's teardown interrupted halfway leaves free lists pointing into
+/// released blocks and mark bits that would hide live cells from the next
+/// collection, so unwinding out of one is never safe to continue from.
+pub(super) struct AbortOnUnwind {
+    what: &'static str,
+    /// Already unwinding when made (a heap dropped during a panic): a
+    /// second panic aborts by itself.
+    already_panicking: bool,
+}
+
+impl AbortOnUnwind {
+    pub(super) fn new(what: &'static str) -> Self {
+        Self { what, already_panicking: std::thread::panicking() }
+    }
+}
+
+impl Drop for AbortOnUnwind {
+    fn drop(&mut self) {
+        if std::thread::panicking() && !self.already_panicking {
+            eprintln!("js-gc: a panic during {} (a Roots implementation or a cell's Drop); aborting", self.what);
+            std::process::abort();
+        }
+    }
+}
+
 impl Heap {
     /// Collects if one is due ([`should_collect`](Self::should_collect));
     /// the embedder calls this at its safepoints.
@@ -35,8 +61,16 @@ impl Heap {
     /// still holds is dangling and must never be used again (debug builds
     /// catch most such uses: freed cells are marked and poisoned). Weak
     /// references that were traced are cleared, so upgrading them is always
-    /// sound.
+    /// sound. The weak structures `roots` traces ([`Weak`](crate::Weak),
+    /// [`EphemeronTable`](crate::EphemeronTable),
+    /// [`FinalizationTable`](crate::FinalizationTable)) must stay where they
+    /// were traced and unborrowed until this returns: the collector updates
+    /// them in place through the addresses it was given.
+    ///
+    /// A panic inside the collection (from `roots`, or from a cell's `Drop`
+    /// while sweeping) aborts the process: the heap would be left half swept.
     pub unsafe fn collect(&mut self, roots: &mut dyn Roots) -> CollectionReport {
+        let _abort_on_panic = AbortOnUnwind::new("a collection");
         let epoch = self.epoch + 1;
         let mut tracer = Tracer::new(epoch, std::mem::take(&mut self.mark_stack));
         roots.trace_roots(&mut tracer);

@@ -178,6 +178,7 @@ impl Heap {
 
 impl Drop for Heap {
     fn drop(&mut self) {
+        let _abort_on_panic = collect::AbortOnUnwind::new("the heap's teardown");
         for class in &mut self.classes {
             for cell in class.cells() {
                 // SAFETY: every carved cell is live or free; live ones are

@@ -13,6 +13,8 @@ use crate::trace::{Trace, Tracer};
 #[derive(Default)]
 pub(crate) struct HandleStack {
     cells: RefCell<Vec<GcAny>>,
+    /// How many scopes are open: the innermost one's depth.
+    open: std::cell::Cell<usize>,
 }
 
 impl HandleStack {
@@ -43,11 +45,15 @@ impl HandleStack {
 /// ```
 ///
 /// Scopes nest; each releases exactly the handles created since it opened,
-/// when it is dropped. Drop them in reverse order of creation (as locals
-/// are); debug builds check it.
+/// when it is dropped. Only the innermost open scope may root (an outer
+/// scope's handle would be released by the inner scope's drop): `root` on
+/// another one panics. A scope dropped out of order releases nothing (its
+/// handles stay rooted, a leak rather than a dangling pointer).
 pub struct HandleScope {
     stack: Rc<HandleStack>,
     base: usize,
+    /// This scope's nesting depth (1 for the outermost).
+    depth: usize,
 }
 
 impl HandleScope {
@@ -55,11 +61,17 @@ impl HandleScope {
     pub fn new(heap: &Heap) -> Self {
         let stack = Rc::clone(heap.handle_stack());
         let base = stack.len();
-        Self { stack, base }
+        let depth = stack.open.get() + 1;
+        stack.open.set(depth);
+        Self { stack, base, depth }
     }
 
     /// Roots `gc` until this scope closes.
+    ///
+    /// # Panics
+    /// If a scope opened after this one is still open.
     pub fn root<T: Trace + 'static>(&self, gc: Gc<T>) -> Handle<'_, T> {
+        assert!(self.stack.open.get() == self.depth, "js-gc: only the innermost open HandleScope may root");
         self.stack.cells.borrow_mut().push(gc.as_any());
         Handle { gc, _scope: PhantomData }
     }
@@ -67,9 +79,12 @@ impl HandleScope {
 
 impl Drop for HandleScope {
     fn drop(&mut self) {
-        let mut cells = self.stack.cells.borrow_mut();
-        debug_assert!(cells.len() >= self.base, "js-gc: handle scopes closed out of order");
-        cells.truncate(self.base);
+        let innermost = self.stack.open.get() == self.depth;
+        debug_assert!(innermost, "js-gc: handle scopes closed out of order");
+        if innermost {
+            self.stack.cells.borrow_mut().truncate(self.base);
+        }
+        self.stack.open.set(self.stack.open.get() - 1);
     }
 }
 
@@ -103,5 +118,52 @@ impl<T: Trace + 'static> Handle<'_, T> {
 impl<T: Trace + 'static> fmt::Debug for Handle<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Handle({:?})", self.gc)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{HandleScope, Heap};
+
+    fn heap() -> Heap {
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        unsafe { Heap::new() }
+    }
+
+    #[test]
+    #[should_panic(expected = "only the innermost open HandleScope may root")]
+    fn an_outer_scope_cannot_root_while_an_inner_one_is_open() {
+        let mut heap = heap();
+        let outer = HandleScope::new(&heap);
+        let _inner = HandleScope::new(&heap);
+        let cell = heap.alloc(1_u64);
+        // The inner scope's drop would release this handle with its own.
+        let _ = outer.root(cell);
+    }
+
+    #[test]
+    fn scopes_dropped_in_order_release_their_handles_and_out_of_order_ones_keep_them() {
+        let mut heap = heap();
+        let outer = HandleScope::new(&heap);
+        let kept = outer.root(heap.alloc(1_u64)).get();
+        {
+            let inner = HandleScope::new(&heap);
+            let _ = inner.root(heap.alloc(2_u64));
+            assert_eq!(heap.handle_count(), 2);
+        }
+        assert_eq!(heap.handle_count(), 1);
+        drop(outer);
+        assert_eq!(heap.handle_count(), 0);
+        // Out of order (release builds only: debug builds assert): nothing
+        // is released, so no handle dangles.
+        if !cfg!(debug_assertions) {
+            let first = HandleScope::new(&heap);
+            let second = HandleScope::new(&heap);
+            let _ = second.root(heap.alloc(3_u64));
+            drop(first);
+            drop(second);
+            assert_eq!(heap.handle_count(), 1);
+        }
+        let _ = kept;
     }
 }

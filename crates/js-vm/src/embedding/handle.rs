@@ -173,7 +173,8 @@ impl HandleTable {
             index
         } else {
             slots.push(value);
-            u32::try_from(slots.len() - 1).unwrap_or(u32::MAX)
+            // 2³² live handles would need 32 GiB of slots alone.
+            u32::try_from(slots.len() - 1).expect("fewer than 2^32 live handles")
         };
         Handle { repr: Repr::Rooted { table: Rc::clone(table), index } }
     }

@@ -51,13 +51,21 @@ impl Vm {
     /// afterwards, its result is rooted in a handle and its exception
     /// becomes a [`JsError`].
     pub(crate) fn embedder_call(&mut self, f: impl FnOnce(&mut Self) -> JsResult<Value>) -> Result<Handle, JsError> {
-        let mark = self.temp_roots.len();
-        let result = f(self);
-        self.temp_roots.truncate(mark);
+        let result = self.with_temporary_roots(f);
         match result {
             Ok(value) => Ok(self.handle(value)),
             Err(exception) => Err(self.js_error(exception)),
         }
+    }
+
+    /// Runs `f`, then lets go of the values it rooted in `temp_roots` (the
+    /// embedder's calls come from outside any native function, whose return
+    /// would otherwise release them).
+    fn with_temporary_roots<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let mark = self.temp_roots.len();
+        let result = f(self);
+        self.temp_roots.truncate(mark);
+        result
     }
 
     /// The value of a handle passed in, or the `TypeError` for one another
@@ -167,7 +175,7 @@ impl Handle {
     /// The value as `console.log` prints it.
     pub fn display(&self, vm: &mut Vm) -> String {
         match vm.handle_value(self) {
-            Some(value) => vm.display(value),
+            Some(value) => vm.with_temporary_roots(|vm| vm.display(value)),
             None => FOREIGN.to_owned(),
         }
     }
@@ -176,7 +184,7 @@ impl Handle {
     /// `Uncaught <value>` for other values (one line per line of output).
     pub fn describe_uncaught(&self, vm: &mut Vm) -> String {
         match vm.handle_value(self) {
-            Some(value) => vm.describe_uncaught(value),
+            Some(value) => vm.with_temporary_roots(|vm| vm.describe_uncaught(value)),
             None => FOREIGN.to_owned(),
         }
     }
@@ -186,7 +194,7 @@ impl Handle {
     /// rejection that is not an error), ready for stderr.
     pub fn uncaught_report(&self, vm: &mut Vm, how: Uncaught) -> String {
         match vm.handle_value(self) {
-            Some(value) => vm.uncaught_report(value, how),
+            Some(value) => vm.with_temporary_roots(|vm| vm.uncaught_report(value, how)),
             None => FOREIGN.to_owned(),
         }
     }
@@ -196,10 +204,7 @@ impl Handle {
     /// if there is none (or the handle belongs to another VM).
     pub fn constructor_name(&self, vm: &mut Vm) -> Option<String> {
         let value = vm.handle_value(self)?;
-        let mark = vm.temp_roots.len();
-        let name = vm.constructor_name(value);
-        vm.temp_roots.truncate(mark);
-        name
+        vm.with_temporary_roots(|vm| vm.constructor_name(value))
     }
 
     /// The outcome of a native promise: `None` while it is pending (or if
@@ -250,6 +255,19 @@ mod tests {
         let primitive = Handle::number(1.0);
         assert!(primitive.set(&mut vm, "x", &two).is_err());
         assert_eq!(Handle::string(&mut vm, "abc").get(&mut vm, "length").ok().and_then(|v| v.as_number()), Some(3.0));
+    }
+
+    #[test]
+    fn printing_from_outside_leaves_nothing_rooted() {
+        let mut vm = Vm::new();
+        let p = vm.eval_script("p.js", "[Promise.resolve({ a: 1 }), new Error('e')]").expect("runs");
+        let before = vm.temp_roots.len();
+        let shown = p.display(&mut vm);
+        let _ = p.describe_uncaught(&mut vm);
+        let _ = p.uncaught_report(&mut vm, Uncaught::Exception);
+        let _ = p.constructor_name(&mut vm);
+        assert!(shown.starts_with("[\n  Promise { { a: 1 } },\n  Error: e"), "{shown}");
+        assert_eq!(vm.temp_roots.len(), before);
     }
 
     #[test]
