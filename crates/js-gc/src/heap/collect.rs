@@ -70,6 +70,11 @@ impl Heap {
     /// A panic inside the collection (from `roots`, or from a cell's `Drop`
     /// while sweeping) aborts the process: the heap would be left half swept.
     pub unsafe fn collect(&mut self, roots: &mut dyn Roots) -> CollectionReport {
+        // Before anything changes, so that a write-after-free it finds is a
+        // panic the embedder sees, not an abort.
+        if self.config.poison {
+            self.check_quarantined_poison();
+        }
         let _abort_on_panic = AbortOnUnwind::new("a collection");
         let epoch = self.epoch + 1;
         let mut tracer = Tracer::new(epoch, std::mem::take(&mut self.mark_stack));
@@ -126,6 +131,28 @@ impl Heap {
         roots.trace_roots(&mut tracer);
         mark_to_fixpoint(&mut tracer);
         self.mark_stack = tracer.into_stack();
+    }
+
+    /// Panics if a cell freed by the last collection (kept out of use in
+    /// gc-stress mode) was written to since.
+    fn check_quarantined_poison(&self) {
+        for class in &self.classes {
+            for cell in class.cells() {
+                // SAFETY: carved cells of a live block are live or free.
+                let header = unsafe { cell.as_ref() };
+                if header.is_free() && header.is_quarantined() {
+                    // SAFETY: a quarantined cell of this class.
+                    unsafe { check_poison(cell, class.cell_size) };
+                }
+            }
+        }
+        for large in &self.large.cells {
+            // SAFETY: every large cell is live or quarantined.
+            if unsafe { large.cell.as_ref() }.is_free() {
+                // SAFETY: a quarantined large cell.
+                unsafe { check_poison(large.cell, large.layout.size()) };
+            }
+        }
     }
 
     /// Clears every mark bit after [`bench_mark`](Self::bench_mark).
@@ -304,10 +331,7 @@ fn sweep_class(class: &mut SizeClass, mode: SweepMode, totals: &mut SweepTotals)
             // SAFETY: carved cells of a live block are live or free.
             let header = unsafe { cell.as_ref() };
             if header.is_free() {
-                if header.is_quarantined() && mode.poison {
-                    // SAFETY: a quarantined cell of this class.
-                    unsafe { check_poison(cell, cell_size) };
-                }
+                // A quarantined cell's poison was checked before marking.
                 block_free.push(cell);
             } else if header.is_marked() {
                 header.clear_mark();
@@ -342,11 +366,8 @@ fn sweep_large(large: &mut LargeObjects, mode: SweepMode, totals: &mut SweepTota
         let size = large.layout.size();
         // SAFETY: every large cell is live or quarantined.
         let header = unsafe { large.cell.as_ref() };
+        // A quarantined large cell's poison was checked before marking.
         let keep = if header.is_free() {
-            if mode.poison {
-                // SAFETY: a quarantined large cell.
-                unsafe { check_poison(large.cell, size) };
-            }
             false
         } else if header.is_marked() {
             header.clear_mark();
