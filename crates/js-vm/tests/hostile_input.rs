@@ -120,6 +120,20 @@ fn string_length_limit_is_a_range_error() {
     assert_eq!(outcome(&mut vm, "new ArrayBuffer(2 ** 40);"), "RangeError");
 }
 
+/// A panic inside oxc (an upstream bug the fuzzer's `run` target found: a
+/// module export name ending in an escaped `\\u` and fewer than four
+/// characters) is a `SyntaxError`, not a crash.
+#[test]
+fn a_parser_panic_is_a_syntax_error() {
+    let mut vm = Vm::with_options(quiet_options());
+    for text in [r#"import {"\\u88"} from "x";"#, r#"const x = 1; export { x as "\\u8" };"#] {
+        let error = vm.check_syntax("panic.mjs", text, js_vm::SourceGoal::Module).expect_err(text);
+        let JsError::Throw(thrown) = error else { panic!("not a throw: {text}") };
+        assert_eq!(thrown.constructor_name(&mut vm).as_deref(), Some("SyntaxError"), "{text}");
+    }
+    assert!(matches!(vm.eval_module("panic2.mjs", r#"import {"\\u88"} from "x";"#), Err((js_vm::Phase::Parse, _))));
+}
+
 /// `BigInt` values stop at 2²⁰ bits, so no single arithmetic or conversion step
 /// (uninterruptible inside `num-bigint`) runs long: the fuzzer's `run` target
 /// once spent minutes in `2n ** 100000000n`.

@@ -128,6 +128,16 @@ pub fn compile_eval(
     })
 }
 
+/// Runs a step of oxc on untrusted text, turning a panic inside it (an
+/// upstream bug: oxc_ast 0.146 slices past the end of `"\\u88"` used as a
+/// module export name, found by the `run` fuzz target) into a SyntaxError
+/// instead of unwinding through the engine. The step only builds data in
+/// its own arena, which the caller drops with the error.
+fn upstream_guard<T>(step: &str, f: impl FnOnce() -> T) -> CResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .map_err(|_| CompileError::syntax(format!("Invalid or unexpected token (oxc's {step} failed on this input)")))
+}
+
 /// Parses `text` as `source_type`; the first diagnostic is the SyntaxError.
 pub(crate) fn parse<'a>(
     allocator: &'a Allocator,
@@ -135,7 +145,7 @@ pub(crate) fn parse<'a>(
     source_type: SourceType,
 ) -> CResult<oxc_ast::ast::Program<'a>> {
     let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
-    let parsed = Parser::new(allocator, text, source_type).with_options(options).parse();
+    let parsed = upstream_guard("parser", || Parser::new(allocator, text, source_type).with_options(options).parse())?;
     if let Some(error) = parsed.diagnostics.errors().next() {
         return Err(CompileError::from_diagnostic(&error.message, &error.labels, text));
     }
@@ -148,7 +158,9 @@ pub(crate) fn parse<'a>(
 /// oxc's scope analysis with its early errors (the first is the
 /// SyntaxError).
 pub(crate) fn analyse<'a>(program: &'a oxc_ast::ast::Program<'a>) -> CResult<oxc_semantic::Semantic<'a>> {
-    let built = SemanticBuilder::new().with_check_syntax_error(true).with_build_nodes(true).build(program);
+    let built = upstream_guard("scope analysis", || {
+        SemanticBuilder::new().with_check_syntax_error(true).with_build_nodes(true).build(program)
+    })?;
     if let Some(error) = built.diagnostics.errors().next() {
         return Err(CompileError::from_diagnostic(&error.message, &error.labels, program.source_text));
     }
