@@ -14,7 +14,17 @@ thread_local! {
     static VM: RefCell<Vm> = RefCell::new(Vm::with_options(VmOptions::default()));
 }
 
+/// libfuzzer-sys's panic hook aborts on every panic, even one the engine
+/// catches on purpose (a panic inside oxc becomes a SyntaxError). Dropping
+/// it restores the default hook; a panic that escapes the engine still ends
+/// the run, through libfuzzer-sys's own `catch_unwind`.
+fn let_the_engine_catch_its_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| drop(std::panic::take_hook()));
+}
+
 fuzz_target!(|data: &[u8]| {
+    let_the_engine_catch_its_panics();
     let Ok(text) = std::str::from_utf8(data) else { return };
     VM.with(|vm| {
         let mut vm = vm.borrow_mut();
