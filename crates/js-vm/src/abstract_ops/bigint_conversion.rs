@@ -27,9 +27,7 @@ pub fn to_big_int(vm: &mut Vm, v: Value) -> JsResult<Gc<JsBigInt>> {
             let s = prim.as_string().map(|s| crate::string::JsString::flatten(&mut vm.heap, s));
             let parsed = s.and_then(|s| ops::string_to_big_int(s.borrow(&vm.heap).flat()));
             if let Some(n) = parsed {
-                if n.bits() > ops::MAX_BITS {
-                    return Err(vm.range_error(ops::BigIntError::TooBig.message()));
-                }
+                let n = ops::within_bounds(n).map_err(|e| vm.range_error(e.message()))?;
                 return Ok(vm.heap.alloc(JsBigInt::new(n)));
             }
             let text = s.map(|s| s.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default();

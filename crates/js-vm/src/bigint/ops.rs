@@ -68,6 +68,12 @@ pub fn exponentiate(base: &BigInt, exponent: &BigInt) -> Result<BigInt, BigIntEr
     Ok(num_traits::pow(base.clone(), e as usize))
 }
 
+/// `n` if it fits in [`MAX_BITS`]: how a value read from text (whose
+/// too-long literals read as a larger stand-in) becomes a BigInt.
+pub fn within_bounds(n: BigInt) -> Result<BigInt, BigIntError> {
+    if n.bits() > MAX_BITS { Err(BigIntError::TooBig) } else { Ok(n) }
+}
+
 /// `BigInt::multiply`.
 pub fn multiply(x: &BigInt, y: &BigInt) -> Result<BigInt, BigIntError> {
     if x.bits() + y.bits() > MAX_BITS + 1 {
@@ -248,7 +254,7 @@ pub fn string_to_big_int(s: JsStr<'_>) -> Option<BigInt> {
 /// parsing is quadratic): it reads as 2^(MAX_BITS + 1), a stand-in larger
 /// than any BigInt, which compares with every BigInt as the real value
 /// would and which `ToBigInt` refuses with a RangeError.
-pub(crate) fn parse_digits(digits: &[u8], radix: u32) -> Option<num_bigint::BigUint> {
+fn parse_digits(digits: &[u8], radix: u32) -> Option<num_bigint::BigUint> {
     if digits.is_empty() || !digits.iter().all(|&d| char::from(d).is_digit(radix)) {
         return None;
     }

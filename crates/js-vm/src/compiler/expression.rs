@@ -82,13 +82,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// Loads a BigInt literal (oxc gives its value in decimal, without
     /// separators) from the constant pool.
     fn load_bigint(&mut self, decimal: &str, dst: Reg) -> CResult<()> {
-        let Some(n) = crate::bigint::ops::parse_digits(decimal.as_bytes(), 10) else {
+        use crate::bigint::ops;
+        let Some(n) = ops::string_to_big_int(crate::string::JsStr::Latin1(decimal.as_bytes())) else {
             return Err(CompileError::syntax(format!("Invalid BigInt literal {decimal}")));
         };
-        if n.bits() > crate::bigint::ops::MAX_BITS {
-            return Err(CompileError::Range(crate::bigint::ops::BigIntError::TooBig.message().to_owned()));
-        }
-        let v = self.vm.bigint(num_bigint::BigInt::from(n));
+        let n = ops::within_bounds(n).map_err(|e| CompileError::Range(e.message().to_owned()))?;
+        let v = self.vm.bigint(n);
         let c = self.constant(v);
         self.emit(Instruction::LoadConst { dst, index: c });
         Ok(())

@@ -48,14 +48,10 @@ const FOREIGN: &str = "<a handle made by another VM>";
 
 impl Vm {
     /// Runs `f` for the embedder: values it roots in `temp_roots` are let go
-    /// afterwards, its result is rooted in a handle and its exception
-    /// becomes a [`JsError`].
-    pub(crate) fn embedder_call(&mut self, f: impl FnOnce(&mut Self) -> JsResult<Value>) -> Result<Handle, JsError> {
-        let result = self.with_temporary_roots(f);
-        match result {
-            Ok(value) => Ok(self.handle(value)),
-            Err(exception) => Err(self.js_error(exception)),
-        }
+    /// afterwards and its exception becomes a [`JsError`]. A `Value` it
+    /// returns must be put in a handle before the next call into the VM.
+    fn embedder_call<T>(&mut self, f: impl FnOnce(&mut Self) -> JsResult<T>) -> Result<T, JsError> {
+        self.with_temporary_roots(f).map_err(|exception| self.js_error(exception))
     }
 
     /// Runs `f`, then lets go of the values it rooted in `temp_roots` (the
@@ -104,11 +100,12 @@ impl Handle {
 
     /// `this[key]` (`GetV`: primitives read their prototype's properties).
     pub fn get(&self, vm: &mut Vm, key: &str) -> Result<Self, JsError> {
-        vm.embedder_call(|vm| {
+        let value = vm.embedder_call(|vm| {
             let base = vm.value_in(self)?;
             let key = vm.rooted_key(key);
             get_value(vm, base, key)
-        })
+        })?;
+        Ok(vm.handle(value))
     }
 
     /// `this[key] = value` as strict code does it: a `TypeError` if the
@@ -120,12 +117,11 @@ impl Handle {
             let value = vm.value_in(value)?;
             let property = vm.rooted_key(key);
             if set(vm, object, property, value, Value::object(object))? {
-                Ok(Value::UNDEFINED)
+                Ok(())
             } else {
                 Err(vm.type_error(&format!("Cannot assign to property '{key}'")))
             }
         })
-        .map(drop)
     }
 
     /// Defines (or redefines) the data property `key` with `flags`
@@ -135,21 +131,20 @@ impl Handle {
             let object = vm.object_in(self, "define_property")?;
             let value = vm.value_in(value)?;
             let property = vm.rooted_key(key);
-            define_property_or_throw(vm, object, property, PropertyDescriptor::data(value, flags.attributes()))?;
-            Ok(Value::UNDEFINED)
+            define_property_or_throw(vm, object, property, PropertyDescriptor::data(value, flags.attributes()))
         })
-        .map(drop)
     }
 
     /// Calls this function with `this` and `args` (a `TypeError` if it is
     /// not callable).
     pub fn call(&self, vm: &mut Vm, this: &Self, args: &[Self]) -> Result<Self, JsError> {
-        vm.embedder_call(|vm| {
+        let result = vm.embedder_call(|vm| {
             let function = vm.value_in(self)?;
             let this = vm.value_in(this)?;
             let args = args.iter().map(|a| vm.value_in(a)).collect::<JsResult<Vec<Value>>>()?;
             call(vm, function, this, &args)
-        })
+        })?;
+        Ok(vm.handle(result))
     }
 
     /// `SameValue`: the same object, or equal primitives (`NaN` equals
@@ -163,38 +158,35 @@ impl Handle {
 
     /// `ToString`, as Rust text (lone surrogates become U+FFFD).
     pub fn to_rust_string(&self, vm: &mut Vm) -> Result<String, JsError> {
-        let mut text = String::new();
         vm.embedder_call(|vm| {
             let value = vm.value_in(self)?;
-            text = vm.rust_string(value)?;
-            Ok(Value::UNDEFINED)
-        })?;
-        Ok(text)
+            vm.rust_string(value)
+        })
     }
 
     /// The value as `console.log` prints it.
     pub fn display(&self, vm: &mut Vm) -> String {
-        match vm.handle_value(self) {
-            Some(value) => vm.with_temporary_roots(|vm| vm.display(value)),
-            None => FOREIGN.to_owned(),
-        }
+        self.printed(vm, Vm::display)
     }
 
     /// How Node reports this value escaping uncaught: an error's `stack`, or
     /// `Uncaught <value>` for other values (one line per line of output).
     pub fn describe_uncaught(&self, vm: &mut Vm) -> String {
-        match vm.handle_value(self) {
-            Some(value) => vm.with_temporary_roots(|vm| vm.describe_uncaught(value)),
-            None => FOREIGN.to_owned(),
-        }
+        self.printed(vm, Vm::describe_uncaught)
     }
 
     /// The whole report for this value escaping as `how` (the source line
     /// and caret of a throw, the value or stack, Node's text for a
     /// rejection that is not an error), ready for stderr.
     pub fn uncaught_report(&self, vm: &mut Vm, how: Uncaught) -> String {
+        self.printed(vm, |vm, value| vm.uncaught_report(value, how))
+    }
+
+    /// The text `print` makes of this value, with the temporary roots it
+    /// made let go; [`FOREIGN`] for a handle another VM made.
+    fn printed(&self, vm: &mut Vm, print: impl FnOnce(&mut Vm, Value) -> String) -> String {
         match vm.handle_value(self) {
-            Some(value) => vm.with_temporary_roots(|vm| vm.uncaught_report(value, how)),
+            Some(value) => vm.with_temporary_roots(|vm| print(vm, value)),
             None => FOREIGN.to_owned(),
         }
     }
@@ -226,10 +218,8 @@ impl Handle {
             if !matches!(buffer.borrow(&vm.heap).kind, ObjectKind::ArrayBuffer(_)) {
                 return Err(vm.type_error("detach_array_buffer: not an ArrayBuffer"));
             }
-            crate::builtins::array_buffer::detach(vm, buffer)?;
-            Ok(Value::UNDEFINED)
+            crate::builtins::array_buffer::detach(vm, buffer)
         })
-        .map(drop)
     }
 }
 
