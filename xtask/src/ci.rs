@@ -110,6 +110,9 @@ pub fn run() -> Result<(), TaskError> {
     // WPT streams and encoding: no file may pass fewer subtests on jsvm.
     crate::wpt::run(&["--check".to_owned()])?;
 
+    // Octane 2.0: every program runs on jsvm and validates its own result.
+    crate::octane::run(&["--check".to_owned()])?;
+
     println!("\nci: {} passed, {} failed, {} skipped", totals.passed, totals.failed, totals.ignored);
     if totals.failed > 0 {
         return Err(TaskError::Failed { step: "tests".into(), code: None });

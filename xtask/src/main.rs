@@ -13,6 +13,9 @@
 //!   per-file subtest counts.
 //! * `diff [FILES]` — runs the JS test programs on `jsvm` and on `node` and
 //!   requires identical output.
+//! * `octane [--check] [--filter NAME]` — Octane 2.0 on jsvm and its peers
+//!   (scores, ratios, `bench/OCTANE.md`); `--check` runs each program once
+//!   on jsvm as a correctness check.
 //! * `fuzz [TARGET] [--seconds N]` — runs the fuzz targets of `fuzz/` and
 //!   the promise-ordering differential against node.
 
@@ -22,13 +25,14 @@ mod ci;
 mod command;
 mod diff;
 mod fuzz;
+mod octane;
 mod pool;
 mod test262;
 mod wpt;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE | --peers --filter SUBSTR --instructions] | test262 [--check] [--verbose] [PATHS] | wpt [--check] [--verbose] [PATHS] | diff [FILES]>
+const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE | --peers --filter SUBSTR --instructions] | test262 [--check] [--verbose] [PATHS] | wpt [--check] [--verbose] [PATHS] | diff [FILES] | octane [--check] [--filter NAME]>
 
   ci               fmt check, clippy -D warnings, tests, loom tests, gc-stress tests, test262 check
   bench            quick criterion benchmarks of every crate, then bench/workloads on jsvm and its
@@ -40,6 +44,9 @@ const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE | --peers --filter SU
   test262 [PATHS]  run ../shared/conformance/test262 (all: write conformance/test262.md)
   wpt [PATHS]      run ../shared/conformance/wpt on jsvm and node (all: write conformance/wpt.md)
   diff [FILES]     run tests/js programs and examples on jsvm and node; outputs must match
+  octane           Octane 2.0 (../shared/benchmarks/octane) on jsvm and its peers; writes bench/OCTANE.md
+    --check          each program once on jsvm (one iteration), failing on any error (CI)
+    --filter NAME    only the programs whose name contains NAME
   fuzz [TARGET] [--seconds N]
                    run fuzz targets (json_parse, json_escape, frontend, run, gc_model, promises)";
 
@@ -52,6 +59,7 @@ fn main() -> ExitCode {
         Some("wpt") => wpt::run(&args[1..]),
         Some("diff") => diff::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("octane") => octane::run(&args[1..]),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())

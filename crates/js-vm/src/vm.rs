@@ -94,6 +94,12 @@ pub struct VmOptions {
     /// may take before it terminates the script with
     /// [`TerminationReason::StepLimit`](crate::TerminationReason::StepLimit).
     pub max_steps: Option<u64>,
+    /// Define the global `require(name)` for the built-in modules (a
+    /// stand-in for the CommonJS scope node gives a main script). Off for a
+    /// classic global script, which in node (`vm.runInThisContext`, d8, a
+    /// browser) sees no `require`: programs such as Octane's zlib and
+    /// typescript probe `typeof require` to choose their host.
+    pub commonjs_require: bool,
 }
 
 impl Default for VmOptions {
@@ -106,6 +112,7 @@ impl Default for VmOptions {
             resume_cache: true,
             max_heap_size: None,
             max_steps: None,
+            commonjs_require: true,
         }
     }
 }

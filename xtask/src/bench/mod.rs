@@ -18,10 +18,10 @@
 //! mean much.
 
 mod criterion;
-mod engines;
-mod machine;
-mod table;
-mod workloads;
+pub(crate) mod engines;
+pub(crate) mod machine;
+pub(crate) mod table;
+pub(crate) mod workloads;
 
 use std::fmt::Write as _;
 use std::fs;

@@ -5,7 +5,7 @@
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -101,11 +101,34 @@ pub fn parse_output(stdout: &str) -> Vec<(String, Outcome)> {
 }
 
 /// Runs `cmd` to completion (or `TIMEOUT`) and reads its protocol lines.
-pub fn run(mut cmd: Command) -> RunResult {
+pub fn run(cmd: Command) -> RunResult {
+    let finished = run_to_end(cmd, TIMEOUT);
+    let cases = parse_output(&finished.stdout);
+    let failure = match finished.status {
+        Ok(status) if status.success() => None,
+        Ok(status) => Some(format!("exited with {status}: {}", last_lines(&finished.stderr, 6))),
+        Err(reason) => Some(reason),
+    };
+    RunResult { cases, failure, stderr: finished.stderr }
+}
+
+/// What a program run to its end (or stopped at its time limit) left.
+pub struct Finished {
+    /// How it exited, or why it did not (could not start, timed out).
+    pub status: Result<ExitStatus, String>,
+    /// Everything it wrote to stdout.
+    pub stdout: String,
+    /// Everything it wrote to stderr.
+    pub stderr: String,
+}
+
+/// Runs `cmd` with both pipes captured, killing it after `timeout`.
+pub fn run_to_end(mut cmd: Command, timeout: Duration) -> Finished {
     let mut child = match cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
         Ok(child) => child,
         Err(err) => {
-            return RunResult { failure: Some(format!("could not start {cmd:?}: {err}")), ..RunResult::default() };
+            let status = Err(format!("could not start {cmd:?}: {err}"));
+            return Finished { status, stdout: String::new(), stderr: String::new() };
         }
     };
     // Read both pipes on threads so a chatty program cannot block on a full pipe.
@@ -117,24 +140,16 @@ pub fn run(mut cmd: Command) -> RunResult {
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Ok(status),
-            Ok(None) if started.elapsed() > TIMEOUT => {
+            Ok(None) if started.elapsed() > timeout => {
                 let _ = child.kill();
                 let _ = child.wait();
-                break Err(format!("timed out after {} s", TIMEOUT.as_secs()));
+                break Err(format!("timed out after {} s", timeout.as_secs()));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
             Err(err) => break Err(err.to_string()),
         }
     };
-    let stdout = stdout.join().unwrap_or_default();
-    let stderr = stderr.join().unwrap_or_default();
-    let cases = parse_output(&stdout);
-    let failure = match status {
-        Ok(status) if status.success() => None,
-        Ok(status) => Some(format!("exited with {status}: {}", last_lines(&stderr, 6))),
-        Err(reason) => Some(reason),
-    };
-    RunResult { cases, failure, stderr }
+    Finished { status, stdout: stdout.join().unwrap_or_default(), stderr: stderr.join().unwrap_or_default() }
 }
 
 fn read_all(pipe: Option<&mut impl Read>) -> String {
@@ -146,7 +161,7 @@ fn read_all(pipe: Option<&mut impl Read>) -> String {
 }
 
 /// The last `n` non-empty lines of `text`, joined with ` / `.
-fn last_lines(text: &str, n: usize) -> String {
+pub fn last_lines(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
     lines[lines.len().saturating_sub(n)..].join(" / ")
 }

@@ -7,7 +7,8 @@
 //! after a collection), `--max-steps=N` (terminate after N steps: calls,
 //! loop iterations, elements visited by builtins), `--print-bytecode`
 //! (print the compiled bytecode of FILE and of every function in it, then
-//! run it).
+//! run it), `--script` (run FILE as a classic global script, as node's
+//! `vm.runInThisContext` or d8 would: no `require` in scope).
 
 use std::process::ExitCode;
 
@@ -48,6 +49,7 @@ fn parse_args() -> Result<Args, String> {
             "--expose-internals" => options.expose_internals = true,
             "--no-resume-cache" => options.resume_cache = false,
             "--module" => module = true,
+            "--script" => options.commonjs_require = false,
             "--print-bytecode" => print_bytecode = true,
             _ if arg.starts_with("--max-heap-size=") => {
                 let megabytes = number_option(&arg)?;
@@ -144,7 +146,7 @@ fn main() -> ExitCode {
             }
             eprintln!(
                 "usage: jsvm [--gc-stress] [--expose-internals] [--no-resume-cache] [--module] [--max-heap-size=MB] \
-                 [--max-steps=N] [--print-bytecode] FILE [ARGS]"
+                 [--max-steps=N] [--print-bytecode] [--script] FILE [ARGS]"
             );
             return ExitCode::from(2);
         }

@@ -265,10 +265,13 @@ fn require(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
 }
 
-/// Installs `require`, `AsyncContext` (TC39).
+/// Installs `require` (unless the options leave it out) and `AsyncContext`
+/// (TC39).
 pub(crate) fn install(vm: &mut Vm) {
     let global = vm.realm.global;
-    method(vm, global, "require", 1, require);
+    if vm.options.commonjs_require {
+        method(vm, global, "require", 1, require);
+    }
     let namespace = vm.new_plain_object();
     crate::builtins::value_property(
         vm,
