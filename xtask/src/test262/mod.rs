@@ -45,7 +45,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "import-defer",
     "import-text",
     "import-bytes",
-    "uint8array-base64",
 ];
 
 /// How one test run ended.
