@@ -82,6 +82,7 @@ mod symbol;
 mod value;
 mod vm;
 
+pub use builtins::shared_memory::SharedArrayBufferBlock;
 pub use embedding::{Handle, JsError, PropertyFlags};
 pub use host::uncaught::Uncaught;
 pub use memory::{CountingAllocator, TerminationReason};

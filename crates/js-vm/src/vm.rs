@@ -94,6 +94,9 @@ pub struct VmOptions {
     /// may take before it terminates the script with
     /// [`TerminationReason::StepLimit`](crate::TerminationReason::StepLimit).
     pub max_steps: Option<u64>,
+    /// The agent's `[[CanBlock]]`: whether `Atomics.wait` may block this
+    /// thread (a `TypeError` otherwise, as on a browser's main thread).
+    pub can_block: bool,
 }
 
 impl Default for VmOptions {
@@ -106,6 +109,7 @@ impl Default for VmOptions {
             resume_cache: true,
             max_heap_size: None,
             max_steps: None,
+            can_block: false,
         }
     }
 }

@@ -36,7 +36,8 @@ struct Args {
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut options = VmOptions::default();
+    // Node's main thread may block in `Atomics.wait`.
+    let mut options = VmOptions { can_block: true, ..VmOptions::default() };
     let mut file = None;
     let mut module = false;
     let mut print_bytecode = false;

@@ -34,6 +34,7 @@ pub mod proxy;
 pub mod reflect;
 pub mod regexp;
 pub mod set_methods;
+pub mod shared_memory;
 pub mod string;
 pub mod symbol;
 pub mod typed_array;
