@@ -88,4 +88,4 @@ pub use host::uncaught::Uncaught;
 pub use memory::{CountingAllocator, TerminationReason};
 pub use module::{FsLoader, ModuleLoadError, ModuleLoader};
 pub use realm::RealmId;
-pub use vm::{CollectionSummary, ConsoleSink, Phase, SourceGoal, StdConsole, Vm, VmOptions};
+pub use vm::{AgentOptions, CollectionSummary, ConsoleSink, Phase, SourceGoal, StdConsole, Vm, VmOptions};

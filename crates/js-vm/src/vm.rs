@@ -94,9 +94,21 @@ pub struct VmOptions {
     /// may take before it terminates the script with
     /// [`TerminationReason::StepLimit`](crate::TerminationReason::StepLimit).
     pub max_steps: Option<u64>,
+    /// How the VM behaves as an agent among others sharing memory.
+    pub agent: AgentOptions,
+}
+
+/// How a VM behaves as an agent of an agent cluster (§9.7): other VMs, on
+/// other threads, sharing SharedArrayBuffers with it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AgentOptions {
     /// The agent's `[[CanBlock]]`: whether `Atomics.wait` may block this
     /// thread (a `TypeError` otherwise, as on a browser's main thread).
     pub can_block: bool,
+    /// Whether a pending `Atomics.waitAsync` keeps the event loop running.
+    /// Node's loop does not wait for one; an embedder whose other threads
+    /// (workers, test262's agents) may still notify it sets this.
+    pub wait_async_keeps_alive: bool,
 }
 
 impl Default for VmOptions {
@@ -109,7 +121,7 @@ impl Default for VmOptions {
             resume_cache: true,
             max_heap_size: None,
             max_steps: None,
-            can_block: false,
+            agent: AgentOptions::default(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `$262.agent` (INTERPRETING.md): concurrent agents for the Atomics
 //! tests. Each agent is a thread with its own VM, which can block
 //! (`Atomics.wait` works there); the main agent cannot. A broadcast hands
-//! every agent the SharedArrayBuffer's block, so both VMs see one memory.
+//! every agent the `SharedArrayBuffer`'s block, so both VMs see one memory.
 //!
 //! When the test ends, every agent is interrupted and joined: a blocked
 //! `Atomics.wait`, a sleep and a wait for a broadcast all look at the VM's
@@ -15,7 +15,7 @@ use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use js_vm::{Handle, JsError, PropertyFlags, SharedArrayBufferBlock, Vm, VmOptions};
+use js_vm::{AgentOptions, Handle, JsError, PropertyFlags, SharedArrayBufferBlock, Vm, VmOptions};
 
 use super::{define_method, first_argument_text};
 
@@ -30,7 +30,7 @@ const AGENT_STACK: usize = 64 * 1024 * 1024;
 enum BroadcastId {
     Undefined,
     Number(f64),
-    /// A BigInt, as its decimal text (a value cannot cross VMs).
+    /// A `BigInt`, as its decimal text (a value cannot cross VMs).
     BigInt(String),
 }
 
@@ -271,7 +271,9 @@ fn drain(vm: &mut Vm) {
 
 /// The body of an agent's thread.
 fn run_agent(source: &str, hub: &Arc<Hub>, mailbox: &Arc<Mailbox>, ready: &mpsc::Sender<Arc<AtomicBool>>) {
-    let mut vm = Vm::with_options(VmOptions { can_block: true, ..VmOptions::default() });
+    let agent = AgentOptions { can_block: true, wait_async_keeps_alive: true };
+    let options = VmOptions { agent, ..VmOptions::default() };
+    let mut vm = Vm::with_options(options);
     let interrupt = vm.interrupt_handle();
     if ready.send(Arc::clone(&interrupt)).is_err() {
         return;

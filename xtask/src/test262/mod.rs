@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use js_vm::{Handle, JsError, Phase, PropertyFlags, RealmId, Vm, VmOptions};
+use js_vm::{AgentOptions, Handle, JsError, Phase, PropertyFlags, RealmId, Vm, VmOptions};
 
 use crate::command::{TaskError, workspace_root};
 use crate::pool::{self, InterruptSlot};
@@ -198,7 +198,9 @@ fn run_once(
     // The main agent can block (as in Node, d8 or the SpiderMonkey shell:
     // the agent tests' `safeBroadcast` calls `Atomics.wait` on it), except
     // for the tests about an agent that cannot.
-    let mut options = VmOptions { can_block: !meta.has_flag("CanBlockIsFalse"), ..VmOptions::default() };
+    // Its agents may notify its `Atomics.waitAsync` promises at any time.
+    let agent = AgentOptions { can_block: !meta.has_flag("CanBlockIsFalse"), wait_async_keeps_alive: true };
+    let mut options = VmOptions { agent, ..VmOptions::default() };
     if GC_STRESS.load(Ordering::Relaxed) {
         options.heap.stress = true;
     }

@@ -5,7 +5,7 @@
 //! [`shared_memory`](super::shared_memory)); on an ArrayBuffer, which only
 //! this VM can reach, a plain read and write with no user code in between
 //! is atomic already. `Atomics.wait` blocks only in an agent that may
-//! (`VmOptions::can_block`, the agent's `[[CanBlock]]`); elsewhere it
+//! (`AgentOptions::can_block`, the agent's `[[CanBlock]]`); elsewhere it
 //! throws, as on a browser's main thread. `Atomics.waitAsync` never
 //! blocks: its promise settles from the VM's event loop.
 
@@ -276,7 +276,7 @@ fn timeout_duration(ms: f64) -> Option<Duration> {
 fn wait(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name = "Atomics.wait";
     let request = wait_request(vm, info, name)?;
-    if !vm.options.can_block {
+    if !vm.options.agent.can_block {
         return Err(vm.type_error(&format!("{name} cannot be called in this context: this agent cannot block")));
     }
     let interrupt = vm.interrupt_handle();
@@ -324,18 +324,15 @@ fn wait_async(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let id = NEXT_ASYNC_WAITER.fetch_add(1, Ordering::Relaxed);
     let inbox = vm.event_loop.inbox();
     let zero = request.timeout_ms == 0.0;
-    match request.block.wait_async(request.byte_index, request.size, request.expected, zero, id, &inbox) {
-        Err(outcome) => {
-            let text = if outcome == WaitOutcome::NotEqual { "not-equal" } else { "timed-out" };
-            let text = vm.string(text);
-            wait_async_result(vm, false, text)
-        }
-        Ok(()) => {
-            let timeout = timeout_duration(request.timeout_ms);
-            vm.event_loop.add_async_waiter(id, promise, request.block, timeout);
-            wait_async_result(vm, true, Value::object(promise))
-        }
+    if let Err(outcome) = request.block.wait_async(request.byte_index, request.size, request.expected, zero, id, &inbox)
+    {
+        let text = if outcome == WaitOutcome::NotEqual { "not-equal" } else { "timed-out" };
+        let text = vm.string(text);
+        return wait_async_result(vm, false, text);
     }
+    let timeout = timeout_duration(request.timeout_ms);
+    vm.event_loop.add_async_waiter(id, promise, request.block, timeout);
+    wait_async_result(vm, true, Value::object(promise))
 }
 
 /// `Atomics.notify` (§25.4.15): wakes up to `count` waiters (all when

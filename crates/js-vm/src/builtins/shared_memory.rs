@@ -185,31 +185,35 @@ impl SharedBlock {
     /// and returns `old`. `None` when the slot is out of bounds.
     pub(crate) fn atomic_update(&self, byte_index: usize, size: usize, mut f: impl FnMut(u64) -> u64) -> Option<u64> {
         let p = self.atomic_slot(byte_index, size)?;
-        let (set, get) = (Ordering::SeqCst, Ordering::SeqCst);
+        let order = Ordering::SeqCst;
         // Elements are little-endian in the buffer; the atomics work on
-        // native integers, so convert on big-endian hosts.
-        // SAFETY (each arm): `p` is in bounds, aligned to the element's size
-        // and lives as long as `self`; every atomic access to the block
-        // goes through these same types.
+        // native integers, so `from_le`/`to_le` convert on big-endian hosts.
+        // Every `from_ptr` below: `p` is in bounds, aligned to the element's
+        // size and lives as long as `self`, and every atomic access to the
+        // block goes through these same types.
         let old = match size {
-            1 => u64::from(
-                unsafe { AtomicU8::from_ptr(p) }.fetch_update(set, get, |v| Some(f(u64::from(v)) as u8)).unwrap_or(0),
-            ),
-            2 => u64::from(u16::from_le(
-                unsafe { AtomicU16::from_ptr(p.cast()) }
-                    .fetch_update(set, get, |v| Some((f(u64::from(u16::from_le(v))) as u16).to_le()))
-                    .unwrap_or(0),
-            )),
-            4 => u64::from(u32::from_le(
-                unsafe { AtomicU32::from_ptr(p.cast()) }
-                    .fetch_update(set, get, |v| Some((f(u64::from(u32::from_le(v))) as u32).to_le()))
-                    .unwrap_or(0),
-            )),
-            _ => u64::from_le(
-                unsafe { AtomicU64::from_ptr(p.cast()) }
-                    .fetch_update(set, get, |v| Some(f(u64::from_le(v)).to_le()))
-                    .unwrap_or(0),
-            ),
+            1 => {
+                // SAFETY: as said above.
+                let a = unsafe { AtomicU8::from_ptr(p) };
+                u64::from(a.fetch_update(order, order, |v| Some(f(u64::from(v)) as u8)).unwrap_or(0))
+            }
+            2 => {
+                // SAFETY: as said above.
+                let a = unsafe { AtomicU16::from_ptr(p.cast()) };
+                let old = a.fetch_update(order, order, |v| Some((f(u64::from(u16::from_le(v))) as u16).to_le()));
+                u64::from(u16::from_le(old.unwrap_or(0)))
+            }
+            4 => {
+                // SAFETY: as said above.
+                let a = unsafe { AtomicU32::from_ptr(p.cast()) };
+                let old = a.fetch_update(order, order, |v| Some((f(u64::from(u32::from_le(v))) as u32).to_le()));
+                u64::from(u32::from_le(old.unwrap_or(0)))
+            }
+            _ => {
+                // SAFETY: as said above.
+                let a = unsafe { AtomicU64::from_ptr(p.cast()) };
+                u64::from_le(a.fetch_update(order, order, |v| Some(f(u64::from_le(v)).to_le())).unwrap_or(0))
+            }
         };
         Some(old)
     }
@@ -217,12 +221,25 @@ impl SharedBlock {
     /// An atomic (sequentially consistent) read of the element.
     pub(crate) fn atomic_load(&self, byte_index: usize, size: usize) -> Option<u64> {
         let p = self.atomic_slot(byte_index, size)?;
-        // SAFETY (each arm): as in `atomic_update`.
+        let order = Ordering::SeqCst;
+        // Every `from_ptr` below: as in `atomic_update`.
         let v = match size {
-            1 => u64::from(unsafe { AtomicU8::from_ptr(p) }.load(Ordering::SeqCst)),
-            2 => u64::from(u16::from_le(unsafe { AtomicU16::from_ptr(p.cast()) }.load(Ordering::SeqCst))),
-            4 => u64::from(u32::from_le(unsafe { AtomicU32::from_ptr(p.cast()) }.load(Ordering::SeqCst))),
-            _ => u64::from_le(unsafe { AtomicU64::from_ptr(p.cast()) }.load(Ordering::SeqCst)),
+            1 => {
+                // SAFETY: as said above.
+                u64::from(unsafe { AtomicU8::from_ptr(p) }.load(order))
+            }
+            2 => {
+                // SAFETY: as said above.
+                u64::from(u16::from_le(unsafe { AtomicU16::from_ptr(p.cast()) }.load(order)))
+            }
+            4 => {
+                // SAFETY: as said above.
+                u64::from(u32::from_le(unsafe { AtomicU32::from_ptr(p.cast()) }.load(order)))
+            }
+            _ => {
+                // SAFETY: as said above.
+                u64::from_le(unsafe { AtomicU64::from_ptr(p.cast()) }.load(order))
+            }
         };
         Some(v)
     }

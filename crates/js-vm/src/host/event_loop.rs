@@ -7,9 +7,13 @@
 //! Every task records the async-context frame current when it was
 //! scheduled and runs under it.
 //!
-//! Pending `Atomics.waitAsync` promises keep the loop alive too: other
-//! threads' notifications reach it through its [`RemoteInbox`], and the
-//! loop blocks on that inbox when it has nothing else to do.
+//! `Atomics.waitAsync` promises settle from the loop: notifications (from
+//! this thread or others) reach it through its [`RemoteInbox`], and the
+//! loop blocks on that inbox while it waits for a timer or a waiter's
+//! deadline. As in Node, a pending waiter alone does not keep the loop
+//! alive, unless [`AgentOptions::wait_async_keeps_alive`](crate::AgentOptions)
+//! says other threads may still notify it; notifications already posted
+//! are settled before the loop ends either way.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
@@ -155,7 +159,7 @@ impl EventLoop {
     }
 
     fn alive(&self) -> bool {
-        !self.immediates.is_empty() || self.timers.values().any(|t| t.referenced) || !self.async_waiters.is_empty()
+        !self.immediates.is_empty() || self.timers.values().any(|t| t.referenced)
     }
 
     /// The inbox through which other threads reach this loop.
@@ -284,7 +288,17 @@ impl Vm {
         if let Some(reason) = self.run_ticks_and_microtasks()? {
             return Ok(Some(reason));
         }
-        while self.event_loop.alive() {
+        loop {
+            // Atomics.waitAsync promises already notified or timed out.
+            if self.settle_async_waiters()
+                && let Some(reason) = self.run_ticks_and_microtasks()?
+            {
+                return Ok(Some(reason));
+            }
+            let waiting = self.options.agent.wait_async_keeps_alive && !self.event_loop.async_waiters.is_empty();
+            if !self.event_loop.alive() && !waiting {
+                break;
+            }
             self.event_loop.refresh_now();
             // Timers phase.
             let now = self.event_loop.now_ms;
@@ -319,12 +333,6 @@ impl Vm {
                 if let Some(reason) = self.run_ticks_and_microtasks()? {
                     return Ok(Some(reason));
                 }
-            }
-            // Atomics.waitAsync promises notified or timed out.
-            if self.settle_async_waiters()
-                && let Some(reason) = self.run_ticks_and_microtasks()?
-            {
-                return Ok(Some(reason));
             }
             // FinalizationRegistry cleanups found by collections.
             self.run_finalization_cleanups()?;
