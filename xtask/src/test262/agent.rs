@@ -272,7 +272,8 @@ fn drain(vm: &mut Vm) {
 /// The body of an agent's thread.
 fn run_agent(source: &str, hub: &Arc<Hub>, mailbox: &Arc<Mailbox>, ready: &mpsc::Sender<Arc<AtomicBool>>) {
     let agent = AgentOptions { can_block: true, wait_async_keeps_alive: true };
-    let options = VmOptions { agent, ..VmOptions::default() };
+    let mut options = VmOptions { agent, ..VmOptions::default() };
+    options.heap.stress = super::GC_STRESS.load(Ordering::Relaxed);
     let mut vm = Vm::with_options(options);
     let interrupt = vm.interrupt_handle();
     if ready.send(Arc::clone(&interrupt)).is_err() {

@@ -23,15 +23,13 @@ use js_async_context::{Frame, SwapScope};
 use js_gc::{Gc, Trace, Tracer};
 use js_microtask::RemoteInbox;
 
-use crate::builtins::shared_memory::{RemoteTask, SharedBlock, VmInbox};
-use crate::object::JsObject;
-
 use crate::abstract_ops::{is_callable, to_number};
+use crate::builtins::shared_memory::{RemoteTask, SharedBlock, VmInbox};
 use crate::builtins::{method, native_function, symbol_method};
 use crate::embedding::{Handle, JsError};
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::call;
-use crate::object::{Attributes, ObjectKind};
+use crate::object::{Attributes, JsObject, ObjectKind};
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
