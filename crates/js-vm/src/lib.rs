@@ -82,9 +82,10 @@ mod symbol;
 mod value;
 mod vm;
 
+pub use builtins::shared_memory::SharedArrayBufferBlock;
 pub use embedding::{Handle, JsError, PropertyFlags};
 pub use host::uncaught::Uncaught;
 pub use memory::{CountingAllocator, TerminationReason};
 pub use module::{FsLoader, ModuleLoadError, ModuleLoader};
 pub use realm::RealmId;
-pub use vm::{CollectionSummary, ConsoleSink, Phase, SourceGoal, StdConsole, Vm, VmOptions};
+pub use vm::{AgentOptions, CollectionSummary, ConsoleSink, Phase, SourceGoal, StdConsole, Vm, VmOptions};

@@ -100,6 +100,21 @@ pub struct VmOptions {
     /// browser) sees no `require`: programs such as Octane's zlib and
     /// typescript probe `typeof require` to choose their host.
     pub commonjs_require: bool,
+    /// How the VM behaves as an agent among others sharing memory.
+    pub agent: AgentOptions,
+}
+
+/// How a VM behaves as an agent of an agent cluster (§9.7): other VMs, on
+/// other threads, sharing SharedArrayBuffers with it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AgentOptions {
+    /// The agent's `[[CanBlock]]`: whether `Atomics.wait` may block this
+    /// thread (a `TypeError` otherwise, as on a browser's main thread).
+    pub can_block: bool,
+    /// Whether a pending `Atomics.waitAsync` keeps the event loop running.
+    /// Node's loop does not wait for one; an embedder whose other threads
+    /// (workers, test262's agents) may still notify it sets this.
+    pub wait_async_keeps_alive: bool,
 }
 
 impl Default for VmOptions {
@@ -113,6 +128,7 @@ impl Default for VmOptions {
             max_heap_size: None,
             max_steps: None,
             commonjs_require: true,
+            agent: AgentOptions::default(),
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use js_vm::{ConsoleSink, Vm};
+use js_vm::{ConsoleSink, Vm, VmOptions};
 
 mod support;
 
@@ -26,7 +26,10 @@ fn programs() -> Vec<PathBuf> {
 fn run_on_engine(path: &Path) -> String {
     let text = std::fs::read_to_string(path).expect("readable program");
     let capture = Capture::default();
-    let mut vm = Vm::new();
+    // As jsvm makes it: node's main thread may block in `Atomics.wait`.
+    let mut options = VmOptions::default();
+    options.agent.can_block = true;
+    let mut vm = Vm::with_options(options);
     vm.set_console(Box::new(capture.clone()));
     let outcome = if path.extension().is_some_and(|e| e == "mjs") {
         // As jsvm runs a module: evaluated as if inside a promise job.

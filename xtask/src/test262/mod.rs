@@ -6,6 +6,7 @@
 //! `conformance/test262-baseline.json`; with `--check` it compares pass
 //! counts against the baseline instead and fails on any drop.
 
+mod agent;
 mod metadata;
 mod report;
 
@@ -15,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use js_vm::{Handle, JsError, Phase, PropertyFlags, RealmId, Vm, VmOptions};
+use js_vm::{AgentOptions, Handle, JsError, Phase, PropertyFlags, RealmId, Vm, VmOptions};
 
 use crate::command::{TaskError, workspace_root};
 use crate::pool::{self, InterruptSlot};
@@ -45,7 +46,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "import-defer",
     "import-text",
     "import-bytes",
-    "uint8array-base64",
 ];
 
 /// How one test run ended.
@@ -162,15 +162,26 @@ fn install_262(vm: &mut Vm, realm: RealmId) -> Result<Handle, JsError> {
     Ok(host)
 }
 
-/// Defines `print` and `$262` (the hooks this engine supports).
-fn install_host(vm: &mut Vm) -> Result<(), JsError> {
+/// Defines `print` and `$262` (the hooks this engine supports), with
+/// `$262.agent` for the main agent; returns its agents, to be stopped when
+/// the test ends.
+fn install_host(vm: &mut Vm) -> Result<std::rc::Rc<agent::Agents>, JsError> {
     let global = vm.global_object();
     define_method(vm, &global, "print", 1, |vm, _, args| {
         let text = first_argument_text(vm, args)?;
         vm.console_log(&text);
         Ok(Handle::undefined())
     })?;
-    install_262(vm, vm.current_realm()).map(drop)
+    let host = install_262(vm, vm.current_realm())?;
+    agent::install_main(vm, &host)
+}
+
+/// Runs what the test left queued: promise jobs, then the event loop's
+/// timers and `Atomics.waitAsync` settlements, until nothing is left. An
+/// unhandled rejection is no failure in test262: the loop goes on.
+fn run_jobs(vm: &mut Vm) -> Result<(), JsError> {
+    while vm.run_event_loop()?.is_some() {}
+    Ok(())
 }
 
 /// Whether VMs collect at every safepoint (`--gc-stress-compare`).
@@ -184,7 +195,12 @@ fn run_once(
     harness: &Harness,
     interrupt_slot: &InterruptSlot,
 ) -> Outcome {
-    let mut options = VmOptions::default();
+    // The main agent can block (as in Node, d8 or the SpiderMonkey shell:
+    // the agent tests' `safeBroadcast` calls `Atomics.wait` on it), except
+    // for the tests about an agent that cannot.
+    // Its agents may notify its `Atomics.waitAsync` promises at any time.
+    let agent = AgentOptions { can_block: !meta.has_flag("CanBlockIsFalse"), wait_async_keeps_alive: true };
+    let mut options = VmOptions { agent, ..VmOptions::default() };
     if GC_STRESS.load(Ordering::Relaxed) {
         options.heap.stress = true;
     }
@@ -194,9 +210,10 @@ fn run_once(
     if let Ok(mut slot) = interrupt_slot.lock() {
         *slot = Some(vm.interrupt_handle());
     }
-    if let Err(e) = install_host(&mut vm) {
-        return Outcome::Fail(format!("the host hooks failed: {}", describe(&mut vm, e)));
-    }
+    let agents = match install_host(&mut vm) {
+        Ok(agents) => agents,
+        Err(e) => return Outcome::Fail(format!("the host hooks failed: {}", describe(&mut vm, e))),
+    };
     if !meta.has_flag("raw") {
         let mut files = vec!["assert.js".to_owned(), "sta.js".to_owned()];
         if meta.has_flag("async") {
@@ -223,7 +240,7 @@ fn run_once(
         let text = if strict { format!("\"use strict\";\n{source}") } else { source.to_owned() };
         // Promise jobs the script queued run before the outcome is judged.
         vm.eval_script_phased(&file_name, &text)
-            .and_then(|v| vm.run_microtasks().map(|()| v).map_err(|e| (Phase::Runtime, e)))
+            .and_then(|v| run_jobs(&mut vm).map(|()| v).map_err(|e| (Phase::Runtime, e)))
     };
     let outcome = match (&meta.negative, result) {
         (Some(negative), Err((phase, JsError::Throw(value)))) => {
@@ -257,6 +274,7 @@ fn run_once(
             }
         }
     };
+    agents.shutdown();
     if let Ok(mut slot) = interrupt_slot.lock() {
         *slot = None;
     }
@@ -267,7 +285,7 @@ fn run_once(
 /// jobs it queues) must finish without the module's promise rejecting.
 fn run_module(vm: &mut Vm, file_name: &str, source: &str) -> Result<Handle, (Phase, JsError)> {
     let promise = vm.eval_module(file_name, source)?;
-    vm.run_microtasks().map_err(|e| (Phase::Runtime, e))?;
+    run_jobs(vm).map_err(|e| (Phase::Runtime, e))?;
     match promise.promise_outcome(vm) {
         Some(Err(reason)) => Err((Phase::Runtime, JsError::Throw(reason))),
         _ => Ok(Handle::undefined()),
@@ -300,9 +318,6 @@ fn run_case(case: &TestCase, harness: &Harness, interrupt_slot: &InterruptSlot) 
         Err(e) => return Outcome::Fail(format!("unreadable: {e}")),
     };
     let meta = metadata::parse(&source);
-    if meta.has_flag("CanBlockIsTrue") {
-        return Outcome::Skip;
-    }
     if meta.features.iter().any(|f| UNSUPPORTED_FEATURES.contains(&f.as_str())) {
         return Outcome::Skip;
     }

@@ -37,7 +37,9 @@ struct Args {
 }
 
 fn parse_args() -> Result<Args, String> {
+    // Node's main thread may block in `Atomics.wait`.
     let mut options = VmOptions::default();
+    options.agent.can_block = true;
     let mut file = None;
     let mut module = false;
     let mut print_bytecode = false;

@@ -4,11 +4,15 @@
 //! `Vec<u8>` owned by the buffer object, and views (typed arrays, data
 //! views) reach them through their `Gc` pointer to the buffer, so resizing
 //! or detaching the buffer is seen by every view at its next access.
-//! The engine is single-threaded, so a SharedArrayBuffer differs only in
-//! the checks its methods make and in never shrinking or detaching.
+//! A SharedArrayBuffer's bytes are instead a [`SharedBlock`], which other
+//! VMs (agents on other threads) may hold too: it never moves, never
+//! shrinks and is never detached.
+
+use std::sync::Arc;
 
 use js_gc::Gc;
 
+use super::shared_memory::{SharedArrayBufferBlock, SharedBlock};
 use super::{accessor_property, constructor, method};
 use crate::abstract_ops::{species_constructor, to_integer_or_infinity, to_number};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
@@ -24,13 +28,14 @@ pub const MAX_BYTE_LENGTH: usize = (1 << 32) - 2;
 
 /// The internal slots of an ArrayBuffer or SharedArrayBuffer.
 pub struct BufferData {
-    /// `[[ArrayBufferData]]`; `None` once detached.
+    /// `[[ArrayBufferData]]` of an ArrayBuffer; `None` once detached (and
+    /// for a SharedArrayBuffer).
     bytes: Option<Vec<u8>>,
+    /// `[[ArrayBufferData]]` of a SharedArrayBuffer.
+    block: Option<Arc<SharedBlock>>,
     /// `[[ArrayBufferMaxByteLength]]`: `Some` for resizable (growable)
     /// buffers.
     max_byte_length: Option<usize>,
-    /// Whether this is a SharedArrayBuffer.
-    shared: bool,
     /// `[[ArrayBufferIsImmutable]]` (the Immutable ArrayBuffer proposal):
     /// the bytes can be read but never written, resized or detached.
     immutable: bool,
@@ -39,12 +44,29 @@ pub struct BufferData {
 impl BufferData {
     /// The bytes, or `None` if detached.
     pub fn bytes(&self) -> Option<&[u8]> {
+        if let Some(block) = &self.block {
+            // SAFETY: the block is valid for its current length and lives
+            // while `self` holds it. Other agents may write it meanwhile:
+            // unordered accesses to shared memory may race (see
+            // `shared_memory`).
+            return Some(unsafe { std::slice::from_raw_parts(block.as_ptr(), block.len()) });
+        }
         self.bytes.as_deref()
     }
 
     /// The bytes for writing, or `None` if detached.
     pub fn bytes_mut(&mut self) -> Option<&mut [u8]> {
+        if let Some(block) = &self.block {
+            // SAFETY: as in `bytes`; within this VM, `&mut self` makes the
+            // borrow exclusive.
+            return Some(unsafe { std::slice::from_raw_parts_mut(block.as_ptr(), block.len()) });
+        }
         self.bytes.as_deref_mut()
+    }
+
+    /// The Shared Data Block of a SharedArrayBuffer.
+    pub(crate) fn shared_block(&self) -> Option<&Arc<SharedBlock>> {
+        self.block.as_ref()
     }
 
     /// `[[ArrayBufferMaxByteLength]]`: `Some` for a resizable (growable)
@@ -55,12 +77,15 @@ impl BufferData {
 
     /// `ArrayBufferByteLength` (0 once detached).
     pub fn byte_length(&self) -> usize {
-        self.bytes.as_ref().map_or(0, Vec::len)
+        match &self.block {
+            Some(block) => block.len(),
+            None => self.bytes.as_ref().map_or(0, Vec::len),
+        }
     }
 
     /// `IsDetachedBuffer`.
     pub fn is_detached(&self) -> bool {
-        self.bytes.is_none()
+        self.bytes.is_none() && self.block.is_none()
     }
 
     /// `IsFixedLengthArrayBuffer`.
@@ -70,7 +95,7 @@ impl BufferData {
 
     /// `IsSharedArrayBuffer`.
     pub fn is_shared(&self) -> bool {
-        self.shared
+        self.block.is_some()
     }
 
     /// `IsImmutableBuffer`.
@@ -135,9 +160,36 @@ pub fn allocate_buffer(
     if max_byte_length.is_some_and(|max| max > MAX_BYTE_LENGTH) {
         return Err(vm.range_error("Invalid array buffer max length"));
     }
+    if shared {
+        // `CreateSharedByteDataBlock`, with room for the maximum length
+        // so the bytes never move.
+        let block = if byte_length > MAX_BYTE_LENGTH { None } else { SharedBlock::new(byte_length, max_byte_length) };
+        let Some(block) = block else {
+            return Err(vm.range_error("Array buffer allocation failed"));
+        };
+        return Ok(new_shared_array_buffer(vm, proto, Arc::new(block)));
+    }
     let bytes = create_byte_block(vm, byte_length)?;
-    let data = BufferData { bytes: Some(bytes), max_byte_length, shared, immutable: false };
+    let data = BufferData { bytes: Some(bytes), block: None, max_byte_length, immutable: false };
     Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
+}
+
+/// A SharedArrayBuffer object of this VM over `block`.
+fn new_shared_array_buffer(vm: &mut Vm, proto: Gc<JsObject>, block: Arc<SharedBlock>) -> Gc<JsObject> {
+    let max_byte_length = block.max_byte_length();
+    let data = BufferData { bytes: None, block: Some(block), max_byte_length, immutable: false };
+    vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data)))
+}
+
+/// The block of the SharedArrayBuffer `o`, to share with another VM.
+pub(crate) fn shared_array_buffer_block(vm: &Vm, o: Gc<JsObject>) -> Option<SharedArrayBufferBlock> {
+    buffer_data(vm, o).and_then(BufferData::shared_block).map(|b| SharedArrayBufferBlock(Arc::clone(b)))
+}
+
+/// A `%SharedArrayBuffer%` of the current realm over another VM's block.
+pub(crate) fn shared_array_buffer_from(vm: &mut Vm, block: &SharedArrayBufferBlock) -> Gc<JsObject> {
+    let proto = vm.realm.intrinsics.shared_array_buffer_prototype;
+    new_shared_array_buffer(vm, proto, Arc::clone(&block.0))
 }
 
 /// A fixed-length `%ArrayBuffer%` of `byte_length` zero bytes.
@@ -153,7 +205,7 @@ pub fn new_array_buffer_from_bytes(vm: &mut Vm, bytes: Vec<u8>) -> JsResult<Gc<J
         return Err(vm.range_error("Array buffer allocation failed"));
     }
     let proto = vm.realm.intrinsics.array_buffer_prototype;
-    let data = BufferData { bytes: Some(bytes), max_byte_length: None, shared: false, immutable: false };
+    let data = BufferData { bytes: Some(bytes), block: None, max_byte_length: None, immutable: false };
     Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
 }
 
@@ -167,6 +219,12 @@ pub fn with_bytes_and_heap<R>(
     buffer: Gc<JsObject>,
     f: impl FnOnce(&js_gc::Heap, &mut [u8]) -> R,
 ) -> Option<R> {
+    if let Some(block) = buffer_data(vm, buffer)?.shared_block().map(Arc::clone) {
+        // SAFETY: as in `BufferData::bytes_mut`; the clone of the `Arc`
+        // keeps the block alive while `f` runs.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(block.as_ptr(), block.len()) };
+        return Some(f(&vm.heap, bytes));
+    }
     let mut bytes = with_buffer_mut(vm, buffer, |d| d.bytes.take())??;
     let result = f(&vm.heap, &mut bytes);
     with_buffer_mut(vm, buffer, |d| d.bytes = Some(bytes));
@@ -182,7 +240,7 @@ pub fn is_immutable_buffer(vm: &Vm, buffer: Gc<JsObject>) -> bool {
 /// be detached.
 pub fn detach(vm: &mut Vm, buffer: Gc<JsObject>) -> JsResult<()> {
     let ok = with_buffer_mut(vm, buffer, |d| {
-        if d.shared || d.immutable {
+        if d.is_shared() || d.immutable {
             return false;
         }
         d.bytes = None;
@@ -198,7 +256,7 @@ pub fn detach(vm: &mut Vm, buffer: Gc<JsObject>) -> JsResult<()> {
 /// immutable.
 pub fn transfer_array_buffer(vm: &mut Vm, buffer: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
     let taken = with_buffer_mut(vm, buffer, |d| {
-        if d.shared || d.immutable {
+        if d.is_shared() || d.immutable {
             return None;
         }
         d.bytes.take().map(|bytes| (bytes, d.max_byte_length))
@@ -207,7 +265,7 @@ pub fn transfer_array_buffer(vm: &mut Vm, buffer: Gc<JsObject>) -> JsResult<Gc<J
         return Err(vm.type_error("Cannot transfer this ArrayBuffer"));
     };
     let proto = vm.realm.intrinsics.array_buffer_prototype;
-    let data = BufferData { bytes: Some(bytes), max_byte_length, shared: false, immutable: false };
+    let data = BufferData { bytes: Some(bytes), block: None, max_byte_length, immutable: false };
     Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
 }
 
@@ -285,7 +343,7 @@ fn shared_array_buffer_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// The receiver as a buffer of the wanted sharedness, or a `TypeError`.
 fn this_buffer(vm: &mut Vm, this: Value, shared: bool, name: &str) -> JsResult<Gc<JsObject>> {
-    let ok = this.as_object().filter(|o| buffer_data(vm, *o).is_some_and(|d| d.shared == shared));
+    let ok = this.as_object().filter(|o| buffer_data(vm, *o).is_some_and(|d| d.is_shared() == shared));
     ok.ok_or_else(|| vm.type_error(&format!("Method {name} called on incompatible receiver")))
 }
 
@@ -376,15 +434,10 @@ fn grow(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error(&format!("Method {name} called on a non-growable buffer")));
     }
     let new_length = to_index(vm, info.arg(vm, 0))?;
-    let (current, max) = buffer_data(vm, o).map_or((0, None), |d| (d.byte_length(), d.max_byte_length));
-    if max.is_some_and(|max| new_length > max) || new_length < current {
+    let grown = buffer_data(vm, o).and_then(BufferData::shared_block).is_some_and(|b| b.grow(new_length));
+    if !grown {
         return Err(vm.range_error("SharedArrayBuffer.prototype.grow: Invalid length parameter"));
     }
-    with_buffer_mut(vm, o, |d| {
-        if let Some(bytes) = &mut d.bytes {
-            bytes.resize(new_length, 0);
-        }
-    });
     Ok(Value::UNDEFINED)
 }
 
@@ -418,7 +471,7 @@ fn slice_buffer(vm: &mut Vm, info: &CallInfo, shared: bool) -> JsResult<Value> {
     };
     let ctor = species_constructor(vm, o, default)?;
     let new = construct(vm, ctor, &[Value::number(new_len as f64)], None)?;
-    let Some(new_obj) = new.as_object().filter(|n| buffer_data(vm, *n).is_some_and(|d| d.shared == shared)) else {
+    let Some(new_obj) = new.as_object().filter(|n| buffer_data(vm, *n).is_some_and(|d| d.is_shared() == shared)) else {
         return Err(vm.type_error(&format!("{name}: species constructor did not return a buffer")));
     };
     if buffer_data(vm, new_obj).is_some_and(BufferData::is_detached) {
@@ -501,7 +554,7 @@ fn copy_and_detach(vm: &mut Vm, info: &CallInfo, preserve: Preserve, name: &str)
     }
     let proto = vm.realm.intrinsics.array_buffer_prototype;
     let immutable = preserve == Preserve::Immutable;
-    let data = BufferData { bytes: Some(bytes), max_byte_length: max, shared: false, immutable };
+    let data = BufferData { bytes: Some(bytes), block: None, max_byte_length: max, immutable };
     Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data)))))
 }
 
@@ -539,7 +592,7 @@ fn slice_to_immutable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let bytes = source[first..first + new_len].to_vec();
     let proto = vm.realm.intrinsics.array_buffer_prototype;
-    let data = BufferData { bytes: Some(bytes), max_byte_length: None, shared: false, immutable: true };
+    let data = BufferData { bytes: Some(bytes), block: None, max_byte_length: None, immutable: true };
     Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data)))))
 }
 

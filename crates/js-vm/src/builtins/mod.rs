@@ -34,9 +34,11 @@ pub mod proxy;
 pub mod reflect;
 pub mod regexp;
 pub mod set_methods;
+pub mod shared_memory;
 pub mod string;
 pub mod symbol;
 pub mod typed_array;
+pub mod uint8array_base64;
 pub mod weak_ref;
 
 use js_gc::Gc;
@@ -69,6 +71,7 @@ pub(crate) fn install(vm: &mut Vm) {
     date::install(vm);
     array_buffer::install(vm);
     typed_array::install(vm);
+    uint8array_base64::install(vm);
     data_view::install(vm);
     atomics::install(vm);
     set_methods::install(vm);

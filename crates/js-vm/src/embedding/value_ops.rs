@@ -221,6 +221,28 @@ impl Handle {
             crate::builtins::array_buffer::detach(vm, buffer)
         })
     }
+
+    /// The Shared Data Block of this SharedArrayBuffer, to hand to another
+    /// VM (on this thread or another) with [`Vm::shared_array_buffer_from`]:
+    /// both buffers then see one memory, and `Atomics.wait` in one VM is
+    /// woken by `Atomics.notify` in the other. A `TypeError` for anything
+    /// but a SharedArrayBuffer.
+    pub fn shared_array_buffer_block(&self, vm: &mut Vm) -> Result<crate::SharedArrayBufferBlock, JsError> {
+        vm.embedder_call(|vm| {
+            let buffer = vm.object_in(self, "shared_array_buffer_block")?;
+            crate::builtins::array_buffer::shared_array_buffer_block(vm, buffer)
+                .ok_or_else(|| vm.type_error("shared_array_buffer_block: not a SharedArrayBuffer"))
+        })
+    }
+}
+
+impl Vm {
+    /// A new SharedArrayBuffer of the current realm over `block` (from
+    /// [`Handle::shared_array_buffer_block`], possibly in another VM).
+    pub fn shared_array_buffer_from(&mut self, block: &crate::SharedArrayBufferBlock) -> Handle {
+        let buffer = crate::builtins::array_buffer::shared_array_buffer_from(self, block);
+        self.handle(Value::object(buffer))
+    }
 }
 
 #[cfg(test)]

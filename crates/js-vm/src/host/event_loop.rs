@@ -6,19 +6,30 @@
 //!
 //! Every task records the async-context frame current when it was
 //! scheduled and runs under it.
+//!
+//! `Atomics.waitAsync` promises settle from the loop: notifications (from
+//! this thread or others) reach it through its [`RemoteInbox`], and the
+//! loop blocks on that inbox while it waits for a timer or a waiter's
+//! deadline. As in Node, a pending waiter alone does not keep the loop
+//! alive, unless [`AgentOptions::wait_async_keeps_alive`](crate::AgentOptions)
+//! says other threads may still notify it; notifications already posted
+//! are settled before the loop ends either way.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use js_async_context::{Frame, SwapScope};
-use js_gc::{Trace, Tracer};
+use js_gc::{Gc, Trace, Tracer};
+use js_microtask::RemoteInbox;
 
 use crate::abstract_ops::{is_callable, to_number};
+use crate::builtins::shared_memory::{RemoteTask, SharedBlock, VmInbox};
 use crate::builtins::{method, native_function, symbol_method};
 use crate::embedding::{Handle, JsError};
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::call;
-use crate::object::{Attributes, ObjectKind};
+use crate::object::{Attributes, JsObject, ObjectKind};
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
@@ -51,6 +62,19 @@ struct Timer {
     referenced: bool,
 }
 
+/// How long the loop blocks on its inbox at a time, so an interrupt is
+/// seen while it waits for another thread.
+const INBOX_POLL: Duration = Duration::from_millis(20);
+
+/// A pending `Atomics.waitAsync`: its promise, and the block whose waiter
+/// list holds it until a notification or its deadline.
+struct AsyncWaiter {
+    id: u64,
+    promise: Gc<JsObject>,
+    block: Arc<SharedBlock>,
+    deadline: Option<Instant>,
+}
+
 /// The loop's queues.
 pub(crate) struct EventLoop {
     next_ticks: VecDeque<Task>,
@@ -65,6 +89,10 @@ pub(crate) struct EventLoop {
     now_ms: u64,
     /// `process.exit(code)` was called.
     pub(crate) exit_code: Option<i32>,
+    /// Tasks from other threads.
+    inbox: VmInbox,
+    /// This VM's pending `Atomics.waitAsync` promises.
+    async_waiters: Vec<AsyncWaiter>,
 }
 
 impl Default for EventLoop {
@@ -78,6 +106,8 @@ impl Default for EventLoop {
             start: Instant::now(),
             now_ms: 0,
             exit_code: None,
+            inbox: Arc::new(RemoteInbox::new()),
+            async_waiters: Vec::new(),
         }
     }
 }
@@ -93,6 +123,20 @@ unsafe impl Trace for EventLoop {
         }
         for (_, task) in &self.immediates {
             task.trace(tracer);
+        }
+        for waiter in &self.async_waiters {
+            waiter.promise.trace(tracer);
+        }
+    }
+}
+
+impl Drop for EventLoop {
+    fn drop(&mut self) {
+        // The blocks may outlive this VM (other agents hold them): nothing
+        // is left to resolve these waiters' promises.
+        self.inbox.close();
+        for waiter in &self.async_waiters {
+            waiter.block.remove_async_waiter(waiter.id);
         }
     }
 }
@@ -115,11 +159,84 @@ impl EventLoop {
     fn alive(&self) -> bool {
         !self.immediates.is_empty() || self.timers.values().any(|t| t.referenced)
     }
+
+    /// The inbox through which other threads reach this loop.
+    pub(crate) fn inbox(&self) -> VmInbox {
+        Arc::clone(&self.inbox)
+    }
+
+    /// Records a pending `Atomics.waitAsync` (already in `block`'s waiter
+    /// list as `id`); it times out after `timeout` (`None`: never).
+    pub(crate) fn add_async_waiter(
+        &mut self,
+        id: u64,
+        promise: Gc<JsObject>,
+        block: Arc<SharedBlock>,
+        timeout: Option<Duration>,
+    ) {
+        let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
+        self.async_waiters.push(AsyncWaiter { id, promise, block, deadline });
+    }
+
+    /// The waiters notified (their tasks in the inbox) or past their
+    /// deadline, taken out of the list, with their results.
+    fn take_settled_waiters(&mut self) -> Vec<(Gc<JsObject>, &'static str)> {
+        let mut tasks = VecDeque::new();
+        self.inbox.take_all(&mut tasks);
+        let mut settled = Vec::new();
+        for RemoteTask::WaitAsyncNotified(id) in tasks {
+            if let Some(i) = self.async_waiters.iter().position(|w| w.id == id) {
+                settled.push((self.async_waiters.remove(i).promise, "ok"));
+            }
+        }
+        let now = Instant::now();
+        let mut i = 0;
+        while i < self.async_waiters.len() {
+            let waiter = &self.async_waiters[i];
+            // A waiter a notification took first stays until its task
+            // arrives, already in the inbox.
+            if waiter.deadline.is_some_and(|d| d <= now) && waiter.block.remove_async_waiter(waiter.id) {
+                settled.push((self.async_waiters.remove(i).promise, "timed-out"));
+            } else {
+                i += 1;
+            }
+        }
+        settled
+    }
+
+    /// How long the poll phase may block: until the next timer or
+    /// `Atomics.waitAsync` deadline.
+    fn poll_timeout(&self) -> Option<Duration> {
+        let timer = self.timers.first_key_value().map(|(&(deadline, _), _)| {
+            Duration::from_secs_f64((deadline as f64 - self.elapsed_ms()).max(0.0) / 1000.0)
+        });
+        let now = Instant::now();
+        let waiter =
+            self.async_waiters.iter().filter_map(|w| w.deadline).min().map(|d| d.saturating_duration_since(now));
+        match (timer, waiter) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
 }
 
 impl Vm {
     fn task(&mut self, callback: Value, args: &[Value]) -> Task {
         Task { callback, args: args.into(), frame: self.async_context.capture() }
+    }
+
+    /// Resolves the `Atomics.waitAsync` promises that settled; whether any
+    /// did.
+    fn settle_async_waiters(&mut self) -> bool {
+        let settled = self.event_loop.take_settled_waiters();
+        let mark = self.temp_roots.len();
+        self.temp_roots.extend(settled.iter().map(|&(p, _)| Value::object(p)));
+        for &(promise, text) in &settled {
+            let result = self.string(text);
+            js_promise::promise_resolve_function(&mut self.host(), promise, result);
+        }
+        self.temp_roots.truncate(mark);
+        !settled.is_empty()
     }
 
     /// Runs a task's callback under the frame it captured.
@@ -169,7 +286,17 @@ impl Vm {
         if let Some(reason) = self.run_ticks_and_microtasks()? {
             return Ok(Some(reason));
         }
-        while self.event_loop.alive() {
+        loop {
+            // Atomics.waitAsync promises already notified or timed out.
+            if self.settle_async_waiters()
+                && let Some(reason) = self.run_ticks_and_microtasks()?
+            {
+                return Ok(Some(reason));
+            }
+            let waiting = self.options.agent.wait_async_keeps_alive && !self.event_loop.async_waiters.is_empty();
+            if !self.event_loop.alive() && !waiting {
+                break;
+            }
             self.event_loop.refresh_now();
             // Timers phase.
             let now = self.event_loop.now_ms;
@@ -210,8 +337,13 @@ impl Vm {
             if let Some(reason) = self.run_ticks_and_microtasks()? {
                 return Ok(Some(reason));
             }
-            // Poll: wait for the next timer when nothing else is due.
-            if self.event_loop.immediates.is_empty()
+            // Poll: wait for the next timer when nothing else is due, or
+            // for another thread's notification.
+            if self.event_loop.immediates.is_empty() && !self.event_loop.async_waiters.is_empty() {
+                let slice = self.event_loop.poll_timeout().map_or(INBOX_POLL, |t| t.min(INBOX_POLL));
+                self.event_loop.inbox.wait(Some(slice));
+                self.check_interrupt()?;
+            } else if self.event_loop.immediates.is_empty()
                 && let Some((&(deadline, _), _)) = self.event_loop.timers.first_key_value()
             {
                 let now = self.event_loop.elapsed_ms();
