@@ -205,14 +205,15 @@ fn use_(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 /// `%AsyncIteratorPrototype%[@@asyncDispose]()`: a promise for the
-/// iterator's `return(undefined)` (its value dropped).
+/// iterator's `return()` (its value dropped; test262 checks it gets no
+/// argument).
 fn async_iterator_dispose(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let proto = vm.realm.intrinsics.promise_prototype;
     let promise = new_promise_with_proto(vm, proto);
     vm.keep_alive(Value::object(promise));
     let key = PropertyKey::String(vm.names.return_);
     let called = get_method(vm, info.this, key).and_then(|m| match m {
-        Some(return_method) => call(vm, return_method, info.this, &[Value::UNDEFINED]).map(Some),
+        Some(return_method) => call(vm, return_method, info.this, &[]).map(Some),
         None => Ok(None),
     });
     let result = match called {

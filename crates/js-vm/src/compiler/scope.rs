@@ -125,7 +125,16 @@ impl Analysis {
                 }
                 let node = scoping.symbol_declaration(symbol);
                 let end = match semantic.nodes().kind(node) {
-                    AstKind::VariableDeclarator(d) => d.span.end,
+                    // A for-in/of head's binding is in its TDZ while the
+                    // head's expression runs.
+                    AstKind::VariableDeclarator(d) => {
+                        let declaration = semantic.nodes().parent_id(node);
+                        match semantic.nodes().parent_kind(declaration) {
+                            AstKind::ForOfStatement(f) => oxc_span::GetSpan::span(&f.right).end,
+                            AstKind::ForInStatement(f) => oxc_span::GetSpan::span(&f.right).end,
+                            _ => d.span.end,
+                        }
+                    }
                     AstKind::Class(c) => c.span.end,
                     _ => u32::MAX,
                 };

@@ -541,7 +541,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         {
             let mark = self.mark();
             let r = self.temp()?;
-            self.expression(&s.right, r)?;
+            self.for_head_expression(&s.left, s.scope_id.get(), &s.right, r)?;
             self.emit(Instruction::ForInStart { dst: iter, obj: r });
             self.release(mark);
         }
@@ -567,7 +567,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         {
             let mark = self.mark();
             let r = self.temp()?;
-            self.expression(&s.right, r)?;
+            self.for_head_expression(&s.left, s.scope_id.get(), &s.right, r)?;
             if s.r#await {
                 self.emit(Instruction::GetAsyncIterator { dst: record, src: r });
             } else {
@@ -635,6 +635,25 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.emit(Instruction::Throw { src: exception });
         self.patch_here(over);
         Ok(())
+    }
+
+    /// The expression of a for-in/of head (ForIn/OfHeadEvaluation): with a
+    /// lexical declaration on the left, evaluated in a scope where its
+    /// bound names are in their TDZ.
+    fn for_head_expression(
+        &mut self,
+        left: &'a ForStatementLeft<'a>,
+        scope: Option<oxc_syntax::scope::ScopeId>,
+        right: &'a oxc_ast::ast::Expression<'a>,
+        dst: Reg,
+    ) -> CResult<()> {
+        if !matches!(left, ForStatementLeft::VariableDeclaration(d) if d.kind != VariableDeclarationKind::Var) {
+            return self.expression(right, dst);
+        }
+        let pushed = self.enter_scope(scope, &[])?;
+        let result = self.expression(right, dst);
+        self.leave_scope(pushed);
+        result
     }
 
     /// AsyncIteratorClose for a normal completion: calls and awaits the
