@@ -13,8 +13,8 @@ use js_promise::{PromiseCapability, perform_promise_then, promise_reject_functio
 
 use super::disposable_stack::{disposed_error, mark_disposed, new_stack_object, this_stack};
 use super::dispose_capability::{
-    DisposeCapability, DisposeStep, Hint, add_dispose_callback, add_disposable_resource, begin_disposal,
-    dispose_step, finish_disposal, new_dispose_capability, record_awaited, take_resources,
+    DisposeCapability, DisposeStep, Hint, add_disposable_resource, add_dispose_callback, begin_disposal, dispose_step,
+    finish_disposal, new_dispose_capability, record_awaited, take_resources,
 };
 use super::{accessor_property, constructor, method, native_function, native_function_with_data};
 use crate::abstract_ops::is_callable;
@@ -129,7 +129,13 @@ fn run(vm: &mut Vm, state: Gc<DisposeAsyncState>) -> JsResult<()> {
                     vm.keep_alive(on_fulfilled);
                     let on_rejected = Value::object(native_function_with_data(vm, "", 1, on_rejected, data));
                     vm.keep_alive(on_rejected);
-                    perform_promise_then(&mut vm.host(), awaited, on_fulfilled, on_rejected, PromiseCapability::Undefined);
+                    perform_promise_then(
+                        &mut vm.host(),
+                        awaited,
+                        on_fulfilled,
+                        on_rejected,
+                        PromiseCapability::Undefined,
+                    );
                     return Ok(());
                 }
                 Err(thrown) => {

@@ -6,7 +6,7 @@
 use js_gc::{Gc, Trace, Tracer};
 
 use super::dispose_capability::{
-    DisposeCapability, Hint, add_dispose_callback, add_disposable_resource, dispose_resources_sync,
+    DisposeCapability, Hint, add_disposable_resource, add_dispose_callback, dispose_resources_sync,
     new_dispose_capability, take_resources,
 };
 use super::{accessor_property, constructor, method, native_function};

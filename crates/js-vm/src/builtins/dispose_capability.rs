@@ -123,7 +123,9 @@ pub(crate) fn add_disposable_resource(
         let Some(method) = method else {
             let message = match hint {
                 Hint::Sync => "Object not disposable: it has no [Symbol.dispose] method",
-                Hint::Async => "Object not async disposable: it has no [Symbol.asyncDispose] or [Symbol.dispose] method",
+                Hint::Async => {
+                    "Object not async disposable: it has no [Symbol.asyncDispose] or [Symbol.dispose] method"
+                }
             };
             return Err(vm.type_error(message));
         };

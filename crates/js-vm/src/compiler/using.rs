@@ -194,7 +194,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// added to the innermost DisposeCapability, then bound.
     pub(crate) fn using_declaration(&mut self, decl: &'a VariableDeclaration<'a>) -> CResult<()> {
         let capability = self.innermost_capability()?;
-        let asynchronous = decl.kind == VariableDeclarationKind::AwaitUsing;
+        let asynchronous = self.check_await_using(decl)?;
         for d in &decl.declarations {
             let Some(init) = &d.init else {
                 return Err(CompileError::syntax("Missing initializer in using declaration".to_owned()));
@@ -213,12 +213,25 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// Binds the value of one `for (using x of …)` iteration.
     pub(crate) fn bind_using_for_head(&mut self, decl: &'a VariableDeclaration<'a>, value: Reg) -> CResult<()> {
         let capability = self.innermost_capability()?;
-        let asynchronous = decl.kind == VariableDeclarationKind::AwaitUsing;
+        let asynchronous = self.check_await_using(decl)?;
         self.emit(Instruction::AddDisposable { cap: capability, value, asynchronous });
         if let Some(d) = decl.declarations.first() {
             self.bind_pattern(&d.id, value, true)?;
         }
         Ok(())
+    }
+
+    /// Whether `decl` is an `await using` declaration; a SyntaxError
+    /// outside async functions and modules, where oxc reads `await` as an
+    /// identifier and still builds the declaration.
+    fn check_await_using(&self, decl: &VariableDeclaration<'_>) -> CResult<bool> {
+        let asynchronous = decl.kind == VariableDeclarationKind::AwaitUsing;
+        if asynchronous && !self.is_async {
+            return Err(CompileError::syntax(
+                "await is only valid in async functions and the top level bodies of modules".to_owned(),
+            ));
+        }
+        Ok(asynchronous)
     }
 
     /// The capability register of the innermost [`DisposeScope`].

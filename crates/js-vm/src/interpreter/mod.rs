@@ -25,9 +25,9 @@ use crate::abstract_ops::{
     is_callable, is_loosely_equal, is_strictly_equal, string_key, to_boolean, to_numeric, to_object, to_property_key,
     to_string, type_of,
 };
+use crate::builtins::dispose_capability::DisposeCapability;
 use crate::bytecode::{Code, CodeKind, CompareOp, Instruction, Reg};
 use crate::environment::DeclarativeEnvironment;
-use crate::builtins::dispose_capability::DisposeCapability;
 use crate::function::{Closure, Function};
 use crate::object::internal_methods::{
     self as im, create_data_property_or_throw, define_own_property, get, get_value, has_property, key_to_display,
