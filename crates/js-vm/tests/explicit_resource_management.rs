@@ -1,13 +1,14 @@
 //! Explicit resource management (ES2026): `using`/`await using`,
-//! DisposableStack, AsyncDisposableStack, SuppressedError. Node 20 lacks all
-//! of it, so these are Rust tests of printed output rather than
+//! `DisposableStack`, `AsyncDisposableStack`, `SuppressedError`. Node 20
+//! lacks all of it, so these are Rust tests of printed output rather than
 //! node-differential programs in `tests/js`. The expected output follows the
-//! spec's DisposeResources (reverse order, SuppressedError chains, the
+//! spec's `DisposeResources` (reverse order, `SuppressedError` chains, the
 //! `needsAwait`/`hasAwaited` rule for `await using`).
 
 mod support;
 
-/// Sync `using`: every way out of a block, function, loop head or generator disposes in reverse order; errors chain into SuppressedErrors.
+/// Sync `using`: every way out of a block, function, loop head or generator
+/// disposes in reverse order; errors chain into `SuppressedError`s.
 #[test]
 fn using_disposes_on_every_exit_in_reverse_order() {
     let out = support::run_capturing(
@@ -79,7 +80,10 @@ console.log("returned", returned);
     );
 }
 
-/// `await using`: each disposal is awaited (once for null resources, never for an unevaluated declaration), in async functions, async generators and `for await` heads; AsyncDisposableStack and `%AsyncIteratorPrototype%[Symbol.asyncDispose]`.
+/// `await using`: each disposal is awaited (once for null resources, never
+/// for an unevaluated declaration), in async functions, async generators and
+/// `for await` heads; `AsyncDisposableStack` and
+/// `%AsyncIteratorPrototype%[Symbol.asyncDispose]`.
 #[test]
 fn await_using_awaits_each_disposal() {
     let out = support::run_capturing(
@@ -164,7 +168,8 @@ main().then(() => console.log("main done"), (e) => console.log("main failed", e)
     );
 }
 
-/// Early errors of `using`/`await using`, and `using` still an identifier where no declaration can start.
+/// Early errors of `using`/`await using`, and `using` still an identifier
+/// where no declaration can start.
 #[test]
 fn early_errors_and_using_as_an_identifier() {
     let out = support::run_capturing(
@@ -214,7 +219,8 @@ console.log("using as identifier", using, (function () { var using; using = 2; r
     );
 }
 
-/// DisposableStack's methods and states, its brand check, subclassing, and SuppressedError.
+/// `DisposableStack`'s methods and states, its brand check, subclassing, and
+/// `SuppressedError`.
 #[test]
 fn disposable_stack_and_suppressed_error() {
     let out = support::run_capturing(

@@ -74,7 +74,7 @@ pub(crate) fn install(vm: &mut Vm) {
         .ok()
         .flatten()
         .and_then(|desc| desc.value)
-        .and_then(|v| v.as_object());
+        .and_then(Value::as_object);
     if let Some(error_ctor) = error_ctor {
         ctor.borrow_mut(&mut vm.heap).proto = Some(error_ctor);
     }
