@@ -318,7 +318,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 Control::Dispose(scope) => {
                     scope.close_range(here);
                     let regs = scope.disposal_regs();
-                    self.emit_dispose_resources(regs, Reg(u16::MAX));
+                    self.emit_dispose_resources(regs, super::using::NO_ERROR);
                     None
                 }
                 Control::Try { open, ranges, finalizer, .. } => {

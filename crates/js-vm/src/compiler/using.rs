@@ -23,7 +23,7 @@ use super::{CResult, CompileError};
 use crate::bytecode::{Handler, Instruction, Reg};
 
 /// "No register": a `DisposeBegin` with a normal completion.
-const NO_ERROR: Reg = Reg(u16::MAX);
+pub(crate) const NO_ERROR: Reg = Reg(u16::MAX);
 
 /// Which disposal a statement list needs.
 #[derive(Clone, Copy, PartialEq, Eq)]
