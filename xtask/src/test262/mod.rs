@@ -41,7 +41,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "tail-call-optimization",
     "IsHTMLDDA",
     "host-gc-required",
-    "explicit-resource-management",
     "source-phase-imports",
     "import-defer",
     "import-text",

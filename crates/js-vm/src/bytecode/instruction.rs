@@ -284,6 +284,25 @@ pub enum Instruction {
     /// Throws a TypeError unless `src` is an object (the awaited result of
     /// an async iterator's `return`).
     ThrowIfNotObject { src: Reg },
+    /// `dst = NewDisposeCapability()`: the resources of a block with
+    /// `using` declarations.
+    NewDisposeCapability { dst: Reg },
+    /// `AddDisposableResource(cap, value, hint)` for a `using` declaration
+    /// (an `await using` one when `asynchronous`).
+    AddDisposable { cap: Reg, value: Reg, asynchronous: bool },
+    /// Starts `DisposeResources` on `cap`: with a throw completion of the
+    /// value in `error`, or a normal one when `error` is `Reg(u16::MAX)`.
+    DisposeBegin { cap: Reg, error: Reg },
+    /// Disposes resources of `cap` until one needs an `Await`: then `dst`
+    /// is the value to await (an `Await` and a `DisposeAwaited` follow);
+    /// when none is left, jumps to `done`.
+    DisposeStep { cap: Reg, dst: Reg, done: Target },
+    /// Takes the outcome of a disposal's `Await`: `mode` 1 is a rejection
+    /// with `value`.
+    DisposeAwaited { cap: Reg, value: Reg, mode: Reg },
+    /// Ends `DisposeResources`: throws the completion it carried when that
+    /// is a throw.
+    DisposeEnd { cap: Reg },
     /// Starts a `for-in` enumeration of `obj`.
     ForInStart { dst: Reg, obj: Reg },
     /// `dst = next key`, or jumps to `done`.

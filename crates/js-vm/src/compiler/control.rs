@@ -36,6 +36,9 @@ pub(crate) enum Control<'a> {
         /// `return` call.
         async_regs: Option<(Reg, Reg)>,
     },
+    /// A statement list with `using` declarations: exits dispose its
+    /// resources (see [`super::using`]).
+    Dispose(super::using::DisposeScope),
     /// A protected region of a `try` statement.
     Try {
         /// Closed instruction ranges covered so far.

@@ -198,6 +198,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             | Instruction::WithResolve { found: t, .. }
             | Instruction::ForInNext { done: t, .. }
             | Instruction::AsyncIteratorStep { done: t, .. }
+            | Instruction::DisposeStep { done: t, .. }
             | Instruction::AsyncIteratorReturn { skip: t, .. } => *t = target,
             _ => {}
         }
@@ -886,9 +887,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             if self.kind == CodeKind::Generator {
                 self.emit(Instruction::GeneratorStart);
             }
-            for statement in statements {
-                self.statement(statement)?;
-            }
+            self.statement_list(statements)?;
             let r = self.temp()?;
             self.emit(Instruction::LoadUndefined { dst: r });
             self.emit(Instruction::Return { src: r });
@@ -943,9 +942,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         self.init_function_scope_vars()?;
         self.init_lexical_registers(self.boundary);
         self.hoist_functions(statements)?;
-        for statement in statements {
-            self.statement(statement)?;
-        }
+        self.statement_list(statements)?;
         let r = self.temp()?;
         self.emit(Instruction::LoadUndefined { dst: r });
         self.emit(Instruction::Return { src: r });

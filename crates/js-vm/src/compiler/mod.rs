@@ -16,6 +16,7 @@ mod pattern;
 mod scope;
 mod statement;
 mod syntax_message;
+mod using;
 mod with;
 
 use std::collections::HashMap;

@@ -376,9 +376,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.emit(Instruction::AsyncStart);
         self.scope_stack.push(self.boundary);
         self.allocate_bindings()?;
-        for statement in &program.body {
-            self.statement(statement)?;
-        }
+        self.statement_list(&program.body)?;
         let r = self.temp()?;
         self.emit(Instruction::LoadUndefined { dst: r });
         self.emit(Instruction::Return { src: r });

@@ -108,6 +108,18 @@ pub struct Analysis {
     with_envs: HashMap<u32, (ScopeId, u32)>,
 }
 
+/// Where the TDZ of a declarator's bindings certainly ends: the end of the
+/// declarator (`end`), except in a for-in/of head, whose bindings are in
+/// their TDZ while the head's expression runs.
+fn declarator_tdz_end(semantic: &Semantic<'_>, declarator: oxc_semantic::NodeId, end: u32) -> u32 {
+    let declaration = semantic.nodes().parent_id(declarator);
+    match semantic.nodes().parent_kind(declaration) {
+        AstKind::ForOfStatement(f) => oxc_span::GetSpan::span(&f.right).end,
+        AstKind::ForInStatement(f) => oxc_span::GetSpan::span(&f.right).end,
+        _ => end,
+    }
+}
+
 impl Analysis {
     /// Analyses a program.
     pub fn new(semantic: Semantic<'_>) -> Self {
@@ -125,7 +137,7 @@ impl Analysis {
                 }
                 let node = scoping.symbol_declaration(symbol);
                 let end = match semantic.nodes().kind(node) {
-                    AstKind::VariableDeclarator(d) => d.span.end,
+                    AstKind::VariableDeclarator(d) => declarator_tdz_end(&semantic, node, d.span.end),
                     AstKind::Class(c) => c.span.end,
                     _ => u32::MAX,
                 };

@@ -158,23 +158,18 @@ impl<'a> FunctionCompiler<'_, 'a> {
             // are already initialised.
             on_entry(self);
             self.hoist_block_functions(&block.body)?;
-            for statement in &block.body {
-                self.statement(statement)?;
-            }
-            return Ok(());
+            return self.statement_list(&block.body);
         }
         let pushed = self.enter_scope(block.scope_id.get(), &block.body)?;
         on_entry(self);
-        for statement in &block.body {
-            self.statement(statement)?;
-        }
+        self.statement_list(&block.body)?;
         self.leave_scope(pushed);
         Ok(())
     }
 
     pub(super) fn variable_declaration(&mut self, decl: &'a VariableDeclaration<'a>) -> CResult<()> {
         if matches!(decl.kind, VariableDeclarationKind::Using | VariableDeclarationKind::AwaitUsing) {
-            return Err(CompileError::syntax("'using' declarations are not supported".to_owned()));
+            return self.using_declaration(decl);
         }
         for d in &decl.declarations {
             let mark = self.mark();
@@ -320,6 +315,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     self.emit_async_iterator_close(record, scratch, mode);
                     None
                 }
+                Control::Dispose(scope) => {
+                    scope.close_range(here);
+                    let regs = scope.disposal_regs();
+                    self.emit_dispose_resources(regs, super::using::NO_ERROR);
+                    None
+                }
                 Control::Try { open, ranges, finalizer, .. } => {
                     if let Some(start) = open.take()
                         && start < here
@@ -348,6 +349,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 && open.is_none()
             {
                 *open = Some(here);
+            } else if let Control::Dispose(scope) = c {
+                scope.reopen_range(here);
             }
         }
     }
@@ -459,6 +462,18 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let pushed = self.enter_scope(s.scope_id.get(), &[])?;
         let per_iteration = pushed
             && matches!(&s.init, Some(ForStatementInit::VariableDeclaration(d)) if d.kind != VariableDeclarationKind::Var);
+        let disposal = match &s.init {
+            Some(ForStatementInit::VariableDeclaration(d)) => super::using::Disposal::of_declaration(d),
+            _ => None,
+        };
+        self.with_disposal(disposal, |fc| fc.for_statement_loop(s, labels, per_iteration))?;
+        self.leave_scope(pushed);
+        Ok(())
+    }
+
+    /// A `for` statement from its head's initialisation to its end, in the
+    /// statement's scope.
+    fn for_statement_loop(&mut self, s: &'a ForStatement<'a>, labels: Vec<String>, per_iteration: bool) -> CResult<()> {
         if let Some(init) = &s.init {
             match init {
                 ForStatementInit::VariableDeclaration(d) => self.variable_declaration(d)?,
@@ -497,13 +512,17 @@ impl<'a> FunctionCompiler<'_, 'a> {
             self.patch_here(e);
         }
         self.finish_breakable(continue_target);
-        self.leave_scope(pushed);
         Ok(())
     }
 
     /// Assigns the loop value in `value` to a for-in/of head.
     fn bind_for_head(&mut self, left: &'a ForStatementLeft<'a>, value: Reg) -> CResult<()> {
         match left {
+            ForStatementLeft::VariableDeclaration(decl)
+                if matches!(decl.kind, VariableDeclarationKind::Using | VariableDeclarationKind::AwaitUsing) =>
+            {
+                self.bind_using_for_head(decl, value)
+            }
             ForStatementLeft::VariableDeclaration(decl) => {
                 if let Some(d) = decl.declarations.first() {
                     self.bind_pattern(&d.id, value, true)?;
@@ -522,7 +541,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         {
             let mark = self.mark();
             let r = self.temp()?;
-            self.expression(&s.right, r)?;
+            self.for_head_expression(&s.left, s.scope_id.get(), &s.right, r)?;
             self.emit(Instruction::ForInStart { dst: iter, obj: r });
             self.release(mark);
         }
@@ -548,7 +567,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         {
             let mark = self.mark();
             let r = self.temp()?;
-            self.expression(&s.right, r)?;
+            self.for_head_expression(&s.left, s.scope_id.get(), &s.right, r)?;
             if s.r#await {
                 self.emit(Instruction::GetAsyncIterator { dst: record, src: r });
             } else {
@@ -577,8 +596,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let body_start = self.here();
         self.control.push(Control::Try { ranges: Vec::new(), open: Some(body_start), finalizer: None });
         let pushed = self.enter_scope(s.scope_id.get(), &[])?;
-        self.bind_for_head(&s.left, value)?;
-        self.statement(&s.body)?;
+        self.with_disposal(super::using::Disposal::of_for_left(&s.left), |fc| {
+            fc.bind_for_head(&s.left, value)?;
+            fc.statement(&s.body)
+        })?;
         self.leave_scope(pushed);
         let protected = self.close_try();
         self.emit(Instruction::Jump { target: start });
@@ -614,6 +635,25 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.emit(Instruction::Throw { src: exception });
         self.patch_here(over);
         Ok(())
+    }
+
+    /// The expression of a for-in/of head (ForIn/OfHeadEvaluation): with a
+    /// lexical declaration on the left, evaluated in a scope where its
+    /// bound names are in their TDZ.
+    fn for_head_expression(
+        &mut self,
+        left: &'a ForStatementLeft<'a>,
+        scope: Option<oxc_syntax::scope::ScopeId>,
+        right: &'a oxc_ast::ast::Expression<'a>,
+        dst: Reg,
+    ) -> CResult<()> {
+        if !matches!(left, ForStatementLeft::VariableDeclaration(d) if d.kind != VariableDeclarationKind::Var) {
+            return self.expression(right, dst);
+        }
+        let pushed = self.enter_scope(scope, &[])?;
+        let result = self.expression(right, dst);
+        self.leave_scope(pushed);
+        result
     }
 
     /// AsyncIteratorClose for a normal completion: calls and awaits the

@@ -25,6 +25,7 @@ use crate::abstract_ops::{
     is_callable, is_loosely_equal, is_strictly_equal, string_key, to_boolean, to_numeric, to_object, to_property_key,
     to_string, type_of,
 };
+use crate::builtins::dispose_capability::DisposeCapability;
 use crate::bytecode::{Code, CodeKind, CompareOp, Instruction, Reg};
 use crate::environment::DeclarativeEnvironment;
 use crate::function::{Closure, Function};
@@ -1407,6 +1408,49 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Instruction::ThrowIfNotObject { src } => {
                     if !r!(src).is_object() {
                         return Err(vm.type_error("Iterator result is not an object"));
+                    }
+                }
+                Instruction::NewDisposeCapability { dst } => {
+                    r!(dst) = Value::internal(crate::builtins::dispose_capability::new_dispose_capability(vm).into());
+                }
+                Instruction::AddDisposable { cap, value, asynchronous } => {
+                    use crate::builtins::dispose_capability::{Hint, add_disposable_resource};
+                    if let Some(capability) = r!(cap).as_internal::<DisposeCapability>() {
+                        let hint = if asynchronous { Hint::Async } else { Hint::Sync };
+                        let v = r!(value);
+                        add_disposable_resource(vm, capability, v, hint)?;
+                    }
+                }
+                Instruction::DisposeBegin { cap, error } => {
+                    if let Some(capability) = r!(cap).as_internal::<DisposeCapability>() {
+                        let error = (error.0 != u16::MAX).then(|| r!(error));
+                        crate::builtins::dispose_capability::begin_disposal(vm, capability, error);
+                    }
+                }
+                Instruction::DisposeStep { cap, dst, done } => {
+                    use crate::builtins::dispose_capability::{DisposeStep, dispose_step};
+                    let Some(capability) = r!(cap).as_internal::<DisposeCapability>() else {
+                        pc = done as usize;
+                        continue;
+                    };
+                    match dispose_step(vm, capability)? {
+                        DisposeStep::Await(v) => r!(dst) = v,
+                        DisposeStep::Done => {
+                            pc = done as usize;
+                            continue;
+                        }
+                    }
+                }
+                Instruction::DisposeAwaited { cap, value, mode } => {
+                    if let Some(capability) = r!(cap).as_internal::<DisposeCapability>() {
+                        let v = r!(value);
+                        let outcome = if r!(mode).as_number() == Some(1.0) { Err(v) } else { Ok(v) };
+                        crate::builtins::dispose_capability::record_awaited(vm, capability, outcome);
+                    }
+                }
+                Instruction::DisposeEnd { cap } => {
+                    if let Some(capability) = r!(cap).as_internal::<DisposeCapability>() {
+                        crate::builtins::dispose_capability::finish_disposal(vm, capability)?;
                     }
                 }
                 Instruction::ForInStart { dst, obj } => {

@@ -192,6 +192,10 @@ pub enum ObjectKind {
     TextEncoderStream(Box<crate::host::text_encoder_stream::TextEncoderStreamState>),
     /// A `TextDecoderStream`: its transform stream and decoder.
     TextDecoderStream(Box<crate::host::text_decoder_stream::TextDecoderStreamState>),
+    /// A DisposableStack or AsyncDisposableStack
+    /// (`[[DisposableState]]`/`[[AsyncDisposableState]]`,
+    /// `[[DisposeCapability]]`).
+    DisposableStack(Box<crate::builtins::disposable_stack::DisposableStackData>),
     /// An `Event`.
     Event(Box<crate::host::event::EventData>),
     /// An `EventTarget` made by its constructor: its listeners.
@@ -466,6 +470,7 @@ unsafe impl Trace for JsObject {
             ObjectKind::Proxy(p) => p.trace(tracer),
             ObjectKind::Stream(slots) => slots.trace(tracer),
             ObjectKind::Event(data) => data.trace(tracer),
+            ObjectKind::DisposableStack(data) => data.trace(tracer),
             ObjectKind::EventTarget(data) => data.trace(tracer),
             ObjectKind::AbortSignal(data) => data.trace(tracer),
             ObjectKind::AbortController(signal) => signal.trace(tracer),

@@ -194,6 +194,12 @@ intrinsics! {
     big_int64_array_prototype,
     /// `%BigUint64Array.prototype%`
     big_uint64_array_prototype,
+    /// `%SuppressedError.prototype%`
+    suppressed_error_prototype,
+    /// `%DisposableStack.prototype%`
+    disposable_stack_prototype,
+    /// `%AsyncDisposableStack.prototype%`
+    async_disposable_stack_prototype,
 }
 
 /// Which realm of the VM something belongs to: a small number, so every
@@ -295,6 +301,9 @@ impl Realm {
         let finalization_registry_prototype = obj(heap, p, ObjectKind::Ordinary);
         let iterator_helper_prototype = obj(heap, i, ObjectKind::Ordinary);
         let wrap_for_valid_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        let suppressed_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        let disposable_stack_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let async_disposable_stack_prototype = obj(heap, p, ObjectKind::Ordinary);
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
         let placeholder = object_prototype;
@@ -385,6 +394,9 @@ impl Realm {
                 float64_array_prototype: placeholder,
                 big_int64_array_prototype: placeholder,
                 big_uint64_array_prototype: placeholder,
+                suppressed_error_prototype,
+                disposable_stack_prototype,
+                async_disposable_stack_prototype,
             },
         }
     }
