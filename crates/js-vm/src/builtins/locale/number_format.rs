@@ -300,17 +300,21 @@ impl NumberFormat {
 
     /// The sign to show (GetNumberFormatPattern's choice of pattern).
     fn sign_for(&self, negative: bool, zero: bool, nan: bool) -> Sign {
-        match self.sign_display {
-            SignDisplay::Never => Sign::None,
-            SignDisplay::Auto if negative => Sign::Negative,
-            SignDisplay::Auto => Sign::None,
-            SignDisplay::Always if negative => Sign::Negative,
-            SignDisplay::Always => Sign::Positive,
-            SignDisplay::ExceptZero if zero || nan => Sign::None,
-            SignDisplay::ExceptZero if negative => Sign::Negative,
-            SignDisplay::ExceptZero => Sign::Positive,
-            SignDisplay::Negative if negative && !zero => Sign::Negative,
-            SignDisplay::Negative => Sign::None,
+        let shown = match self.sign_display {
+            SignDisplay::Never => false,
+            SignDisplay::Auto | SignDisplay::Always => true,
+            SignDisplay::ExceptZero => !zero && !nan,
+            SignDisplay::Negative => negative && !zero,
+        };
+        let plus = matches!(self.sign_display, SignDisplay::Always | SignDisplay::ExceptZero);
+        if !shown {
+            Sign::None
+        } else if negative {
+            Sign::Negative
+        } else if plus {
+            Sign::Positive
+        } else {
+            Sign::None
         }
     }
 
@@ -381,7 +385,7 @@ impl NumberFormat {
         // moves the rounding position left.
         let mut base = self.rounding_increment;
         let mut shift = 0;
-        while base % 10 == 0 {
+        while base.is_multiple_of(10) {
             base /= 10;
             shift += 1;
         }
@@ -488,5 +492,32 @@ mod tests {
         );
         assert_eq!(format("(1).toLocaleString(undefined, {maximumFractionDigits: 100})"), "1");
         assert!(format("(1).toLocaleString(undefined, {maximumFractionDigits: 101})").contains("RangeError"));
+    }
+
+    #[test]
+    fn options_are_read_in_the_order_ecma_402_gives() {
+        // Node 20 reads roundingIncrement before notation and roundingMode
+        // last; the current SetNumberFormatDigitOptions reads them as here.
+        let order = format(
+            "const seen = []; \
+             (1).toLocaleString(undefined, new Proxy({}, {get(t, k) { seen.push(k); } })); seen.join()",
+        );
+        assert_eq!(
+            order,
+            "localeMatcher,numberingSystem,style,currency,currencyDisplay,currencySign,unit,unitDisplay,notation,\
+             minimumIntegerDigits,minimumFractionDigits,maximumFractionDigits,minimumSignificantDigits,\
+             maximumSignificantDigits,roundingIncrement,roundingMode,roundingPriority,trailingZeroDisplay,\
+             compactDisplay,useGrouping,signDisplay"
+        );
+    }
+
+    #[test]
+    fn unsupported_styles_and_notations_are_range_errors() {
+        for options in
+            ["{style: 'currency', currency: 'USD'}", "{style: 'unit', unit: 'meter'}", "{notation: 'compact'}"]
+        {
+            let text = format(&format!("(1).toLocaleString(undefined, {options})"));
+            assert!(text.contains("RangeError"), "{options}: {text}");
+        }
     }
 }
