@@ -138,6 +138,24 @@ show("date time", () => date.toLocaleTimeString());
 show("midnight", () => new Date(2026, 0, 1, 0, 5, 0).toLocaleTimeString());
 show("noon", () => new Date(2026, 0, 1, 12, 0, 0).toLocaleString());
 show("invalid date", () => new Date(NaN).toLocaleString());
+show("invalid date, bad tag", () => new Date(NaN).toLocaleString("x_y"));
+show("date, en-US", () => date.toLocaleString("en-US"));
+for (const method of ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"]) {
+  show("date bad tag " + method, () => {
+    try {
+      return date[method]("x_y");
+    } catch (e) {
+      return e.name;
+    }
+  });
+  show("date non-string element " + method, () => {
+    try {
+      return date[method](["en", 5]);
+    } catch (e) {
+      return e.name;
+    }
+  });
+}
 
 // String.prototype.localeCompare
 const pairs = [["a", "B"], ["a", "A"], ["A", "a"], ["a", "a"], ["b", "a"], ["résumé", "resume"], ["resume", "résumé"],
