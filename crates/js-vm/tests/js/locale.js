@@ -160,7 +160,10 @@ for (const method of ["toLocaleString", "toLocaleDateString", "toLocaleTimeStrin
 // String.prototype.localeCompare
 const pairs = [["a", "B"], ["a", "A"], ["A", "a"], ["a", "a"], ["b", "a"], ["résumé", "resume"], ["resume", "résumé"],
   ["e\u0301", "\u00e9"], ["10", "9"], ["2", "10"], ["a b", "ab"], ["", "a"], ["ä", "b"], ["z", "\u00e9"], ["α", "z"],
-  ["Ω", "ω"], ["coop", "co-op"], ["ﬁ", "fi"], ["a", "á"], ["ß", "ss"], ["\u00c5", "A\u030a"], ["x", "X"]];
+  ["Ω", "ω"], ["coop", "co-op"], ["ﬁ", "fi"], ["a", "á"], ["ß", "ss"], ["\u00c5", "A\u030a"], ["x", "X"],
+  ["\uD800", "\uD801"], ["\uD800", "\uFFFD"], ["\uFFFD", "\uDC00"], ["a\uD800", "a\uD800"], ["e\u0301\uD800", "\u00e9\uD800"],
+  ["a\u0000", "a"], ["a\u200B", "a"], ["A", "\u00C0"], ["ㄱ", "가"], ["日", "本"], ["\uD83D\uDE00", "\uD83D\uDE01"],
+  ["a", "\uD800"], ["1", "١"], ["Æ", "AE"], ["ø", "o"], ["ı", "i"], ["\t", " "]];
 for (const [a, b] of pairs) show("compare " + JSON.stringify([a, b]), () => a.localeCompare(b));
 show("sorted", () => ["b", "a", "B", "A", "é", "e", "E", "f", "ä", "z", "Z", "10", "9", "_", "-"].sort((x, y) => x.localeCompare(y)));
 show("sensitivity base", () => ["a".localeCompare("A", undefined, { sensitivity: "base" }), "a".localeCompare("á", undefined, { sensitivity: "base" })]);

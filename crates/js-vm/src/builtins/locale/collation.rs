@@ -60,15 +60,30 @@ pub(crate) fn collator(vm: &mut Vm, locales: Value, options: Value) -> JsResult<
     Ok(CollatorBorrowed::new_root(options))
 }
 
-/// Compares two strings with `collator`; lone surrogates compare as
-/// U+FFFD, as ICU4X's UTF-16 comparison treats them.
+/// Compares two strings with `collator`.
 pub(crate) fn compare(collator: &CollatorBorrowed<'static>, a: JsStr<'_>, b: JsStr<'_>) -> Ordering {
     match (a, b) {
         (JsStr::Latin1(a), JsStr::Latin1(b)) => collator.compare_latin1(a, b),
         (JsStr::Latin1(a), JsStr::Utf16(b)) => collator.compare_latin1_utf16(a, b),
         (JsStr::Utf16(a), JsStr::Latin1(b)) => collator.compare_latin1_utf16(b, a).reverse(),
-        (JsStr::Utf16(a), JsStr::Utf16(b)) => collator.compare_utf16(a, b),
+        (JsStr::Utf16(a), JsStr::Utf16(b)) => {
+            collator.compare_utf16(a, b).then_with(|| replacement_order(a).cmp(&replacement_order(b)))
+        }
     }
+}
+
+/// ICU4X compares a lone surrogate as U+FFFD; ICU4C (node) gives each its
+/// own weight as an unassigned code point, ordered by value and below
+/// U+FFFD. When the strings tie, their lone surrogates and U+FFFDs, in
+/// order, decide as those weights would.
+fn replacement_order(units: &[u16]) -> Vec<u16> {
+    char::decode_utf16(units.iter().copied())
+        .filter_map(|c| match c {
+            Err(lone) => Some(lone.unpaired_surrogate()),
+            Ok('\u{FFFD}') => Some(0xFFFD),
+            Ok(_) => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -90,5 +105,14 @@ mod tests {
         assert_eq!(cmp("10", "9"), Ordering::Less);
         assert_eq!(compare(&ROOT, JsStr::Latin1(b"\xe9"), JsStr::Latin1(b"f")), Ordering::Less);
         assert_eq!(compare(&ROOT, JsStr::Latin1(b"z"), JsStr::Utf16(&[0x3B1])), Ordering::Less);
+    }
+
+    #[test]
+    fn lone_surrogates_order_by_value_below_the_replacement_character() {
+        let utf16 = |a: &[u16], b: &[u16]| compare(&ROOT, JsStr::Utf16(a), JsStr::Utf16(b));
+        assert_eq!(utf16(&[0xD800], &[0xD801]), Ordering::Less);
+        assert_eq!(utf16(&[0xDC00], &[0xFFFD]), Ordering::Less);
+        assert_eq!(utf16(&[0xFFFD], &[0xD800]), Ordering::Greater);
+        assert_eq!(utf16(&[0x65, 0x301, 0xD800], &[0xE9, 0xD800]), Ordering::Equal);
     }
 }
