@@ -467,6 +467,10 @@ fn to_locale_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 fn to_locale_string_inner(vm: &mut Vm, o: Gc<JsObject>, len: f64) -> JsResult<Value> {
+    // As in join: the separators alone would pass the length limit.
+    if len - 1.0 > crate::string::MAX_STRING_LENGTH as f64 {
+        return Err(vm.range_error("Invalid string length"));
+    }
     let key = vm.key("toLocaleString");
     vm.keep_key_alive(key);
     let mut b = StringBuilder::new();
@@ -1143,5 +1147,31 @@ pub(crate) fn install(vm: &mut Vm) {
             Value::object(values_fn),
             Attributes::METHOD,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::vm::Vm;
+
+    /// The completion value as `console.log` prints it, or the thrown
+    /// value's description.
+    fn eval(source: &str) -> String {
+        let mut vm = Vm::new();
+        match vm.eval_script("test.js", source) {
+            Ok(v) => v.display(&mut vm),
+            Err(crate::JsError::Throw(v)) => format!("threw {}", v.describe_uncaught(&mut vm)),
+            Err(_) => "abrupt".to_owned(),
+        }
+    }
+
+    #[test]
+    fn to_locale_string_fails_fast_when_the_separators_alone_are_too_long() {
+        // Node 20 throws a TypeError ("Invalid array length") here; the
+        // result would pass the string length limit, so a RangeError, at
+        // once rather than after four billion element reads.
+        let text = eval("Array.prototype.toLocaleString.call({ length: 2 ** 32 })");
+        assert!(text.contains("RangeError"), "{text}");
+        assert_eq!(eval("[1234.5, null, 'x'].toLocaleString()"), "1,234.5,,x");
     }
 }
