@@ -2,6 +2,7 @@
 
 use js_gc::Gc;
 
+use super::locale::number_format::NumberFormat;
 use super::{constructor, method};
 use crate::abstract_ops::{
     PreferredType, number_to_big_int, to_big_int, to_integer_or_infinity, to_number, to_primitive,
@@ -81,11 +82,18 @@ fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(vm.string(&text))
 }
 
-/// `BigInt.prototype.toLocaleString()` (§21.2.3.2): without ECMA-402 the
-/// decimal form, as `Number.prototype.toLocaleString` is here.
+/// `BigInt.prototype.toLocaleString([locales [, options]])` (ECMA-402
+/// §21.1.1): formatted as `Intl.NumberFormat(locales, options)` would in en.
 fn to_locale_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let x = this_bigint_value(vm, info, "toLocaleString")?;
-    let text = x.borrow(&vm.heap).value().to_string();
+    // Reading the options may run getters.
+    vm.keep_alive(Value::bigint(x));
+    let locales = info.arg(vm, 0);
+    let options = info.arg(vm, 1);
+    let format = NumberFormat::new(vm, locales, options, "BigInt.prototype.toLocaleString")?;
+    let Some(text) = format.format_bigint(x.borrow(&vm.heap).value()) else {
+        return Err(vm.range_error("BigInt has too many digits to format"));
+    };
     Ok(vm.string(&text))
 }
 

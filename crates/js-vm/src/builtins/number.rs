@@ -1,5 +1,7 @@
 //! Number and Number.prototype (§21.1).
 
+use super::exact_decimal::{ExactDecimal, shortest_digits};
+use super::locale::number_format::NumberFormat;
 use super::{constructor, method, value_property};
 use crate::abstract_ops::{Numeric, number_to_string, to_integer_or_infinity, to_number, to_numeric};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
@@ -97,13 +99,35 @@ fn to_fixed(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if !x.is_finite() || x.abs() >= 1e21 {
         return Ok(vm.string(&number_to_string(x)));
     }
-    let text = format!("{:.*}", f as usize, x);
-    let text = if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
-        text[1..].to_owned()
-    } else {
-        text
-    };
-    Ok(vm.string(&text))
+    Ok(vm.string(&fixed_text(x, f as u32)))
+}
+
+/// toFixed steps 7–12 for a finite `x` below 10^21 in magnitude.
+fn fixed_text(x: f64, f: u32) -> String {
+    // -0 is not below 0, so it has no sign; -0.0001 is, and keeps it.
+    let sign = if x < 0.0 { "-" } else { "" };
+    let mut m = if x == 0.0 { vec![b'0'] } else { ExactDecimal::of(x.abs()).fixed_digits(f) };
+    if f != 0 {
+        let f = f as usize;
+        if m.len() <= f {
+            let mut padded = vec![b'0'; f + 1 - m.len()];
+            padded.extend_from_slice(&m);
+            m = padded;
+        }
+        m.insert(m.len() - f, b'.');
+    }
+    format!("{sign}{}", String::from_utf8_lossy(&m))
+}
+
+/// `"e+5"` / `"e-7"`: the exponent part both toExponential and toPrecision write.
+fn exponent_suffix(e: i32) -> String {
+    format!("e{}{}", if e >= 0 { '+' } else { '-' }, e.unsigned_abs())
+}
+
+/// `d.ddd` from significant digits, the point after the first.
+fn with_point_after_first(digits: &[u8]) -> String {
+    let text = String::from_utf8_lossy(digits);
+    if digits.len() > 1 { format!("{}.{}", &text[..1], &text[1..]) } else { text.into_owned() }
 }
 
 fn to_precision(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -119,31 +143,26 @@ fn to_precision(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if !(1.0..=100.0).contains(&p) {
         return Err(vm.range_error("toPrecision() argument must be between 1 and 100"));
     }
-    let p = p as usize;
-    if x == 0.0 {
-        let text = if p == 1 { "0".to_owned() } else { format!("0.{}", "0".repeat(p - 1)) };
-        return Ok(vm.string(&text));
-    }
-    let exp_form = format!("{:.*e}", p - 1, x.abs());
-    let (mantissa, exp) = exp_form.split_once('e').unwrap_or((&exp_form, "0"));
-    let e: i32 = exp.parse().unwrap_or(0);
+    Ok(vm.string(&precision_text(x, p as usize)))
+}
+
+/// toPrecision steps 6–12 for a finite `x`.
+fn precision_text(x: f64, p: usize) -> String {
     let sign = if x < 0.0 { "-" } else { "" };
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let text = if e < -6 || e >= p as i32 {
-        let rest = &digits[1..];
-        let m = if rest.is_empty() { digits[..1].to_owned() } else { format!("{}.{}", &digits[..1], rest) };
-        format!("{sign}{m}e{}{}", if e >= 0 { "+" } else { "-" }, e.abs())
+    let (digits, e) = if x == 0.0 { (vec![b'0'; p], 0) } else { ExactDecimal::of(x.abs()).significant_digits(p) };
+    let text = String::from_utf8_lossy(&digits);
+    let p = p as i32;
+    let body = if e < -6 || e >= p {
+        format!("{}{}", with_point_after_first(&digits), exponent_suffix(e))
+    } else if e == p - 1 {
+        text.into_owned()
     } else if e >= 0 {
         let int_len = e as usize + 1;
-        if int_len >= digits.len() {
-            format!("{sign}{digits}")
-        } else {
-            format!("{sign}{}.{}", &digits[..int_len], &digits[int_len..])
-        }
+        format!("{}.{}", &text[..int_len], &text[int_len..])
     } else {
-        format!("{sign}0.{}{}", "0".repeat((-e - 1) as usize), digits)
+        format!("0.{}{text}", "0".repeat((-e - 1) as usize))
     };
-    Ok(vm.string(&text))
+    format!("{sign}{body}")
 }
 
 fn to_exponential(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -156,16 +175,30 @@ fn to_exponential(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if !(0.0..=100.0).contains(&f) {
         return Err(vm.range_error("toExponential() argument must be between 0 and 100"));
     }
-    let text = if f_arg.is_undefined() {
-        // As many digits as needed to represent the value uniquely.
-        let shortest = format!("{x:e}");
-        shortest
-    } else {
-        format!("{:.*e}", f as usize, x)
+    let fraction_digits = if f_arg.is_undefined() { None } else { Some(f as usize) };
+    Ok(vm.string(&exponential_text(x, fraction_digits)))
+}
+
+/// toExponential steps 6–14 for a finite `x`; `None` asks for as many
+/// digits as it takes to identify the double (step 10.b).
+fn exponential_text(x: f64, fraction_digits: Option<usize>) -> String {
+    let sign = if x < 0.0 { "-" } else { "" };
+    let (digits, e) = match fraction_digits {
+        _ if x == 0.0 => (vec![b'0'; fraction_digits.unwrap_or(0) + 1], 0),
+        Some(f) => ExactDecimal::of(x.abs()).significant_digits(f + 1),
+        None => shortest_digits(x.abs()),
     };
-    let (m, e) = text.split_once('e').unwrap_or((&text, "0"));
-    let e: i32 = e.parse().unwrap_or(0);
-    Ok(vm.string(&format!("{m}e{}{}", if e >= 0 { "+" } else { "-" }, e.abs())))
+    format!("{sign}{}{}", with_point_after_first(&digits), exponent_suffix(e))
+}
+
+/// `Number.prototype.toLocaleString([locales [, options]])` (ECMA-402
+/// §20.2.1): formatted as `Intl.NumberFormat(locales, options)` would in en.
+fn to_locale_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let x = this_number(vm, info, "toLocaleString")?;
+    let locales = info.arg(vm, 0);
+    let options = info.arg(vm, 1);
+    let format = NumberFormat::new(vm, locales, options, "Number.prototype.toLocaleString")?;
+    Ok(vm.string(&format.format_number(x)))
 }
 
 fn is_finite(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -210,7 +243,7 @@ pub(crate) fn install(vm: &mut Vm) {
     method(vm, ctor, "isInteger", 1, is_integer);
     method(vm, ctor, "isSafeInteger", 1, is_safe_integer);
     method(vm, proto, "toString", 1, to_string_method);
-    method(vm, proto, "toLocaleString", 0, to_string_method);
+    method(vm, proto, "toLocaleString", 0, to_locale_string);
     method(vm, proto, "valueOf", 0, value_of);
     method(vm, proto, "toFixed", 1, to_fixed);
     method(vm, proto, "toPrecision", 1, to_precision);

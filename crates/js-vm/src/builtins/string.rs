@@ -3,7 +3,12 @@
 use crate::string::is_white_space_or_line_terminator;
 use js_gc::Gc;
 
+use icu_locale_core::LanguageIdentifier;
+
 use super::iteration::create_string_iterator;
+use super::locale::case_mapping::{self, Case};
+use super::locale::normalization::NormalizationForm;
+use super::locale::{self, collation};
 use super::{constructor, method, symbol_method, value_property};
 use crate::abstract_ops::{to_integer_or_infinity, to_number, to_string, to_uint32};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
@@ -319,50 +324,79 @@ fn substr(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(from_units(vm, &u[start as usize..end as usize]))
 }
 
-fn convert_case(vm: &mut Vm, info: &CallInfo, upper: bool) -> JsResult<Value> {
-    let s = this_string(vm, info, if upper { "toUpperCase" } else { "toLowerCase" })?;
+/// toUpperCase / toLowerCase, and the TransformCase of their locale forms,
+/// by the rules of `language` (`und`: the root rules).
+fn convert_case(vm: &mut Vm, s: Gc<JsString>, case: Case, language: &LanguageIdentifier) -> Value {
     let flat = s.borrow(&vm.heap).flat();
     if let JsStr::Latin1(bytes) = flat
         && bytes.is_ascii()
+        && *language == LanguageIdentifier::UNKNOWN
     {
-        let converted: Vec<u8> = if upper { bytes.to_ascii_uppercase() } else { bytes.to_ascii_lowercase() };
-        return Ok(Value::string(vm.heap.alloc(JsString::from_latin1(converted))));
+        let converted: Vec<u8> =
+            if case == Case::Upper { bytes.to_ascii_uppercase() } else { bytes.to_ascii_lowercase() };
+        return Value::string(vm.heap.alloc(JsString::from_latin1(converted)));
     }
-    let text = string_with_lone_surrogates(flat);
-    let mut b = StringBuilder::new();
-    for piece in text {
-        match piece {
-            Ok(c) => {
-                if upper {
-                    for u in c.to_uppercase() {
-                        b.push_char(u);
-                    }
-                } else if c == 'Σ' {
-                    b.push_char('σ');
-                } else {
-                    for l in c.to_lowercase() {
-                        b.push_char(l);
-                    }
-                }
-            }
-            Err(unit) => b.push(unit),
-        }
+    let units: Vec<u16> = flat.units().collect();
+    let converted = case_mapping::convert_case(&units, case, language);
+    from_units(vm, &converted)
+}
+
+fn to_upper_case(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "toUpperCase")?;
+    Ok(convert_case(vm, s, Case::Upper, &LanguageIdentifier::UNKNOWN))
+}
+
+fn to_lower_case(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "toLowerCase")?;
+    Ok(convert_case(vm, s, Case::Lower, &LanguageIdentifier::UNKNOWN))
+}
+
+/// `toLocaleUpperCase` / `toLocaleLowerCase([locales])` (ECMA-402 §19.1.2,
+/// §19.1.3): the case rules of the first requested locale's language.
+fn convert_locale_case(vm: &mut Vm, info: &CallInfo, case: Case, name: &str) -> JsResult<Value> {
+    let s = this_string(vm, info, name)?;
+    let locales = info.arg(vm, 0);
+    let language = case_mapping::case_language(locale::requested_language(vm, locales)?);
+    Ok(convert_case(vm, s, case, &language))
+}
+
+fn to_locale_upper_case(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    convert_locale_case(vm, info, Case::Upper, "toLocaleUpperCase")
+}
+
+fn to_locale_lower_case(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    convert_locale_case(vm, info, Case::Lower, "toLocaleLowerCase")
+}
+
+/// `String.prototype.normalize([form])` (§22.1.3.15).
+fn normalize(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let s = this_string(vm, info, "normalize")?;
+    let form_arg = info.arg(vm, 0);
+    let form = if form_arg.is_undefined() {
+        NormalizationForm::Nfc
+    } else {
+        let name = vm.rust_string(form_arg)?;
+        NormalizationForm::from_name(&name)
+            .ok_or_else(|| vm.range_error("The normalization form should be one of NFC, NFD, NFKC, NFKD."))?
+    };
+    let flat = s.borrow(&vm.heap).flat();
+    // Below U+00A0 every form leaves text alone, and Latin-1 is in NFC.
+    let unchanged = match flat {
+        JsStr::Latin1(bytes) => form == NormalizationForm::Nfc || bytes.iter().all(|&b| b < 0xA0),
+        JsStr::Utf16(_) => false,
+    };
+    if unchanged {
+        return Ok(Value::string(s));
     }
-    Ok(Value::string(b.finish(&mut vm.heap)))
+    let units: Vec<u16> = flat.units().collect();
+    let normalized = form.normalize(&units);
+    Ok(from_units(vm, &normalized))
 }
 
 /// Code points, with lone surrogates kept as `Err(unit)`.
 fn string_with_lone_surrogates(s: JsStr<'_>) -> Vec<Result<char, u16>> {
     let u: Vec<u16> = s.units().collect();
     char::decode_utf16(u.iter().copied()).map(|r| r.map_err(|e| e.unpaired_surrogate())).collect()
-}
-
-fn to_upper_case(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    convert_case(vm, info, true)
-}
-
-fn to_lower_case(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    convert_case(vm, info, false)
 }
 
 fn trim_impl(vm: &mut Vm, info: &CallInfo, start: bool, end: bool, name: &str) -> JsResult<Value> {
@@ -625,10 +659,15 @@ fn replace_all(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     replace_impl(vm, info, true)
 }
 
+/// `String.prototype.localeCompare(that [, locales [, options]])`
+/// (ECMA-402 §19.1.1): the root collation, which is also en's.
 fn locale_compare(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let s = this_string(vm, info, "localeCompare")?;
     let other = arg_string(vm, info, 0)?;
-    let ord = JsString::cmp_units(s.borrow(&vm.heap).flat(), other.borrow(&vm.heap).flat());
+    let locales = info.arg(vm, 1);
+    let options = info.arg(vm, 2);
+    let collator = collation::collator(vm, locales, options)?;
+    let ord = collation::compare(&collator, s.borrow(&vm.heap).flat(), other.borrow(&vm.heap).flat());
     Ok(Value::number(match ord {
         std::cmp::Ordering::Less => -1.0,
         std::cmp::Ordering::Equal => 0.0,
@@ -663,7 +702,7 @@ pub(crate) fn install(vm: &mut Vm) {
     method(vm, ctor, "fromCharCode", 1, from_char_code);
     method(vm, ctor, "fromCodePoint", 1, from_code_point);
     method(vm, ctor, "raw", 1, raw);
-    let methods: [(&str, u32, crate::function::NativeFn); 31] = [
+    let methods: [(&str, u32, crate::function::NativeFn); 32] = [
         ("toString", 0, to_string_method),
         ("valueOf", 0, value_of),
         ("charAt", 1, char_at),
@@ -680,8 +719,9 @@ pub(crate) fn install(vm: &mut Vm) {
         ("substr", 2, substr),
         ("toUpperCase", 0, to_upper_case),
         ("toLowerCase", 0, to_lower_case),
-        ("toLocaleUpperCase", 0, to_upper_case),
-        ("toLocaleLowerCase", 0, to_lower_case),
+        ("toLocaleUpperCase", 0, to_locale_upper_case),
+        ("toLocaleLowerCase", 0, to_locale_lower_case),
+        ("normalize", 0, normalize),
         ("trim", 0, trim),
         ("trimStart", 0, trim_start),
         ("trimEnd", 0, trim_end),

@@ -310,9 +310,32 @@ string_methods! {
     to_date_string_method, |t| format::date_string(t, local_zone());
     to_time_string_method, |t| format::time_string(t, local_zone());
     to_utc_string, |t| format::utc_string(t);
-    to_locale_string, |t| format::locale_string(t, local_zone());
-    to_locale_date_string, |t| format::locale_date_string(t, local_zone());
-    to_locale_time_string, |t| format::locale_time_string(t, local_zone());
+}
+
+/// `toLocaleString`, `toLocaleDateString`, `toLocaleTimeString([locales [,
+/// options]])` (ECMA-402 §21.3): "Invalid Date" for NaN, else the locales
+/// are checked as CanonicalizeLocaleList does and the en-US form written
+/// (every locale formats as en here; the options are not read).
+fn locale_text(vm: &mut Vm, info: &CallInfo, form: fn(f64, &local_time::TimeZone) -> String) -> JsResult<Value> {
+    let t = this_time_value(vm, info.this)?;
+    if t.is_nan() {
+        return Ok(vm.string("Invalid Date"));
+    }
+    let locales = info.arg(vm, 0);
+    super::locale::canonicalize_locale_list(vm, locales)?;
+    Ok(vm.string(&form(t, local_zone())))
+}
+
+fn to_locale_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    locale_text(vm, info, format::locale_string)
+}
+
+fn to_locale_date_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    locale_text(vm, info, format::locale_date_string)
+}
+
+fn to_locale_time_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    locale_text(vm, info, format::locale_time_string)
 }
 
 fn to_iso_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
