@@ -67,6 +67,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     pub(super) fn symbol_of(&self, id: &IdentifierReference<'_>) -> Option<oxc_syntax::symbol::SymbolId> {
         let reference = id.reference_id.get()?;
+        if self.analysis.annex_b.is_unresolved(reference) {
+            return None;
+        }
         self.analysis.scoping.get_reference(reference).symbol_id()
     }
 
@@ -572,7 +575,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 let c = self.name_constant("import");
                 self.emit(Instruction::GetImport { dst, depth, slot, name: c });
             }
-            Location::GlobalVar | Location::GlobalLexical => {}
+            Location::GlobalVar | Location::GlobalLexical | Location::EvalOuterVar => {}
         }
     }
 

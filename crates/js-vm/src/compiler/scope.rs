@@ -25,6 +25,10 @@ pub enum Location {
     GlobalVar,
     /// A global lexical binding (script-level `let`, `const`, `class`).
     GlobalLexical,
+    /// A `var` of sloppy direct eval code that is the caller's like-named
+    /// binding of its variable environment (found by name in the caller's
+    /// scope table).
+    EvalOuterVar,
     /// A module's import binding: slot `slot` of the module environment
     /// holds where the imported binding lives (read-only).
     Import {
@@ -106,6 +110,9 @@ pub struct Analysis {
     /// start offset: the scope and slot whose environment holds the object,
     /// so the closures can consult it.
     with_envs: HashMap<u32, (ScopeId, u32)>,
+    /// Annex B.3.2 block-level functions (set by the compiler before
+    /// compiling).
+    pub annex_b: super::declaration_instantiation::AnnexBFunctions,
 }
 
 impl Analysis {
@@ -196,6 +203,7 @@ impl Analysis {
             simple_parameters,
             module_scope: None,
             with_envs: HashMap::new(),
+            annex_b: super::declaration_instantiation::AnnexBFunctions::default(),
         };
         analysis.find_captures();
         for (start, scope) in with_statements {

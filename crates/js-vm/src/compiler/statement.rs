@@ -32,10 +32,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn statement_inner(&mut self, statement: &'a Statement<'a>, labels: Vec<String>) -> CResult<()> {
         match statement {
             Statement::BlockStatement(block) => self.block(block),
-            // Function declarations were hoisted to the start of their scope.
-            Statement::EmptyStatement(_) | Statement::DebuggerStatement(_) | Statement::FunctionDeclaration(_) => {
-                Ok(())
-            }
+            // Function declarations were hoisted to the start of their
+            // scope; an Annex B one is also copied to its var binding here.
+            Statement::FunctionDeclaration(f) => self.annex_b_function_evaluation(f),
+            Statement::EmptyStatement(_) | Statement::DebuggerStatement(_) => Ok(()),
             Statement::ExpressionStatement(e) => {
                 let mark = self.mark();
                 let r = match self.completion {
