@@ -26,18 +26,12 @@ pub(crate) fn declare_global_var(vm: &mut Vm, name: &str, deletable: bool) {
         let desc = PropertyDescriptor::data(Value::UNDEFINED, Attributes::from_bits(attributes));
         let _ = define_own_property(vm, global, key, desc);
     }
-    vm.realm.var_names.insert(name.to_owned());
 }
 
 /// `HasLexicalDeclaration` of the global environment (§9.1.1.4.13).
 pub(crate) fn has_lexical_declaration(vm: &mut Vm, name: &str) -> bool {
     let atom = vm.atoms.intern_str(&mut vm.heap, name);
     vm.realm.global_lexicals.contains_key(&atom)
-}
-
-/// `HasVarDeclaration` of the global environment (§9.1.1.4.12).
-pub(crate) fn has_var_declaration(vm: &Vm, name: &str) -> bool {
-    vm.realm.var_names.contains(name)
 }
 
 /// `HasRestrictedGlobalProperty` (§9.1.1.4.14): a non-configurable own

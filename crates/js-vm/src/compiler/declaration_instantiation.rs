@@ -51,12 +51,22 @@ pub struct AnnexBFunctions {
     /// References that resolved to a var binding the extension did not
     /// create: they are free (resolved by name at run time).
     unresolved: HashSet<ReferenceId>,
+    /// `if`-branch functions (by start offset) whose own body refers to
+    /// them through their (mutable) block binding, made a binding of the
+    /// function's own scope initialised to the function on entry.
+    self_bindings: HashMap<u32, SymbolId>,
 }
 
 impl AnnexBFunctions {
     /// The Annex B treatment of the function declaration starting at `start`.
     pub fn at(&self, start: u32) -> Option<AnnexBFunction> {
         self.by_start.get(&start).copied()
+    }
+
+    /// The block binding an `if`-branch function starting at `start` has
+    /// inside its own scope.
+    pub fn self_binding(&self, start: u32) -> Option<SymbolId> {
+        self.self_bindings.get(&start).copied()
     }
 
     /// Whether `reference` is free although oxc resolved it.
@@ -337,6 +347,7 @@ fn rewrite_if_function(
     if applies {
         if home == candidate.var_scope {
             scoping.union_symbol_flag(symbol, SymbolFlags::FunctionScopedVariable);
+            add_self_binding(scoping, candidate.function, id, symbol, out);
             return AnnexBFunction { block_binding: None, var_binding: Some(symbol) };
         }
         // Bound in a block around the `if` (the var scope had the name):
@@ -353,12 +364,77 @@ fn rewrite_if_function(
             scoping.add_resolved_reference(var, r);
         }
         id.symbol_id.set(Some(var));
+        add_self_binding(scoping, candidate.function, id, var, out);
         return AnnexBFunction { block_binding: None, var_binding: Some(var) };
     }
     if only_this {
         unbind(scoping, symbol, home, id, out);
+        return none;
+    }
+    // oxc moves the binding an `if`-branch function shares (a `let` of the
+    // enclosing block, a catch parameter) to the var scope: put it back.
+    let declared_in = nodes.get_node(scoping.symbol_declaration(symbol)).scope_id();
+    if declared_in != home && !scoping.symbol_flags(symbol).contains(SymbolFlags::FunctionScopedVariable) {
+        scoping.move_binding_by_symbol_id(home, declared_in, symbol);
+        let outside: Vec<ReferenceId> = scoping
+            .get_resolved_reference_ids(symbol)
+            .iter()
+            .copied()
+            .filter(|&r| {
+                let at = scoping.get_reference(r).scope_id();
+                at != declared_in && !scoping.scope_is_descendant_of(at, declared_in)
+            })
+            .collect();
+        let outer = scoping.find_binding(home, id.name);
+        for r in outside {
+            scoping.delete_resolved_reference(symbol, r);
+            match outer {
+                Some(target) => {
+                    scoping.get_reference_mut(r).set_symbol_id(target);
+                    scoping.add_resolved_reference(target, r);
+                }
+                None => {
+                    scoping.add_root_unresolved_reference(id.name, r);
+                    out.unresolved.insert(r);
+                }
+            }
+        }
     }
     none
+}
+
+/// Gives an `if`-branch function its block binding where its own body
+/// sees it: a binding of its own scope (unless a parameter or declaration
+/// there has the name), which its references inside take from `var`.
+fn add_self_binding(
+    scoping: &mut oxc_semantic::Scoping,
+    function: &Function<'_>,
+    id: &oxc_ast::ast::BindingIdentifier<'_>,
+    var: SymbolId,
+    out: &mut AnnexBFunctions,
+) {
+    let Some(own) = function.scope_id.get() else { return };
+    if scoping.get_binding(own, id.name).is_some() {
+        return;
+    }
+    let node = scoping.symbol_declaration(var);
+    let binding = scoping.create_symbol(id.span, id.name, SymbolFlags::Function, own, node);
+    scoping.add_binding(own, id.name, binding);
+    let inside: Vec<ReferenceId> = scoping
+        .get_resolved_reference_ids(var)
+        .iter()
+        .copied()
+        .filter(|&r| {
+            let at = scoping.get_reference(r).scope_id();
+            at == own || scoping.scope_is_descendant_of(at, own)
+        })
+        .collect();
+    for r in inside {
+        scoping.delete_resolved_reference(var, r);
+        scoping.get_reference_mut(r).set_symbol_id(binding);
+        scoping.add_resolved_reference(binding, r);
+    }
+    out.self_bindings.insert(function.span.start, binding);
 }
 
 /// The var scope's binding named like `id` (a named function expression's

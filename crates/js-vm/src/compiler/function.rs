@@ -668,12 +668,11 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             vars.retain(|(_, name, _)| !self.outer_binding(name).is_some_and(|b| b.in_var_env));
             outer.as_ref().is_none_or(|o| o.var_env_global)
         } else {
-            use crate::builtins::global::{has_lexical_declaration, has_restricted_global_property, has_var_declaration};
+            use crate::builtins::global::{has_lexical_declaration, has_restricted_global_property};
+            // A script's `var`s and functions are non-configurable global
+            // properties, so a later `let` of one is restricted too.
             for (_, name, _) in &lexicals {
-                if has_var_declaration(self.vm, name)
-                    || has_lexical_declaration(self.vm, name)
-                    || has_restricted_global_property(self.vm, name)
-                {
+                if has_lexical_declaration(self.vm, name) || has_restricted_global_property(self.vm, name) {
                     return Err(CompileError::syntax(format!("Identifier '{name}' has already been declared")));
                 }
             }
@@ -685,7 +684,6 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             true
         };
         if global_vars {
-            self.vm.realm.var_names.extend(functions.iter().cloned());
             for name in &functions {
                 if !crate::builtins::global::can_declare_global_function(self.vm, name) {
                     return Err(CompileError::Type(format!("Cannot redefine global function '{name}'")));
@@ -882,6 +880,10 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         {
             fc.own_name = Some(symbol);
             fc.function_names.push(symbol);
+        } else if let Some(symbol) = fc.analysis.annex_b.self_binding(f.span.start) {
+            // An `if`-branch function's block binding (Annex B.3.4),
+            // mutable.
+            fc.own_name = Some(symbol);
         }
         let body = f.body.as_deref();
         fc.compile_function_body(&f.params, body.map(|b| &b.statements[..]), None)?;

@@ -237,9 +237,6 @@ pub struct Realm {
     pub global: Gc<JsObject>,
     /// The global environment's declarative record, by atom.
     pub global_lexicals: HashMap<Gc<JsString>, GlobalLexical, ahash::RandomState>,
-    /// The global environment's `[[VarNames]]`: names scripts and eval code
-    /// declared with `var` or `function` (a later `let` of one is an error).
-    pub var_names: std::collections::HashSet<String>,
     /// `[[Intrinsics]]`.
     pub intrinsics: Intrinsics,
 }
@@ -304,7 +301,6 @@ impl Realm {
         Self {
             global,
             global_lexicals: HashMap::default(),
-            var_names: std::collections::HashSet::new(),
             intrinsics: Intrinsics {
                 object_prototype,
                 function_prototype,
