@@ -144,6 +144,10 @@ pub struct EvalScope {
     /// The caller's variable environment is the global one (the call is
     /// in a script's top level, or in sloppy eval code that is).
     pub var_env_global: bool,
+    /// Where the object holding the `var`s eval code adds to the caller's
+    /// (function) variable environment is: environments out from the call
+    /// site's, and slot.
+    pub var_object: Option<(u16, u32)>,
 }
 
 impl EvalScope {

@@ -512,11 +512,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
         if self.with_objects.is_empty() {
             return Ok(Vec::new());
         }
-        let objects = self.with_objects_for(self.symbol_of(id))?;
+        let objects = self.with_objects_flagged(self.symbol_of(id))?;
         let c = self.name_constant(id.name.as_str());
         Ok(objects
             .into_iter()
-            .map(|obj| self.emit(Instruction::WithGet { dst, obj, name: c, this_dst, found: u32::MAX }))
+            .map(|(obj, var_object)| {
+                // A function found in a variable object is called with an
+                // undefined `this`, as from a declarative environment.
+                let this_dst = if var_object { Reg(u16::MAX) } else { this_dst };
+                self.emit(Instruction::WithGet { dst, obj, name: c, this_dst, found: u32::MAX })
+            })
             .collect())
     }
 
@@ -575,7 +580,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 let c = self.name_constant("import");
                 self.emit(Instruction::GetImport { dst, depth, slot, name: c });
             }
-            Location::GlobalVar | Location::GlobalLexical | Location::EvalOuterVar => {}
+            Location::GlobalVar | Location::GlobalLexical | Location::EvalOuterVar | Location::EvalVarObject => {}
         }
     }
 

@@ -363,11 +363,26 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     /// Where a `var` of sloppy eval code lives: the caller's binding of its
     /// variable environment, or else a global.
     fn eval_var_location(&self, name: &str) -> Location {
-        if self.outer_binding(name).is_some_and(|b| b.in_var_env) {
+        // A catch parameter of the caller is nearer than the variable
+        // environment: the eval code's references (its initialisers too)
+        // reach it first (B.3.5).
+        let caught = self.outer_scope.as_ref().is_some_and(|o| o.catch_parameters.iter().any(|n| n == name));
+        if self.outer_binding(name).is_some_and(|b| b.in_var_env || caught) {
             Location::EvalOuterVar
+        } else if self.outer_scope.as_ref().is_some_and(|o| !o.var_env_global && o.var_object.is_some()) {
+            Location::EvalVarObject
         } else {
             Location::GlobalVar
         }
+    }
+
+    /// Loads the variable object of a direct eval's caller into `dst`.
+    fn load_eval_var_object(&mut self, dst: Reg) -> bool {
+        let (Some(outer), Some(root)) = (&self.outer_scope, self.eval_root) else { return false };
+        let Some((depth, slot)) = outer.var_object else { return false };
+        let extra = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0);
+        self.emit(Instruction::GetEnv { dst, depth: depth + extra, slot });
+        true
     }
 
     /// The number of environments between the current scope and `target`.
@@ -518,6 +533,16 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                     self.emit(Instruction::SetEnv { src, depth: b.depth, slot: b.slot });
                 }
             }
+            Location::EvalVarObject => {
+                let mark = self.mark();
+                let obj = self.temp()?;
+                if self.load_eval_var_object(obj) {
+                    let c = self.name_constant(&name);
+                    let ic = self.ic();
+                    self.emit(Instruction::SetNamed { obj, name: c, src, ic, strict: false });
+                }
+                self.release(mark);
+            }
             Location::GlobalLexical => {
                 let c = self.name_constant(&name);
                 if init {
@@ -580,6 +605,13 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                     self.emit(Instruction::GetEnv { dst, depth: b.depth, slot: b.slot });
                 }
             }
+            Location::EvalVarObject => {
+                if self.load_eval_var_object(dst) {
+                    let c = self.name_constant(&name);
+                    let ic = self.ic();
+                    self.emit(Instruction::GetNamed { dst, obj: dst, name: c, ic });
+                }
+            }
             Location::Import { scope, slot } => {
                 let depth = self.env_depth(scope);
                 let c = self.name_constant(&name);
@@ -601,6 +633,10 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             }
         }
         self.allocate_bindings()?;
+        if self.kind == CodeKind::Eval {
+            // Eval code's own `let`/`const`/`class` start in their TDZ.
+            self.init_lexical_registers(self.boundary);
+        }
         self.declare_globals(&program.body)?;
         let completion = self.temp()?;
         self.completion = Some(completion);
@@ -705,11 +741,56 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                     .insert(atom, crate::realm::GlobalLexical { value: Value::HOLE, mutable: !is_const });
             }
         }
+        if !global_vars {
+            let names: Vec<String> = vars.iter().map(|v| v.1.clone()).filter(|n| !functions.contains(n)).collect();
+            return self.declare_eval_var_object(&names);
+        }
         for (_, name, _) in vars {
             if !functions.contains(&name) {
                 crate::builtins::global::declare_global_var(self.vm, &name, eval);
             }
         }
+        Ok(())
+    }
+
+    /// EvalDeclarationInstantiation in a function's variable environment:
+    /// creates the caller's variable object if needed and the `var`s
+    /// `names` on it (undefined, deletable) that it does not have.
+    fn declare_eval_var_object(&mut self, names: &[String]) -> CResult<()> {
+        let mark = self.mark();
+        let obj = self.temp()?;
+        let scratch = self.temp()?;
+        if !self.load_eval_var_object(obj) {
+            // No variable object to hold them: they go to the global object.
+            self.release(mark);
+            for name in names {
+                crate::builtins::global::declare_global_var(self.vm, name, true);
+            }
+            return Ok(());
+        }
+        let exists = self.emit(Instruction::JumpIfNotUndefined { src: obj, target: u32::MAX });
+        self.emit(Instruction::NewObject { dst: obj });
+        self.emit(Instruction::LoadNull { dst: scratch });
+        self.emit(Instruction::SetProtoLiteral { obj, proto: scratch });
+        if let (Some(outer), Some(root)) = (&self.outer_scope, self.eval_root)
+            && let Some((depth, slot)) = outer.var_object
+        {
+            let extra = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0);
+            self.emit(Instruction::SetEnv { src: obj, depth: depth + extra, slot });
+        }
+        self.patch_here(exists);
+        for name in names {
+            let units: Vec<u16> = name.encode_utf16().collect();
+            self.load_string_units(&units, scratch);
+            self.emit(Instruction::In { dst: scratch, lhs: scratch, rhs: obj });
+            let skip = self.emit(Instruction::JumpIfTrue { cond: scratch, target: u32::MAX });
+            self.emit(Instruction::LoadUndefined { dst: scratch });
+            let c = self.name_constant(name);
+            let ic = self.ic();
+            self.emit(Instruction::SetNamed { obj, name: c, src: scratch, ic, strict: false });
+            self.patch_here(skip);
+        }
+        self.release(mark);
         Ok(())
     }
 
@@ -797,6 +878,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         }
         let sloppy_eval = self.kind == CodeKind::Eval && !self.strict;
         let mut var_env_global = self.kind == CodeKind::Script;
+        let mut var_object =
+            self.analysis.eval_var_object(self.boundary).map(|slot| (self.env_depth(self.boundary), slot));
         // Bindings of an enclosing eval's caller stay visible, further out.
         if let (Some(outer), Some(root)) = (&self.outer_scope, self.eval_root) {
             let extra = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0);
@@ -812,6 +895,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 conflicts.extend(outer.conflicts.iter().cloned());
                 catch_parameters.extend(outer.catch_parameters.iter().cloned());
                 var_env_global = outer.var_env_global;
+                var_object = outer.var_object.map(|(depth, slot)| (depth + extra, slot));
             }
         } else if sloppy_eval {
             // Indirect eval code's variable environment is the global one.
@@ -825,6 +909,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             conflicts,
             catch_parameters,
             var_env_global,
+            var_object,
         }));
         (self.eval_scopes.len() - 1) as u32
     }
@@ -931,6 +1016,16 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         let function_env = self.analysis.env_slot_count(self.boundary);
         if function_env > 0 {
             self.emit(Instruction::PushEnv { slots: function_env });
+        }
+        if let Some(slot) = self.analysis.eval_var_object(self.boundary) {
+            // Empty until eval code declares a `var` here.
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.emit(Instruction::LoadUndefined { dst: r });
+            self.emit(Instruction::SetEnv { src: r, depth: 0, slot });
+            self.release(mark);
+            let outer = self.analysis.scoping.scope_parent_id(self.boundary).unwrap_or(self.boundary);
+            self.with_objects.push(super::with::WithObject::var_object(self.boundary, outer, slot));
         }
         // Uncaptured simple parameters stay in the registers the arguments
         // arrive in (sloppy duplicate names take the general path).
@@ -1108,7 +1203,11 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 let depth = self.env_depth(scope);
                 self.emit(Instruction::SetEnv { src, depth, slot });
             }
-            Location::GlobalVar | Location::GlobalLexical | Location::Import { .. } | Location::EvalOuterVar => {}
+            Location::GlobalVar
+            | Location::GlobalLexical
+            | Location::Import { .. }
+            | Location::EvalOuterVar
+            | Location::EvalVarObject => {}
         }
     }
 

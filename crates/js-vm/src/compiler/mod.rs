@@ -192,10 +192,17 @@ fn compile_on_big_stack(
     let root = program.scope_id.get().unwrap_or(ScopeId::new(0));
     let strict = force_strict || analysis.scoping.scope_flags(root).is_strict_mode();
     let mut fc = FunctionCompiler::new(vm, &analysis, source, root, kind, strict, "");
-    fc.outer_scope = outer;
     if kind == CodeKind::Eval {
         fc.eval_root = Some(root);
+        // Free names of sloppy eval code consult the variable object of a
+        // function caller first (its earlier evals' `var`s).
+        if !strict
+            && let Some((depth, slot)) = outer.as_ref().filter(|o| !o.var_env_global).and_then(|o| o.var_object)
+        {
+            fc.with_objects.push(with::WithObject::eval_caller_var_object(root, depth, slot));
+        }
     }
+    fc.outer_scope = outer;
     fc.injected_directives = usize::from(kind == CodeKind::Eval && force_strict);
     fc.compile_script_body(&program)?;
     Ok(fc.finish(program.span.start, program.span.end))

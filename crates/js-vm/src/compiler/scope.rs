@@ -29,6 +29,9 @@ pub enum Location {
     /// binding of its variable environment (found by name in the caller's
     /// scope table).
     EvalOuterVar,
+    /// A new `var` of sloppy direct eval code in a function: a property of
+    /// the caller's variable object.
+    EvalVarObject,
     /// A module's import binding: slot `slot` of the module environment
     /// holds where the imported binding lives (read-only).
     Import {
@@ -110,6 +113,10 @@ pub struct Analysis {
     /// start offset: the scope and slot whose environment holds the object,
     /// so the closures can consult it.
     with_envs: HashMap<u32, (ScopeId, u32)>,
+    /// Sloppy functions with a direct `eval` call of their own, with the
+    /// slot of their environment holding the object where the eval code's
+    /// new `var`s live (see [`Analysis::eval_var_object`]).
+    eval_var_objects: HashMap<ScopeId, u32>,
     /// Annex B.3.2 block-level functions (set by the compiler before
     /// compiling).
     pub annex_b: super::declaration_instantiation::AnnexBFunctions,
@@ -141,7 +148,13 @@ impl Analysis {
         }
         let mut simple_parameters = HashMap::new();
         let with_statements = with_statements_making_closures(&semantic);
+        let mut eval_call_scopes = Vec::new();
         for node in semantic.nodes().iter() {
+            if let AstKind::CallExpression(call) = node.kind()
+                && matches!(&call.callee, oxc_ast::ast::Expression::Identifier(id) if id.name == "eval")
+            {
+                eval_call_scopes.push(node.scope_id());
+            }
             if let AstKind::Function(f) = node.kind()
                 && let Some(scope) = f.scope_id.get()
                 && !semantic.scoping().scope_flags(scope).is_strict_mode()
@@ -203,6 +216,7 @@ impl Analysis {
             simple_parameters,
             module_scope: None,
             with_envs: HashMap::new(),
+            eval_var_objects: HashMap::new(),
             annex_b: super::declaration_instantiation::AnnexBFunctions::default(),
         };
         analysis.find_captures();
@@ -210,6 +224,19 @@ impl Analysis {
             let next = analysis.env_slots.entry(scope).or_insert(0);
             analysis.with_envs.insert(start, (scope, *next));
             *next += 1;
+        }
+        for scope in eval_call_scopes {
+            let function = analysis.boundary[scope.index()];
+            let flags = analysis.scoping.scope_flags(function);
+            if flags.contains(ScopeFlags::Function)
+                && !flags.is_strict_mode()
+                && !analysis.scoping.scope_flags(scope).is_strict_mode()
+                && !analysis.eval_var_objects.contains_key(&function)
+            {
+                let next = analysis.env_slots.entry(function).or_insert(0);
+                analysis.eval_var_objects.insert(function, *next);
+                *next += 1;
+            }
         }
         for (scope, declarations) in declared_private {
             analysis.allocate_private_names(scope, declarations);
@@ -395,6 +422,16 @@ impl Analysis {
     /// environment (`None` when the body makes no closure).
     pub fn with_env(&self, start: u32) -> Option<(ScopeId, u32)> {
         self.with_envs.get(&start).copied()
+    }
+
+    /// The environment slot of `function` holding the object where `var`s
+    /// of its direct eval calls' code live (EvalDeclarationInstantiation
+    /// adds them to the function's variable environment; the compiled
+    /// function resolves names statically, so they are looked up there
+    /// like in a `with` object, but calls through them get an undefined
+    /// `this`). Undefined until eval code declares one.
+    pub fn eval_var_object(&self, function: ScopeId) -> Option<u32> {
+        self.eval_var_objects.get(&function).copied()
     }
 
     /// How many environment slots `scope` needs (0: no environment).
