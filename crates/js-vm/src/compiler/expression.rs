@@ -851,7 +851,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
         match u.operator {
             UnaryOperator::Typeof => {
                 if let Expression::Identifier(id) = &u.argument
-                    && self.symbol_of(id).is_none()
+                    // A global `var` may have been deleted (eval code's).
+                    && self.symbol_of(id).is_none_or(|symbol| self.location_of(symbol) == Location::GlobalVar)
                     && self.outer_binding(id.name.as_str()).is_none()
                     && !(id.name == "arguments" && self.arguments_location().is_some())
                 {
@@ -927,11 +928,29 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 .into_iter()
                 .map(|obj| self.emit(Instruction::WithDelete { dst, obj, name: c, found: u32::MAX }))
                 .collect();
-            if self.symbol_of(id).is_none() {
-                let c = self.name_constant(id.name.as_str());
-                self.emit(Instruction::DeleteGlobal { dst, name: c });
-            } else {
-                self.emit(Instruction::LoadBool { dst, value: false });
+            let location = self.symbol_of(id).map(|symbol| self.location_of(symbol));
+            match location {
+                // Unresolved, or a global `var` (deletable when eval code
+                // made it).
+                None | Some(Location::GlobalVar) => {
+                    let c = self.name_constant(id.name.as_str());
+                    self.emit(Instruction::DeleteGlobal { dst, name: c });
+                }
+                Some(Location::EvalVarObject) => {
+                    // Eval code's `var`s in a function's variable object
+                    // are deletable; a deleted one is unresolvable (true).
+                    let mark = self.mark();
+                    let obj = self.temp()?;
+                    self.load_eval_var_object(obj);
+                    let c = self.name_constant(id.name.as_str());
+                    self.emit(Instruction::LoadBool { dst, value: true });
+                    let deleted = self.emit(Instruction::WithDelete { dst, obj, name: c, found: u32::MAX });
+                    self.patch_here(deleted);
+                    self.release(mark);
+                }
+                Some(_) => {
+                    self.emit(Instruction::LoadBool { dst, value: false });
+                }
             }
             for j in found {
                 self.patch_here(j);

@@ -377,7 +377,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     }
 
     /// Loads the variable object of a direct eval's caller into `dst`.
-    fn load_eval_var_object(&mut self, dst: Reg) -> bool {
+    pub(super) fn load_eval_var_object(&mut self, dst: Reg) -> bool {
         let (Some(outer), Some(root)) = (&self.outer_scope, self.eval_root) else { return false };
         let Some((depth, slot)) = outer.var_object else { return false };
         let extra = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0);
@@ -606,10 +606,17 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 }
             }
             Location::EvalVarObject => {
-                if self.load_eval_var_object(dst) {
-                    let c = self.name_constant(&name);
-                    let ic = self.ic();
-                    self.emit(Instruction::GetNamed { dst, obj: dst, name: c, ic });
+                // Deleted, the name resolves further out.
+                let c = self.name_constant(&name);
+                let found = if self.load_eval_var_object(dst) {
+                    Some(self.emit(Instruction::WithGet { dst, obj: dst, name: c, this_dst: Reg(u16::MAX), found: 0 }))
+                } else {
+                    None
+                };
+                let ic = self.ic();
+                self.emit(Instruction::GetGlobal { dst, name: c, ic });
+                if let Some(found) = found {
+                    self.patch_here(found);
                 }
             }
             Location::Import { scope, slot } => {
