@@ -103,6 +103,10 @@ pub(crate) fn inherit_referrer(vm: &crate::vm::Vm, source: &Source) {
 /// A binding visible at a direct `eval` call, as the eval code finds it:
 /// `depth` environments out from the caller's current environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent facts about one binding, as the caller's compiler knew them"
+)]
 pub struct EvalBinding {
     /// The binding's name.
     pub name: String,

@@ -257,20 +257,20 @@ fn applies(
         return false;
     }
     match context {
-        CodeContext::Script => global_var_definable(vm, name),
         CodeContext::Eval { outer: Some(outer) } => {
             if outer.binds_between(name) {
                 return false;
             }
             !outer.var_env_global || global_var_definable(vm, name)
         }
-        CodeContext::Eval { outer: None } => global_var_definable(vm, name),
+        CodeContext::Script | CodeContext::Eval { outer: None } => global_var_definable(vm, name),
     }
 }
 
 /// `HasLexicalDeclaration` is false and `CanDeclareGlobalVar` is true.
 fn global_var_definable(vm: &mut Vm, name: &str) -> bool {
-    !crate::builtins::global::has_lexical_declaration(vm, name) && crate::builtins::global::can_declare_global_var(vm, name)
+    !crate::builtins::global::has_lexical_declaration(vm, name)
+        && crate::builtins::global::can_declare_global_var(vm, name)
 }
 
 /// A declaration directly in a block or `case` clause.
@@ -388,15 +388,12 @@ fn rewrite_if_function(
         let outer = scoping.find_binding(home, id.name);
         for r in outside {
             scoping.delete_resolved_reference(symbol, r);
-            match outer {
-                Some(target) => {
-                    scoping.get_reference_mut(r).set_symbol_id(target);
-                    scoping.add_resolved_reference(target, r);
-                }
-                None => {
-                    scoping.add_root_unresolved_reference(id.name, r);
-                    out.unresolved.insert(r);
-                }
+            if let Some(target) = outer {
+                scoping.get_reference_mut(r).set_symbol_id(target);
+                scoping.add_resolved_reference(target, r);
+            } else {
+                scoping.add_root_unresolved_reference(id.name, r);
+                out.unresolved.insert(r);
             }
         }
     }
@@ -464,15 +461,12 @@ fn unbind(
     let references: Vec<ReferenceId> = scoping.get_resolved_reference_ids(symbol).to_vec();
     for r in references {
         scoping.delete_resolved_reference(symbol, r);
-        match outer {
-            Some(target) => {
-                scoping.get_reference_mut(r).set_symbol_id(target);
-                scoping.add_resolved_reference(target, r);
-            }
-            None => {
-                scoping.add_root_unresolved_reference(name, r);
-                out.unresolved.insert(r);
-            }
+        if let Some(target) = outer {
+            scoping.get_reference_mut(r).set_symbol_id(target);
+            scoping.add_resolved_reference(target, r);
+        } else {
+            scoping.add_root_unresolved_reference(name, r);
+            out.unresolved.insert(r);
         }
     }
 }
@@ -501,17 +495,74 @@ impl<'a> super::FunctionCompiler<'_, 'a> {
         };
         let mark = self.mark();
         let r = self.temp()?;
-        match block_binding {
-            Some(block) => {
-                self.load_binding(block, r, true)?;
-            }
-            None => {
-                let name = f.id.as_ref().map(|id| id.name.as_str());
-                self.compile_function_expression(f, r, name)?;
-            }
+        if let Some(block) = block_binding {
+            self.load_binding(block, r, true)?;
+        } else {
+            let name = f.id.as_ref().map(|id| id.name.as_str());
+            self.compile_function_expression(f, r, name)?;
         }
         self.store_binding(var, r, true)?;
         self.release(mark);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::vm::Vm;
+
+    /// Runs `source` as a script and returns its completion value as text
+    /// (an uncaught error: its name).
+    fn run(vm: &mut Vm, source: &str) -> String {
+        match vm.eval_script("test.js", source) {
+            Ok(value) => value.to_rust_string(vm).unwrap_or_default(),
+            Err(_) => "uncaught".to_owned(),
+        }
+    }
+
+    fn error_name(source: &str) -> String {
+        let mut vm = Vm::new();
+        run(&mut vm, &format!("try {{ {source}; 'no error' }} catch (e) {{ e.name }}"))
+    }
+
+    #[test]
+    fn eval_in_parameters_may_not_declare_arguments() {
+        // The current spec (node 20 still accepts these): a `var` of eval
+        // code in a parameter expression may not redeclare a parameter or
+        // the implicit `arguments`.
+        assert_eq!(error_name("(function (p = eval('var arguments')) {})()"), "SyntaxError");
+        assert_eq!(error_name("((p = eval('var q'), q) => {})()"), "SyntaxError");
+        assert_eq!(error_name("(function (p = eval('var other')) {})()"), "no error");
+    }
+
+    #[test]
+    fn eval_vars_may_not_hoist_over_lexical_declarations() {
+        assert_eq!(error_name("(function () { let x; eval('var x'); })()"), "SyntaxError");
+        assert_eq!(error_name("(function () { { const x = 1; eval('function x() {}'); } })()"), "SyntaxError");
+        assert_eq!(error_name("(function () { try { throw 0 } catch (x) { eval('var x'); } })()"), "no error");
+        assert_eq!(error_name("(function () { let x; { eval('let x; var y'); } })()"), "no error");
+    }
+
+    #[test]
+    fn global_declarations_check_earlier_scripts() {
+        let mut vm = Vm::new();
+        run(&mut vm, "var declared; function fixed() {}");
+        assert_eq!(run(&mut vm, "try { (0, eval)('let declared'); 'no error' } catch (e) { e.name }"), "no error");
+        assert!(vm.eval_script("second.js", "let declared;").is_err(), "a script's var is restricted");
+        run(&mut vm, "Object.defineProperty(globalThis, 'locked', { value: 1, writable: false })");
+        assert!(vm.eval_script("third.js", "function locked() {}").is_err(), "cannot redefine");
+        assert_eq!(run(&mut vm, "eval('var deletable'); delete globalThis.deletable"), "true");
+    }
+
+    #[test]
+    fn block_functions_in_eval_code_see_the_callers_bindings() {
+        let mut vm = Vm::new();
+        // A lexical binding of the caller between the call and its
+        // variable environment stops the var binding (B.3.2.3).
+        let skipped = "(function () { let f = 'let'; { eval('{ function f() {} }'); } return typeof f; })()";
+        assert_eq!(run(&mut vm, skipped), "string");
+        let made = "(function () { eval('{ function g() { return 1; } }'); return typeof g; })()";
+        assert_eq!(run(&mut vm, made), "function");
+        assert_eq!(run(&mut vm, "typeof g"), "undefined");
     }
 }

@@ -20,6 +20,7 @@ use crate::value::Value;
 use crate::vm::Vm;
 
 /// Compiles one function (or script) body.
+#[allow(clippy::struct_excessive_bools, reason = "independent facts about the code being compiled")]
 pub(crate) struct FunctionCompiler<'c, 'a> {
     pub vm: &'c mut Vm,
     pub analysis: &'c Analysis,

@@ -196,8 +196,7 @@ fn compile_on_big_stack(
         fc.eval_root = Some(root);
         // Free names of sloppy eval code consult the variable object of a
         // function caller first (its earlier evals' `var`s).
-        if !strict
-            && let Some((depth, slot)) = outer.as_ref().filter(|o| !o.var_env_global).and_then(|o| o.var_object)
+        if !strict && let Some((depth, slot)) = outer.as_ref().filter(|o| !o.var_env_global).and_then(|o| o.var_object)
         {
             fc.with_objects.push(with::WithObject::eval_caller_var_object(root, depth, slot));
         }

@@ -148,13 +148,8 @@ impl Analysis {
         }
         let mut simple_parameters = HashMap::new();
         let with_statements = with_statements_making_closures(&semantic);
-        let mut eval_call_scopes = Vec::new();
+        let eval_call_scopes = direct_eval_call_scopes(&semantic);
         for node in semantic.nodes().iter() {
-            if let AstKind::CallExpression(call) = node.kind()
-                && matches!(&call.callee, oxc_ast::ast::Expression::Identifier(id) if id.name == "eval")
-            {
-                eval_call_scopes.push(node.scope_id());
-            }
             if let AstKind::Function(f) = node.kind()
                 && let Some(scope) = f.scope_id.get()
                 && !semantic.scoping().scope_flags(scope).is_strict_mode()
@@ -225,19 +220,7 @@ impl Analysis {
             analysis.with_envs.insert(start, (scope, *next));
             *next += 1;
         }
-        for scope in eval_call_scopes {
-            let function = analysis.boundary[scope.index()];
-            let flags = analysis.scoping.scope_flags(function);
-            if flags.contains(ScopeFlags::Function)
-                && !flags.is_strict_mode()
-                && !analysis.scoping.scope_flags(scope).is_strict_mode()
-                && !analysis.eval_var_objects.contains_key(&function)
-            {
-                let next = analysis.env_slots.entry(function).or_insert(0);
-                analysis.eval_var_objects.insert(function, *next);
-                *next += 1;
-            }
-        }
+        analysis.allocate_eval_var_objects(eval_call_scopes);
         for (scope, declarations) in declared_private {
             analysis.allocate_private_names(scope, declarations);
         }
@@ -316,6 +299,24 @@ impl Analysis {
             if self.arguments_used.get(&function) == Some(&Some(u32::MAX)) {
                 let next = self.env_slots.entry(function).or_insert(0);
                 self.arguments_used.insert(function, Some(*next));
+                *next += 1;
+            }
+        }
+    }
+
+    /// Gives each sloppy function with a direct eval call of its own an
+    /// environment slot for its variable object.
+    fn allocate_eval_var_objects(&mut self, eval_call_scopes: Vec<ScopeId>) {
+        for scope in eval_call_scopes {
+            let function = self.boundary[scope.index()];
+            let flags = self.scoping.scope_flags(function);
+            if flags.contains(ScopeFlags::Function)
+                && !flags.is_strict_mode()
+                && !self.scoping.scope_flags(scope).is_strict_mode()
+                && !self.eval_var_objects.contains_key(&function)
+            {
+                let next = self.env_slots.entry(function).or_insert(0);
+                self.eval_var_objects.insert(function, *next);
                 *next += 1;
             }
         }
@@ -444,6 +445,20 @@ impl Analysis {
     pub fn scopes_of(&self, boundary: ScopeId) -> &[ScopeId] {
         self.scopes_of.get(&boundary).map_or(&[], Vec::as_slice)
     }
+}
+
+/// The scopes in which `eval(...)` is called by name (a direct eval, unless
+/// `eval` is rebound, which only costs an unused slot).
+fn direct_eval_call_scopes(semantic: &Semantic<'_>) -> Vec<ScopeId> {
+    semantic
+        .nodes()
+        .iter()
+        .filter(|node| {
+            matches!(node.kind(), AstKind::CallExpression(call)
+                if matches!(&call.callee, oxc_ast::ast::Expression::Identifier(id) if id.name == "eval"))
+        })
+        .map(oxc_semantic::AstNode::scope_id)
+        .collect()
 }
 
 /// The `with` statements whose body makes closures (by start offset), with

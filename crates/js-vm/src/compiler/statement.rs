@@ -35,7 +35,6 @@ impl<'a> FunctionCompiler<'_, 'a> {
             // Function declarations were hoisted to the start of their
             // scope; an Annex B one is also copied to its var binding here.
             Statement::FunctionDeclaration(f) => self.annex_b_function_evaluation(f),
-            Statement::EmptyStatement(_) | Statement::DebuggerStatement(_) => Ok(()),
             Statement::ExpressionStatement(e) => {
                 let mark = self.mark();
                 let r = match self.completion {
@@ -132,7 +131,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Statement::LabeledStatement(s) => self.labeled_statement(s, labels),
             Statement::WithStatement(w) => self.with_statement(w),
             // Module items: imports and re-exports were bound at link time.
-            Statement::ImportDeclaration(_)
+            Statement::EmptyStatement(_)
+            | Statement::DebuggerStatement(_)
+            | Statement::ImportDeclaration(_)
             | Statement::ExportAllDeclaration(_)
             | Statement::ExportNamedDeclaration(_)
             | Statement::ExportFromDeclaration(_) => Ok(()),
