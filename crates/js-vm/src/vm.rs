@@ -592,6 +592,7 @@ impl Vm {
         match err {
             CompileError::Syntax { message, .. } => self.syntax_error(message),
             CompileError::Range(message) => self.range_error(message),
+            CompileError::Type(message) => self.type_error(message),
         }
     }
 

@@ -11,20 +11,82 @@ use crate::string::{JsStr, JsString, StringBuilder};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-/// `CreateGlobalVarBinding`: a script-level `var` or function becomes a
-/// property of the global object (undefined, non-configurable) unless it
-/// exists.
-pub(crate) fn declare_global_var(vm: &mut Vm, name: &str) {
+/// `CreateGlobalVarBinding` (§9.1.1.4.17): a `var` of a script (not
+/// deletable) or of eval code (`deletable`) becomes a property of the
+/// global object, undefined, unless it exists.
+pub(crate) fn declare_global_var(vm: &mut Vm, name: &str, deletable: bool) {
     let key = vm.key(name);
     let global = vm.realm.global;
     // The global object is ordinary: no user code runs.
-    if ordinary_get_own_property(vm, global, key).is_none() {
-        let desc = PropertyDescriptor::data(
-            Value::UNDEFINED,
-            Attributes::from_bits(Attributes::WRITABLE | Attributes::ENUMERABLE),
-        );
+    if ordinary_get_own_property(vm, global, key).is_none() && global.borrow(&vm.heap).extensible {
+        let mut attributes = Attributes::WRITABLE | Attributes::ENUMERABLE;
+        if deletable {
+            attributes |= Attributes::CONFIGURABLE;
+        }
+        let desc = PropertyDescriptor::data(Value::UNDEFINED, Attributes::from_bits(attributes));
         let _ = define_own_property(vm, global, key, desc);
     }
+}
+
+/// `HasLexicalDeclaration` of the global environment (§9.1.1.4.13).
+pub(crate) fn has_lexical_declaration(vm: &mut Vm, name: &str) -> bool {
+    let atom = vm.atoms.intern_str(&mut vm.heap, name);
+    vm.realm.global_lexicals.contains_key(&atom)
+}
+
+/// `HasRestrictedGlobalProperty` (§9.1.1.4.14): a non-configurable own
+/// property of the global object (`undefined`, `NaN`...).
+pub(crate) fn has_restricted_global_property(vm: &mut Vm, name: &str) -> bool {
+    let key = vm.key(name);
+    let global = vm.realm.global;
+    ordinary_get_own_property(vm, global, key).is_some_and(|d| d.configurable != Some(true))
+}
+
+/// `CanDeclareGlobalVar` (§9.1.1.4.15).
+pub(crate) fn can_declare_global_var(vm: &mut Vm, name: &str) -> bool {
+    let key = vm.key(name);
+    let global = vm.realm.global;
+    ordinary_get_own_property(vm, global, key).is_some() || global.borrow(&vm.heap).extensible
+}
+
+/// `CanDeclareGlobalFunction` (§9.1.1.4.16).
+pub(crate) fn can_declare_global_function(vm: &mut Vm, name: &str) -> bool {
+    let key = vm.key(name);
+    let global = vm.realm.global;
+    match ordinary_get_own_property(vm, global, key) {
+        None => global.borrow(&vm.heap).extensible,
+        Some(d) if d.configurable == Some(true) => true,
+        Some(d) => d.is_data() && d.writable == Some(true) && d.enumerable == Some(true),
+    }
+}
+
+/// `CreateGlobalFunctionBinding` (§9.1.1.4.18): defines (or, when it
+/// cannot be redefined, only sets) the global property `name` to the
+/// function `value`.
+pub(crate) fn create_global_function_binding(
+    vm: &mut Vm,
+    name: crate::object::PropertyKey,
+    value: Value,
+    deletable: bool,
+) -> JsResult<()> {
+    let global = vm.realm.global;
+    let desc = match ordinary_get_own_property(vm, global, name) {
+        Some(existing) if existing.configurable != Some(true) => {
+            PropertyDescriptor { value: Some(value), ..PropertyDescriptor::default() }
+        }
+        _ => {
+            let mut attributes = Attributes::WRITABLE | Attributes::ENUMERABLE;
+            if deletable {
+                attributes |= Attributes::CONFIGURABLE;
+            }
+            PropertyDescriptor::data(value, Attributes::from_bits(attributes))
+        }
+    };
+    if !define_own_property(vm, global, name, desc)? {
+        return Err(vm.type_error("Cannot redefine a global function binding"));
+    }
+    crate::object::internal_methods::set(vm, global, name, value, Value::object(global))?;
+    Ok(())
 }
 
 fn is_nan(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

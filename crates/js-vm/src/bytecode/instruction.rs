@@ -100,6 +100,9 @@ pub enum Instruction {
     SetGlobal { src: Reg, name: ConstIndex, strict: bool, ic: u32 },
     /// Initialises a top-level `let`/`const`/`class` binding.
     InitGlobalLexical { src: Reg, name: ConstIndex },
+    /// `CreateGlobalFunctionBinding`: defines the global `name` as the
+    /// function `src` (deletable for eval code).
+    InitGlobalFunction { src: Reg, name: ConstIndex, configurable: bool },
     /// `delete name` for an unqualified global name.
     DeleteGlobal { dst: Reg, name: ConstIndex },
 

@@ -103,6 +103,10 @@ pub(crate) fn inherit_referrer(vm: &crate::vm::Vm, source: &Source) {
 /// A binding visible at a direct `eval` call, as the eval code finds it:
 /// `depth` environments out from the caller's current environment.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent facts about one binding, as the caller's compiler knew them"
+)]
 pub struct EvalBinding {
     /// The binding's name.
     pub name: String,
@@ -117,6 +121,10 @@ pub struct EvalBinding {
     /// A named function expression's own name: writes are ignored in
     /// sloppy code and throw in strict code.
     pub function_name: bool,
+    /// A binding of the caller's variable environment (a `var`, function
+    /// or parameter of the function the call is in): a `var` of sloppy
+    /// eval code of that name is this binding.
+    pub in_var_env: bool,
 }
 
 /// The bindings a direct `eval` at one call site can see (innermost
@@ -130,12 +138,32 @@ pub struct EvalScope {
     /// The call is inside a class field initialiser or static block, where
     /// eval code may not mention `arguments`.
     pub in_class_element: bool,
+    /// Names declared lexically between the call and the caller's variable
+    /// environment (and, in parameter expressions, the parameters): a
+    /// `var` of sloppy eval code may not redeclare them (§19.2.1.3 step 3).
+    pub conflicts: Vec<String>,
+    /// Names bound between the call and the variable environment that a
+    /// `var` may redeclare (catch parameters, B.3.5).
+    pub catch_parameters: Vec<String>,
+    /// The caller's variable environment is the global one (the call is
+    /// in a script's top level, or in sloppy eval code that is).
+    pub var_env_global: bool,
+    /// Where the object holding the `var`s eval code adds to the caller's
+    /// (function) variable environment is: environments out from the call
+    /// site's, and slot.
+    pub var_object: Option<(u16, u32)>,
 }
 
 impl EvalScope {
     /// The innermost binding called `name`.
     pub fn lookup(&self, name: &str) -> Option<&EvalBinding> {
         self.bindings.iter().find(|b| b.name == name)
+    }
+
+    /// Whether a binding `name` exists between the call and the variable
+    /// environment (Annex B.3.2.3's `bindingExists`).
+    pub fn binds_between(&self, name: &str) -> bool {
+        self.conflicts.iter().chain(&self.catch_parameters).any(|n| n == name)
     }
 }
 

@@ -67,6 +67,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     pub(super) fn symbol_of(&self, id: &IdentifierReference<'_>) -> Option<oxc_syntax::symbol::SymbolId> {
         let reference = id.reference_id.get()?;
+        if self.analysis.annex_b.is_unresolved(reference) {
+            return None;
+        }
         self.analysis.scoping.get_reference(reference).symbol_id()
     }
 
@@ -509,11 +512,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
         if self.with_objects.is_empty() {
             return Ok(Vec::new());
         }
-        let objects = self.with_objects_for(self.symbol_of(id))?;
+        let objects = self.with_objects_flagged(self.symbol_of(id))?;
         let c = self.name_constant(id.name.as_str());
         Ok(objects
             .into_iter()
-            .map(|obj| self.emit(Instruction::WithGet { dst, obj, name: c, this_dst, found: u32::MAX }))
+            .map(|(obj, var_object)| {
+                // A function found in a variable object is called with an
+                // undefined `this`, as from a declarative environment.
+                let this_dst = if var_object { Reg(u16::MAX) } else { this_dst };
+                self.emit(Instruction::WithGet { dst, obj, name: c, this_dst, found: u32::MAX })
+            })
             .collect())
     }
 
@@ -572,7 +580,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 let c = self.name_constant("import");
                 self.emit(Instruction::GetImport { dst, depth, slot, name: c });
             }
-            Location::GlobalVar | Location::GlobalLexical => {}
+            Location::GlobalVar | Location::GlobalLexical | Location::EvalOuterVar | Location::EvalVarObject => {}
         }
     }
 
@@ -843,7 +851,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
         match u.operator {
             UnaryOperator::Typeof => {
                 if let Expression::Identifier(id) = &u.argument
-                    && self.symbol_of(id).is_none()
+                    // A global `var` may have been deleted (eval code's).
+                    && self.symbol_of(id).is_none_or(|symbol| self.location_of(symbol) == Location::GlobalVar)
                     && self.outer_binding(id.name.as_str()).is_none()
                     && !(id.name == "arguments" && self.arguments_location().is_some())
                 {
@@ -919,11 +928,29 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 .into_iter()
                 .map(|obj| self.emit(Instruction::WithDelete { dst, obj, name: c, found: u32::MAX }))
                 .collect();
-            if self.symbol_of(id).is_none() {
-                let c = self.name_constant(id.name.as_str());
-                self.emit(Instruction::DeleteGlobal { dst, name: c });
-            } else {
-                self.emit(Instruction::LoadBool { dst, value: false });
+            let location = self.symbol_of(id).map(|symbol| self.location_of(symbol));
+            match location {
+                // Unresolved, or a global `var` (deletable when eval code
+                // made it).
+                None | Some(Location::GlobalVar) => {
+                    let c = self.name_constant(id.name.as_str());
+                    self.emit(Instruction::DeleteGlobal { dst, name: c });
+                }
+                Some(Location::EvalVarObject) => {
+                    // Eval code's `var`s in a function's variable object
+                    // are deletable; a deleted one is unresolvable (true).
+                    let mark = self.mark();
+                    let obj = self.temp()?;
+                    self.load_eval_var_object(obj);
+                    let c = self.name_constant(id.name.as_str());
+                    self.emit(Instruction::LoadBool { dst, value: true });
+                    let deleted = self.emit(Instruction::WithDelete { dst, obj, name: c, found: u32::MAX });
+                    self.patch_here(deleted);
+                    self.release(mark);
+                }
+                Some(_) => {
+                    self.emit(Instruction::LoadBool { dst, value: false });
+                }
             }
             for j in found {
                 self.patch_here(j);

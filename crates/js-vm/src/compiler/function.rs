@@ -20,6 +20,7 @@ use crate::value::Value;
 use crate::vm::Vm;
 
 /// Compiles one function (or script) body.
+#[allow(clippy::struct_excessive_bools, reason = "independent facts about the code being compiled")]
 pub(crate) struct FunctionCompiler<'c, 'a> {
     pub vm: &'c mut Vm,
     pub analysis: &'c Analysis,
@@ -76,6 +77,11 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     pub await_count: u32,
     /// In a module's top level: the environment slot of `*default*`.
     pub module_default_slot: Option<u32>,
+    /// Compiling the parameter list (its expressions may call `eval`,
+    /// whose `var`s may not redeclare a parameter).
+    pub in_parameters: bool,
+    /// The parameters' names.
+    pub parameter_names: Vec<String>,
 }
 
 impl<'c, 'a> FunctionCompiler<'c, 'a> {
@@ -126,6 +132,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             own_name: None,
             await_count: 0,
             module_default_slot: None,
+            in_parameters: false,
+            parameter_names: Vec::new(),
         }
     }
 
@@ -312,7 +320,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                     } else if is_script_top && scope == self.boundary {
                         if is_var { Location::GlobalVar } else { Location::GlobalLexical }
                     } else if is_eval_top && scope == self.boundary && is_var {
-                        Location::GlobalVar
+                        self.eval_var_location(scoping.symbol_name(symbol))
                     } else if let Some(slot) = self.analysis.slot(symbol) {
                         Location::Env { scope, slot }
                     } else {
@@ -345,13 +353,38 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             if self.eval_root == Some(scope) {
                 // Eval code: sloppy `var`s are global, the rest local.
                 if is_var && !flags.is_strict_mode() {
-                    return Location::GlobalVar;
+                    return self.eval_var_location(self.analysis.scoping.symbol_name(symbol));
                 }
                 return Location::Env { scope, slot: self.analysis.slot(symbol).unwrap_or(0) };
             }
             return if is_var { Location::GlobalVar } else { Location::GlobalLexical };
         }
         Location::Env { scope, slot: self.analysis.slot(symbol).unwrap_or(0) }
+    }
+
+    /// Where a `var` of sloppy eval code lives: the caller's binding of its
+    /// variable environment, or else a global.
+    fn eval_var_location(&self, name: &str) -> Location {
+        // A catch parameter of the caller is nearer than the variable
+        // environment: the eval code's references (its initialisers too)
+        // reach it first (B.3.5).
+        let caught = self.outer_scope.as_ref().is_some_and(|o| o.catch_parameters.iter().any(|n| n == name));
+        if self.outer_binding(name).is_some_and(|b| b.in_var_env || caught) {
+            Location::EvalOuterVar
+        } else if self.outer_scope.as_ref().is_some_and(|o| !o.var_env_global && o.var_object.is_some()) {
+            Location::EvalVarObject
+        } else {
+            Location::GlobalVar
+        }
+    }
+
+    /// Loads the variable object of a direct eval's caller into `dst`.
+    pub(super) fn load_eval_var_object(&mut self, dst: Reg) -> bool {
+        let (Some(outer), Some(root)) = (&self.outer_scope, self.eval_root) else { return false };
+        let Some((depth, slot)) = outer.var_object else { return false };
+        let extra = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0);
+        self.emit(Instruction::GetEnv { dst, depth: depth + extra, slot });
+        true
     }
 
     /// The number of environments between the current scope and `target`.
@@ -431,7 +464,13 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             let mark = self.mark();
             let r = self.temp()?;
             self.compile_function_expression(function, r, Some(id.name.as_str()))?;
-            self.store_binding(symbol, r, true)?;
+            if self.location_of(symbol) == Location::GlobalVar {
+                // CreateGlobalFunctionBinding: eval code's are deletable.
+                let name = self.name_constant(id.name.as_str());
+                self.emit(Instruction::InitGlobalFunction { src: r, name, configurable: self.kind == CodeKind::Eval });
+            } else {
+                self.store_binding(symbol, r, true)?;
+            }
             self.release(mark);
         }
         Ok(())
@@ -491,6 +530,21 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 let ic = self.ic();
                 self.emit(Instruction::SetGlobal { src, name: c, strict: false, ic });
             }
+            Location::EvalOuterVar => {
+                if let Some(b) = self.outer_binding(&name) {
+                    self.emit(Instruction::SetEnv { src, depth: b.depth, slot: b.slot });
+                }
+            }
+            Location::EvalVarObject => {
+                let mark = self.mark();
+                let obj = self.temp()?;
+                if self.load_eval_var_object(obj) {
+                    let c = self.name_constant(&name);
+                    let ic = self.ic();
+                    self.emit(Instruction::SetNamed { obj, name: c, src, ic, strict: false });
+                }
+                self.release(mark);
+            }
             Location::GlobalLexical => {
                 let c = self.name_constant(&name);
                 if init {
@@ -548,6 +602,25 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 let ic = self.ic();
                 self.emit(Instruction::GetGlobal { dst, name: c, ic });
             }
+            Location::EvalOuterVar => {
+                if let Some(b) = self.outer_binding(&name) {
+                    self.emit(Instruction::GetEnv { dst, depth: b.depth, slot: b.slot });
+                }
+            }
+            Location::EvalVarObject => {
+                // Deleted, the name resolves further out.
+                let c = self.name_constant(&name);
+                let found = if self.load_eval_var_object(dst) {
+                    Some(self.emit(Instruction::WithGet { dst, obj: dst, name: c, this_dst: Reg(u16::MAX), found: 0 }))
+                } else {
+                    None
+                };
+                let ic = self.ic();
+                self.emit(Instruction::GetGlobal { dst, name: c, ic });
+                if let Some(found) = found {
+                    self.patch_here(found);
+                }
+            }
             Location::Import { scope, slot } => {
                 let depth = self.env_depth(scope);
                 let c = self.name_constant(&name);
@@ -569,7 +642,11 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             }
         }
         self.allocate_bindings()?;
-        self.declare_globals()?;
+        if self.kind == CodeKind::Eval {
+            // Eval code's own `let`/`const`/`class` start in their TDZ.
+            self.init_lexical_registers(self.boundary);
+        }
+        self.declare_globals(&program.body)?;
         let completion = self.temp()?;
         self.completion = Some(completion);
         let own_directives = &program.directives[self.injected_directives..];
@@ -592,8 +669,11 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         Ok(())
     }
 
-    /// Creates the global lexical bindings (in their TDZ) and `var`s.
-    fn declare_globals(&mut self) -> CResult<()> {
+    /// GlobalDeclarationInstantiation (§16.1.7) for a script and the
+    /// global part of EvalDeclarationInstantiation (§19.2.1.3) for sloppy
+    /// eval code: the early conflicts, then the global lexical bindings (in
+    /// their TDZ) and `var`s. Functions are defined when they are hoisted.
+    fn declare_globals(&mut self, body: &'a [Statement<'a>]) -> CResult<()> {
         let eval = self.kind == CodeKind::Eval;
         if eval && self.strict {
             return Ok(());
@@ -612,22 +692,114 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         }
         lexicals.sort_by_key(|e| e.0);
         vars.sort_by_key(|e| e.0);
+        let functions: Vec<String> = body
+            .iter()
+            .filter_map(|statement| match statement {
+                Statement::FunctionDeclaration(f) => f.id.as_ref().map(|id| id.name.as_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        let global_vars = if eval {
+            let outer = self.outer_scope.clone();
+            for (_, name, _) in &vars {
+                if let Some(error) =
+                    super::declaration_instantiation::eval_var_conflict(self.vm, outer.as_deref(), name)
+                {
+                    return Err(error);
+                }
+            }
+            // A `var` naming a binding of the caller's variable environment
+            // is that binding.
+            vars.retain(|(_, name, _)| !self.outer_binding(name).is_some_and(|b| b.in_var_env));
+            outer.as_ref().is_none_or(|o| o.var_env_global)
+        } else {
+            use crate::builtins::global::{has_lexical_declaration, has_restricted_global_property};
+            // A script's `var`s and functions are non-configurable global
+            // properties, so a later `let` of one is restricted too.
+            for (_, name, _) in &lexicals {
+                if has_lexical_declaration(self.vm, name) || has_restricted_global_property(self.vm, name) {
+                    return Err(CompileError::syntax(format!("Identifier '{name}' has already been declared")));
+                }
+            }
+            for (_, name, _) in &vars {
+                if has_lexical_declaration(self.vm, name) {
+                    return Err(CompileError::syntax(format!("Identifier '{name}' has already been declared")));
+                }
+            }
+            true
+        };
+        if global_vars {
+            for name in &functions {
+                if !crate::builtins::global::can_declare_global_function(self.vm, name) {
+                    return Err(CompileError::Type(format!("Cannot redefine global function '{name}'")));
+                }
+            }
+            for (_, name, _) in &vars {
+                if !functions.contains(name) && !crate::builtins::global::can_declare_global_var(self.vm, name) {
+                    return Err(CompileError::Type(format!("Cannot define global variable '{name}'")));
+                }
+            }
+        }
         for (_, name, is_const) in lexicals {
             let units: Vec<u16> = name.encode_utf16().collect();
             let atom = atom_value(self.vm, &units);
             if let Some(atom) = atom.as_string() {
-                if self.vm.realm.global_lexicals.contains_key(&atom) {
-                    return Err(CompileError::syntax(format!("Identifier '{name}' has already been declared")));
-                }
                 self.vm
                     .realm
                     .global_lexicals
                     .insert(atom, crate::realm::GlobalLexical { value: Value::HOLE, mutable: !is_const });
             }
         }
-        for (_, name, _) in vars {
-            crate::builtins::global::declare_global_var(self.vm, &name);
+        if !global_vars {
+            let names: Vec<String> = vars.iter().map(|v| v.1.clone()).filter(|n| !functions.contains(n)).collect();
+            return self.declare_eval_var_object(&names);
         }
+        for (_, name, _) in vars {
+            if !functions.contains(&name) {
+                crate::builtins::global::declare_global_var(self.vm, &name, eval);
+            }
+        }
+        Ok(())
+    }
+
+    /// EvalDeclarationInstantiation in a function's variable environment:
+    /// creates the caller's variable object if needed and the `var`s
+    /// `names` on it (undefined, deletable) that it does not have.
+    fn declare_eval_var_object(&mut self, names: &[String]) -> CResult<()> {
+        let mark = self.mark();
+        let obj = self.temp()?;
+        let scratch = self.temp()?;
+        if !self.load_eval_var_object(obj) {
+            // No variable object to hold them: they go to the global object.
+            self.release(mark);
+            for name in names {
+                crate::builtins::global::declare_global_var(self.vm, name, true);
+            }
+            return Ok(());
+        }
+        let exists = self.emit(Instruction::JumpIfNotUndefined { src: obj, target: u32::MAX });
+        self.emit(Instruction::NewObject { dst: obj });
+        self.emit(Instruction::LoadNull { dst: scratch });
+        self.emit(Instruction::SetProtoLiteral { obj, proto: scratch });
+        if let (Some(outer), Some(root)) = (&self.outer_scope, self.eval_root)
+            && let Some((depth, slot)) = outer.var_object
+        {
+            let extra = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0);
+            self.emit(Instruction::SetEnv { src: obj, depth: depth + extra, slot });
+        }
+        self.patch_here(exists);
+        for name in names {
+            let units: Vec<u16> = name.encode_utf16().collect();
+            self.load_string_units(&units, scratch);
+            self.emit(Instruction::In { dst: scratch, lhs: scratch, rhs: obj });
+            let skip = self.emit(Instruction::JumpIfTrue { cond: scratch, target: u32::MAX });
+            self.emit(Instruction::LoadUndefined { dst: scratch });
+            let c = self.name_constant(name);
+            let ic = self.ic();
+            self.emit(Instruction::SetNamed { obj, name: c, src: scratch, ic, strict: false });
+            self.patch_here(skip);
+        }
+        self.release(mark);
         Ok(())
     }
 
@@ -641,26 +813,48 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     }
 
     /// The scope table of a direct eval call site here: every binding
-    /// visible from the current scope, with its environment coordinates.
+    /// visible from the current scope, with its environment coordinates,
+    /// and the names eval code's `var`s may not redeclare.
     pub fn eval_scope_here(&mut self) -> u32 {
         let scoping = &self.analysis.scoping;
+        let lexical_flags = SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class;
         let mut bindings = Vec::new();
+        let mut conflicts = Vec::new();
+        let mut catch_parameters = Vec::new();
+        // Still inside the caller's variable environment's function (a
+        // class body's own bindings, around its field initialisers, are
+        // outside it).
+        let mut within = true;
+        let boundary_is_var = scoping.scope_flags(self.boundary).is_var();
         let mut s = Some(self.current_scope());
         while let Some(scope) = s {
             let mut symbols: Vec<SymbolId> = scoping.get_bindings(scope).values().copied().collect();
             symbols.sort();
             for symbol in symbols {
+                let flags = scoping.symbol_flags(symbol);
+                let name = scoping.symbol_name(symbol);
+                if within && (boundary_is_var || scope != self.boundary) {
+                    if flags.contains(SymbolFlags::CatchVariable) {
+                        catch_parameters.push(name.to_owned());
+                    } else if flags.intersects(lexical_flags)
+                        || (flags.contains(SymbolFlags::Function) && scope != self.boundary)
+                    {
+                        // A script's own top-level lexicals are global ones,
+                        // checked when the eval code runs.
+                        if !(scope == self.boundary && self.kind == CodeKind::Script) {
+                            conflicts.push(name.to_owned());
+                        }
+                    }
+                }
                 if let Location::Env { scope: env_scope, slot } = self.location_of(symbol) {
-                    let flags = scoping.symbol_flags(symbol);
                     bindings.push(crate::bytecode::EvalBinding {
-                        name: scoping.symbol_name(symbol).to_owned(),
+                        name: name.to_owned(),
                         depth: self.env_depth(env_scope),
                         slot,
-                        lexical: flags.intersects(
-                            SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class,
-                        ),
+                        lexical: flags.intersects(lexical_flags),
                         constant: flags.contains(SymbolFlags::ConstVariable),
                         function_name: self.function_names.contains(&symbol),
+                        in_var_env: within && scope == self.boundary && !flags.intersects(lexical_flags),
                     });
                 }
             }
@@ -672,22 +866,60 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                     lexical: false,
                     constant: false,
                     function_name: false,
+                    in_var_env: scope == self.boundary,
                 });
+            }
+            if scope == self.boundary {
+                within = false;
             }
             if Some(scope) == self.eval_root {
                 break;
             }
             s = scoping.scope_parent_id(scope);
         }
+        if self.in_parameters {
+            // Eval code in parameter expressions may not declare a `var`
+            // named like a parameter, or `arguments` of a non-arrow function.
+            conflicts.extend(self.parameter_names.iter().cloned());
+            if self.kind != CodeKind::Arrow {
+                conflicts.push("arguments".to_owned());
+            }
+        }
+        let sloppy_eval = self.kind == CodeKind::Eval && !self.strict;
+        let mut var_env_global = self.kind == CodeKind::Script;
+        let mut var_object =
+            self.analysis.eval_var_object(self.boundary).map(|slot| (self.env_depth(self.boundary), slot));
         // Bindings of an enclosing eval's caller stay visible, further out.
         if let (Some(outer), Some(root)) = (&self.outer_scope, self.eval_root) {
             let extra = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0);
+            let same_var_env = sloppy_eval && self.boundary == root;
             for b in &outer.bindings {
-                bindings.push(crate::bytecode::EvalBinding { depth: b.depth + extra, ..b.clone() });
+                bindings.push(crate::bytecode::EvalBinding {
+                    depth: b.depth + extra,
+                    in_var_env: b.in_var_env && same_var_env,
+                    ..b.clone()
+                });
             }
+            if same_var_env {
+                conflicts.extend(outer.conflicts.iter().cloned());
+                catch_parameters.extend(outer.catch_parameters.iter().cloned());
+                var_env_global = outer.var_env_global;
+                var_object = outer.var_object.map(|(depth, slot)| (depth + extra, slot));
+            }
+        } else if sloppy_eval {
+            // Indirect eval code's variable environment is the global one.
+            var_env_global = true;
         }
         let in_class_element = self.in_class_element || self.outer_scope.as_ref().is_some_and(|o| o.in_class_element);
-        self.eval_scopes.push(Rc::new(crate::bytecode::EvalScope { bindings, strict: self.strict, in_class_element }));
+        self.eval_scopes.push(Rc::new(crate::bytecode::EvalScope {
+            bindings,
+            strict: self.strict,
+            in_class_element,
+            conflicts,
+            catch_parameters,
+            var_env_global,
+            var_object,
+        }));
         (self.eval_scopes.len() - 1) as u32
     }
 
@@ -742,6 +974,10 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         {
             fc.own_name = Some(symbol);
             fc.function_names.push(symbol);
+        } else if let Some(symbol) = fc.analysis.annex_b.self_binding(f.span.start) {
+            // An `if`-branch function's block binding (Annex B.3.4),
+            // mutable.
+            fc.own_name = Some(symbol);
         }
         let body = f.body.as_deref();
         fc.compile_function_body(&f.params, body.map(|b| &b.statements[..]), None)?;
@@ -790,6 +1026,16 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         if function_env > 0 {
             self.emit(Instruction::PushEnv { slots: function_env });
         }
+        if let Some(slot) = self.analysis.eval_var_object(self.boundary) {
+            // Empty until eval code declares a `var` here.
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.emit(Instruction::LoadUndefined { dst: r });
+            self.emit(Instruction::SetEnv { src: r, depth: 0, slot });
+            self.release(mark);
+            let outer = self.analysis.scoping.scope_parent_id(self.boundary).unwrap_or(self.boundary);
+            self.with_objects.push(super::with::WithObject::var_object(self.boundary, outer, slot));
+        }
         // Uncaptured simple parameters stay in the registers the arguments
         // arrive in (sloppy duplicate names take the general path).
         let names: Vec<&str> = params
@@ -801,6 +1047,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             })
             .collect();
         let duplicates = names.iter().enumerate().any(|(i, n)| names[i + 1..].contains(n));
+        self.parameter_names = super::declaration_instantiation::parameter_names(params);
+        self.in_parameters = true;
         for (i, param) in params.items.iter().enumerate() {
             if let BindingPattern::BindingIdentifier(id) = &param.pattern
                 && !duplicates
@@ -882,6 +1130,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             self.bind_pattern(&rest.rest.argument, r, true)?;
             self.release(mark);
         }
+        self.in_parameters = false;
         if let Some(statements) = body {
             self.hoist_functions(statements)?;
             if self.kind == CodeKind::Generator {
@@ -959,7 +1208,11 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 let depth = self.env_depth(scope);
                 self.emit(Instruction::SetEnv { src, depth, slot });
             }
-            Location::GlobalVar | Location::GlobalLexical | Location::Import { .. } => {}
+            Location::GlobalVar
+            | Location::GlobalLexical
+            | Location::Import { .. }
+            | Location::EvalOuterVar
+            | Location::EvalVarObject => {}
         }
     }
 

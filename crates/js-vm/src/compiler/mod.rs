@@ -8,6 +8,7 @@
 
 mod class;
 mod control;
+mod declaration_instantiation;
 mod expression;
 mod function;
 mod module;
@@ -57,6 +58,10 @@ pub enum CompileError {
     /// Nesting deeper than the compiler allows: a `RangeError`.
     #[error("RangeError: {0}")]
     Range(String),
+    /// A declaration the global object cannot take (§16.1.7 steps 8-9,
+    /// §19.2.1.3 step 8-10): a `TypeError` when the code is instantiated.
+    #[error("TypeError: {0}")]
+    Type(String),
 }
 
 impl CompileError {
@@ -177,14 +182,27 @@ fn compile_on_big_stack(
 ) -> CResult<Gc<Code>> {
     let allocator = Allocator::default();
     let program = parse(&allocator, &source.text, SourceType::script())?;
-    let analysis = Analysis::new(analyse(&program)?);
+    let mut semantic = analyse(&program)?;
+    let context = match kind {
+        CodeKind::Eval => declaration_instantiation::CodeContext::Eval { outer: outer.as_deref() },
+        _ => declaration_instantiation::CodeContext::Script,
+    };
+    let annex_b = declaration_instantiation::annex_b(vm, &mut semantic, context);
+    let mut analysis = Analysis::new(semantic);
+    analysis.annex_b = annex_b;
     let root = program.scope_id.get().unwrap_or(ScopeId::new(0));
     let strict = force_strict || analysis.scoping.scope_flags(root).is_strict_mode();
     let mut fc = FunctionCompiler::new(vm, &analysis, source, root, kind, strict, "");
-    fc.outer_scope = outer;
     if kind == CodeKind::Eval {
         fc.eval_root = Some(root);
+        // Free names of sloppy eval code consult the variable object of a
+        // function caller first (its earlier evals' `var`s).
+        if !strict && let Some((depth, slot)) = outer.as_ref().filter(|o| !o.var_env_global).and_then(|o| o.var_object)
+        {
+            fc.with_objects.push(with::WithObject::eval_caller_var_object(root, depth, slot));
+        }
     }
+    fc.outer_scope = outer;
     fc.injected_directives = usize::from(kind == CodeKind::Eval && force_strict);
     fc.compile_script_body(&program)?;
     Ok(fc.finish(program.span.start, program.span.end))

@@ -25,6 +25,13 @@ pub enum Location {
     GlobalVar,
     /// A global lexical binding (script-level `let`, `const`, `class`).
     GlobalLexical,
+    /// A `var` of sloppy direct eval code that is the caller's like-named
+    /// binding of its variable environment (found by name in the caller's
+    /// scope table).
+    EvalOuterVar,
+    /// A new `var` of sloppy direct eval code in a function: a property of
+    /// the caller's variable object.
+    EvalVarObject,
     /// A module's import binding: slot `slot` of the module environment
     /// holds where the imported binding lives (read-only).
     Import {
@@ -106,6 +113,13 @@ pub struct Analysis {
     /// start offset: the scope and slot whose environment holds the object,
     /// so the closures can consult it.
     with_envs: HashMap<u32, (ScopeId, u32)>,
+    /// Sloppy functions with a direct `eval` call of their own, with the
+    /// slot of their environment holding the object where the eval code's
+    /// new `var`s live (see [`Analysis::eval_var_object`]).
+    eval_var_objects: HashMap<ScopeId, u32>,
+    /// Annex B.3.2 block-level functions (set by the compiler before
+    /// compiling).
+    pub annex_b: super::declaration_instantiation::AnnexBFunctions,
 }
 
 /// Where the TDZ of a declarator's bindings certainly ends: the end of the
@@ -146,6 +160,7 @@ impl Analysis {
         }
         let mut simple_parameters = HashMap::new();
         let with_statements = with_statements_making_closures(&semantic);
+        let eval_call_scopes = direct_eval_call_scopes(&semantic);
         for node in semantic.nodes().iter() {
             if let AstKind::Function(f) = node.kind()
                 && let Some(scope) = f.scope_id.get()
@@ -208,6 +223,8 @@ impl Analysis {
             simple_parameters,
             module_scope: None,
             with_envs: HashMap::new(),
+            eval_var_objects: HashMap::new(),
+            annex_b: super::declaration_instantiation::AnnexBFunctions::default(),
         };
         analysis.find_captures();
         for (start, scope) in with_statements {
@@ -215,6 +232,7 @@ impl Analysis {
             analysis.with_envs.insert(start, (scope, *next));
             *next += 1;
         }
+        analysis.allocate_eval_var_objects(eval_call_scopes);
         for (scope, declarations) in declared_private {
             analysis.allocate_private_names(scope, declarations);
         }
@@ -293,6 +311,24 @@ impl Analysis {
             if self.arguments_used.get(&function) == Some(&Some(u32::MAX)) {
                 let next = self.env_slots.entry(function).or_insert(0);
                 self.arguments_used.insert(function, Some(*next));
+                *next += 1;
+            }
+        }
+    }
+
+    /// Gives each sloppy function with a direct eval call of its own an
+    /// environment slot for its variable object.
+    fn allocate_eval_var_objects(&mut self, eval_call_scopes: Vec<ScopeId>) {
+        for scope in eval_call_scopes {
+            let function = self.boundary[scope.index()];
+            let flags = self.scoping.scope_flags(function);
+            if flags.contains(ScopeFlags::Function)
+                && !flags.is_strict_mode()
+                && !self.scoping.scope_flags(scope).is_strict_mode()
+                && !self.eval_var_objects.contains_key(&function)
+            {
+                let next = self.env_slots.entry(function).or_insert(0);
+                self.eval_var_objects.insert(function, *next);
                 *next += 1;
             }
         }
@@ -401,6 +437,16 @@ impl Analysis {
         self.with_envs.get(&start).copied()
     }
 
+    /// The environment slot of `function` holding the object where `var`s
+    /// of its direct eval calls' code live (EvalDeclarationInstantiation
+    /// adds them to the function's variable environment; the compiled
+    /// function resolves names statically, so they are looked up there
+    /// like in a `with` object, but calls through them get an undefined
+    /// `this`). Undefined until eval code declares one.
+    pub fn eval_var_object(&self, function: ScopeId) -> Option<u32> {
+        self.eval_var_objects.get(&function).copied()
+    }
+
     /// How many environment slots `scope` needs (0: no environment).
     pub fn env_slot_count(&self, scope: ScopeId) -> u32 {
         self.env_slots.get(&scope).copied().unwrap_or(0)
@@ -411,6 +457,20 @@ impl Analysis {
     pub fn scopes_of(&self, boundary: ScopeId) -> &[ScopeId] {
         self.scopes_of.get(&boundary).map_or(&[], Vec::as_slice)
     }
+}
+
+/// The scopes in which `eval(...)` is called by name (a direct eval, unless
+/// `eval` is rebound, which only costs an unused slot).
+fn direct_eval_call_scopes(semantic: &Semantic<'_>) -> Vec<ScopeId> {
+    semantic
+        .nodes()
+        .iter()
+        .filter(|node| {
+            matches!(node.kind(), AstKind::CallExpression(call)
+                if matches!(&call.callee, oxc_ast::ast::Expression::Identifier(id) if id.name == "eval"))
+        })
+        .map(oxc_semantic::AstNode::scope_id)
+        .collect()
 }
 
 /// The `with` statements whose body makes closures (by start offset), with

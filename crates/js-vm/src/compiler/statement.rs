@@ -32,10 +32,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn statement_inner(&mut self, statement: &'a Statement<'a>, labels: Vec<String>) -> CResult<()> {
         match statement {
             Statement::BlockStatement(block) => self.block(block),
-            // Function declarations were hoisted to the start of their scope.
-            Statement::EmptyStatement(_) | Statement::DebuggerStatement(_) | Statement::FunctionDeclaration(_) => {
-                Ok(())
-            }
+            // Function declarations were hoisted to the start of their
+            // scope; an Annex B one is also copied to its var binding here.
+            Statement::FunctionDeclaration(f) => self.annex_b_function_evaluation(f),
             Statement::ExpressionStatement(e) => {
                 let mark = self.mark();
                 let r = match self.completion {
@@ -132,7 +131,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
             Statement::LabeledStatement(s) => self.labeled_statement(s, labels),
             Statement::WithStatement(w) => self.with_statement(w),
             // Module items: imports and re-exports were bound at link time.
-            Statement::ImportDeclaration(_)
+            Statement::EmptyStatement(_)
+            | Statement::DebuggerStatement(_)
+            | Statement::ImportDeclaration(_)
             | Statement::ExportAllDeclaration(_)
             | Statement::ExportNamedDeclaration(_)
             | Statement::ExportFromDeclaration(_) => Ok(()),

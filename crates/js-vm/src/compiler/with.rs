@@ -27,12 +27,36 @@ pub struct WithObject {
     /// The scope the statement is in: references to bindings declared
     /// there or further out consult the object.
     outer: ScopeId,
+    /// Not a `with` object but the object holding the `var`s a direct eval
+    /// added to a function's variable environment: calls through it get an
+    /// undefined `this`.
+    var_object: bool,
+    /// For eval code: the caller's variable object, `depth` environments
+    /// out from the eval code's root scope, at `slot`. Only free names of
+    /// the eval code consult it.
+    eval_outer: Option<(u16, u32)>,
 }
 
 impl WithObject {
     /// How a closure made in the statement's body reaches the object.
     pub fn for_closure(&self) -> Option<Self> {
-        self.env.map(|env| Self { register: None, env: Some(env), outer: self.outer })
+        if self.eval_outer.is_some() {
+            return Some(*self);
+        }
+        self.env.map(|env| Self { register: None, env: Some(env), ..*self })
+    }
+
+    /// The variable object of the function whose scope is `function` (kept
+    /// in `slot` of its environment), consulted by references to bindings
+    /// outside it.
+    pub fn var_object(function: ScopeId, outer: ScopeId, slot: u32) -> Self {
+        Self { register: None, env: Some((function, slot)), outer, var_object: true, eval_outer: None }
+    }
+
+    /// The variable object of a direct eval's caller, for the eval code
+    /// whose root scope is `root`.
+    pub fn eval_caller_var_object(root: ScopeId, depth: u16, slot: u32) -> Self {
+        Self { register: None, env: None, outer: root, var_object: true, eval_outer: Some((depth, slot)) }
     }
 }
 
@@ -50,7 +74,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         let outer = self.current_scope();
         let env = self.analysis.with_env(w.span.start);
-        self.with_objects.push(WithObject { register: Some(obj), env, outer });
+        self.with_objects.push(WithObject { register: Some(obj), env, outer, var_object: false, eval_outer: None });
         let result = match (&w.body, env) {
             // The body block's environment (made when the block is entered)
             // holds the object.
@@ -76,19 +100,38 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// The `with` objects a reference to `symbol` (`None`: unresolved, a
     /// global) consults, innermost first, each in a register.
     pub(super) fn with_objects_for(&mut self, symbol: Option<SymbolId>) -> CResult<Vec<Reg>> {
-        let applicable: Vec<WithObject> =
-            self.with_objects.iter().rev().filter(|w| self.binding_outside(symbol, w.outer)).copied().collect();
+        Ok(self.with_objects_flagged(symbol)?.into_iter().map(|(r, _)| r).collect())
+    }
+
+    /// [`with_objects_for`](Self::with_objects_for), each with whether it is
+    /// a variable object (whose functions are called with an undefined
+    /// `this`).
+    pub(super) fn with_objects_flagged(&mut self, symbol: Option<SymbolId>) -> CResult<Vec<(Reg, bool)>> {
+        let applicable: Vec<WithObject> = self
+            .with_objects
+            .iter()
+            .rev()
+            .filter(|w| if w.eval_outer.is_some() { symbol.is_none() } else { self.binding_outside(symbol, w.outer) })
+            .copied()
+            .collect();
         let mut registers = Vec::with_capacity(applicable.len());
         for w in applicable {
-            match (w.register, w.env) {
-                (Some(r), _) => registers.push(r),
-                (None, Some((scope, slot))) => {
+            match (w.register, w.env, w.eval_outer) {
+                (Some(r), _, _) => registers.push((r, w.var_object)),
+                (None, Some((scope, slot)), _) => {
                     let r = self.temp()?;
                     let depth = self.env_depth(scope);
                     self.emit(Instruction::GetEnv { dst: r, depth, slot });
-                    registers.push(r);
+                    registers.push((r, w.var_object));
                 }
-                (None, None) => {}
+                (None, None, Some((depth, slot))) => {
+                    let r = self.temp()?;
+                    let root = w.outer;
+                    let depth = self.env_depth(root) + u16::from(self.analysis.env_slot_count(root) > 0) + depth;
+                    self.emit(Instruction::GetEnv { dst: r, depth, slot });
+                    registers.push((r, true));
+                }
+                (None, None, None) => {}
             }
         }
         Ok(registers)

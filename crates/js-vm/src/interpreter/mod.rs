@@ -677,6 +677,13 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         binding.value = v;
                     }
                 }
+                Instruction::InitGlobalFunction { src, name, configurable } => {
+                    let (v, name) = (r!(src), constant!(name));
+                    if let Some(atom) = name.as_string() {
+                        let key = string_key(vm, atom);
+                        crate::builtins::global::create_global_function_binding(vm, key, v, configurable)?;
+                    }
+                }
                 Instruction::DeleteGlobal { dst, name } => {
                     let name = constant!(name);
                     let result = match name.as_string() {
