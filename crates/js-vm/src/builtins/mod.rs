@@ -26,7 +26,9 @@ pub mod iterator_join;
 pub mod iterator_sequencing;
 pub mod iterator_zip;
 pub mod json;
+mod legacy_escape;
 pub mod math;
+mod math_sum_precise;
 pub mod number;
 pub mod object;
 pub mod promise;
@@ -35,6 +37,7 @@ pub mod reflect;
 pub mod regexp;
 pub mod set_methods;
 pub mod string;
+mod string_html;
 pub mod symbol;
 pub mod typed_array;
 pub mod weak_ref;
@@ -56,6 +59,7 @@ pub(crate) fn install(vm: &mut Vm) {
     iteration::install(vm);
     generator::install(vm);
     string::install(vm);
+    string_html::install(vm);
     number::install(vm);
     boolean::install(vm);
     symbol::install(vm);
@@ -78,6 +82,7 @@ pub(crate) fn install(vm: &mut Vm) {
     weak_ref::install(vm);
     iterator_helpers::install(vm);
     global::install(vm);
+    legacy_escape::install(vm);
     crate::host::install(vm);
 }
 
