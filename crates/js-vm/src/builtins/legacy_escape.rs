@@ -29,8 +29,8 @@ fn hex_digit(n: u16) -> u16 {
 pub(crate) fn escape_units(units: &[u16]) -> Vec<u16> {
     let mut out = Vec::with_capacity(units.len());
     for &c in units {
-        let unescaped = u8::try_from(c)
-            .is_ok_and(|b| b.is_ascii_alphanumeric() || ESCAPE_UNESCAPED_PUNCTUATION.contains(&b));
+        let unescaped =
+            u8::try_from(c).is_ok_and(|b| b.is_ascii_alphanumeric() || ESCAPE_UNESCAPED_PUNCTUATION.contains(&b));
         if unescaped {
             out.push(c);
         } else if c < 256 {

@@ -328,7 +328,7 @@ fn convert_case(vm: &mut Vm, info: &CallInfo, upper: bool) -> JsResult<Value> {
     }
     let text = string_with_lone_surrogates(flat);
     let mut b = StringBuilder::new();
-    for piece in text {
+    for (i, &piece) in text.iter().enumerate() {
         match piece {
             Ok(c) => {
                 if upper {
@@ -336,7 +336,7 @@ fn convert_case(vm: &mut Vm, info: &CallInfo, upper: bool) -> JsResult<Value> {
                         b.push_char(u);
                     }
                 } else if c == 'Σ' {
-                    b.push_char('σ');
+                    b.push_char(if is_final_sigma(&text, i) { 'ς' } else { 'σ' });
                 } else {
                     for l in c.to_lowercase() {
                         b.push_char(l);
@@ -347,6 +347,55 @@ fn convert_case(vm: &mut Vm, info: &CallInfo, upper: bool) -> JsResult<Value> {
         }
     }
     Ok(Value::string(b.finish(&mut vm.heap)))
+}
+
+/// Whether `regress`'s Unicode tables give `c` the binary property
+/// `property` (`Cased`, `Case_Ignorable`): std has no API for them.
+fn has_property(c: char, property: &'static str) -> bool {
+    thread_local! {
+        static MATCHERS: std::cell::RefCell<Vec<(&'static str, Option<regress::Regex>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    MATCHERS.with(|matchers| {
+        let mut matchers = matchers.borrow_mut();
+        let index = matchers.iter().position(|(p, _)| *p == property).unwrap_or_else(|| {
+            let regex = regress::Regex::with_flags(&format!("^\\p{{{property}}}$"), "u").ok();
+            matchers.push((property, regex));
+            matchers.len() - 1
+        });
+        let mut buf = [0u8; 4];
+        matchers[index].1.as_ref().is_some_and(|r| r.find(c.encode_utf8(&mut buf)).is_some())
+    })
+}
+
+/// The Final_Sigma condition (Unicode §3.13, SpecialCasing.txt): the Σ at
+/// `i` ends a word — a cased letter before it and none after it, with
+/// case-ignorable characters skipped on both sides.
+fn is_final_sigma(text: &[Result<char, u16>], i: usize) -> bool {
+    let cased = |p: &Result<char, u16>| p.is_ok_and(|c| has_property(c, "Cased"));
+    let ignorable = |p: &Result<char, u16>| p.is_ok_and(|c| has_property(c, "Case_Ignorable"));
+    let mut before = false;
+    for p in text[..i].iter().rev() {
+        if cased(p) {
+            before = true;
+            break;
+        }
+        if !ignorable(p) {
+            break;
+        }
+    }
+    if !before {
+        return false;
+    }
+    for p in &text[i + 1..] {
+        if cased(p) {
+            return false;
+        }
+        if !ignorable(p) {
+            return true;
+        }
+    }
+    true
 }
 
 /// Code points, with lone surrogates kept as `Err(unit)`.
@@ -562,13 +611,17 @@ fn replace_impl(vm: &mut Vm, info: &CallInfo, all: bool) -> JsResult<Value> {
     }
     let search_value = info.arg(vm, 0);
     let replace_value = info.arg(vm, 1);
-    if !search_value.is_nullish() {
+    // Only an object's @@replace is used (a primitive's would come from a
+    // patched prototype).
+    if search_value.is_object() {
         if all && is_regexp_arg(vm, search_value)? {
             // §22.1.3.20 step 2.b: a RegExp must be global.
             let flags_key = vm.key("flags");
             let flags = crate::object::internal_methods::get_value(vm, search_value, flags_key)?;
             if flags.is_nullish() {
-                return Err(vm.type_error("String.prototype.replaceAll called with a RegExp whose flags are null or undefined"));
+                return Err(
+                    vm.type_error("String.prototype.replaceAll called with a RegExp whose flags are null or undefined")
+                );
             }
             let flags = to_string(vm, flags)?;
             let flags = JsString::flatten(&mut vm.heap, flags);

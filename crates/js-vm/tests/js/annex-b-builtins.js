@@ -115,3 +115,6 @@ try {
 } catch (e) {
   console.log(e.constructor.name);
 }
+
+// Final sigma in toLowerCase
+console.log("ΌΣΟΣ ΣΑΣ. AΣ'Σ Σ AΣb A\u180EΣ".toLowerCase(), "ΣΑΣ".toLocaleLowerCase());

@@ -45,10 +45,7 @@ pub struct LegacyRegExpStatics {
 impl LegacyRegExpStatics {
     /// The initial state: every slot the empty string.
     pub(crate) fn new(empty: Gc<JsString>) -> Self {
-        Self {
-            input: Some(empty),
-            last: LastMatch::Found { subject: empty, range: 0..0, captures: Vec::new() },
-        }
+        Self { input: Some(empty), last: LastMatch::Found { subject: empty, range: 0..0, captures: Vec::new() } }
     }
 
     /// UpdateLegacyRegExpStaticProperties: a successful match of `subject`.
@@ -215,7 +212,8 @@ pub(super) fn compile(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
         Some((source, original_flags)) => (source, original_flags),
         None => {
-            let p = if pattern.is_undefined() { vm.atoms.intern_str(&mut vm.heap, "") } else { to_string(vm, pattern)? };
+            let p =
+                if pattern.is_undefined() { vm.atoms.intern_str(&mut vm.heap, "") } else { to_string(vm, pattern)? };
             vm.keep_alive(Value::string(p));
             let f = if flags.is_undefined() { vm.atoms.intern_str(&mut vm.heap, "") } else { to_string(vm, flags)? };
             (p, f)

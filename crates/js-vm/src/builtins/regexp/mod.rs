@@ -88,7 +88,7 @@ fn regexp_initialize(vm: &mut Vm, pattern: Gc<JsString>, flags: Gc<JsString>) ->
             .map(|r| r.map_or_else(|e| u32::from(e.unpaired_surrogate()), u32::from))
             .collect()
     } else {
-        units.iter().map(|&u| u32::from(u)).collect()
+        pattern_code_units(&units)
     };
     let matcher = match regress::Regex::from_unicode(code_points.into_iter(), regress_flags) {
         Ok(m) => m,
@@ -108,6 +108,75 @@ fn regexp_initialize(vm: &mut Vm, pattern: Gc<JsString>, flags: Gc<JsString>) ->
         realm: vm.realm_id,
         legacy_features_enabled: true,
     })
+}
+
+/// A non-unicode pattern's characters for `regress`: each code unit on its
+/// own, except inside a group name (`(?<name>`, `\k<name>`), where a
+/// surrogate pair is one code point of the identifier.
+fn pattern_code_units(units: &[u16]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(units.len());
+    let (mut in_class, mut in_name) = (false, false);
+    let mut i = 0;
+    let at = |i: usize| units.get(i).copied().unwrap_or(0);
+    while i < units.len() {
+        let u = units[i];
+        if in_name {
+            if u == u16::from(b'>') {
+                in_name = false;
+            } else if (0xD800..0xDC00).contains(&u) && (0xDC00..0xE000).contains(&at(i + 1)) {
+                let cp = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(at(i + 1)) - 0xDC00);
+                out.push(cp);
+                i += 2;
+                continue;
+            }
+            out.push(u32::from(u));
+            i += 1;
+            continue;
+        }
+        let opens_name = match u {
+            0x5C => {
+                // An escape: `\k<` opens a group name; anything else is two
+                // units taken as they are.
+                out.push(u32::from(u));
+                if i + 1 < units.len() {
+                    out.push(u32::from(units[i + 1]));
+                }
+                let k = !in_class && at(i + 1) == u16::from(b'k') && at(i + 2) == u16::from(b'<');
+                i += 2;
+                if k {
+                    out.push(u32::from(b'<'));
+                    i += 1;
+                    in_name = true;
+                }
+                continue;
+            }
+            0x5B => {
+                in_class = true;
+                false
+            }
+            0x5D => {
+                in_class = false;
+                false
+            }
+            0x28 => {
+                !in_class
+                    && at(i + 1) == u16::from(b'?')
+                    && at(i + 2) == u16::from(b'<')
+                    && at(i + 3) != u16::from(b'=')
+                    && at(i + 3) != u16::from(b'!')
+            }
+            _ => false,
+        };
+        if opens_name {
+            out.extend([u32::from(b'('), u32::from(b'?'), u32::from(b'<')]);
+            i += 3;
+            in_name = true;
+            continue;
+        }
+        out.push(u32::from(u));
+        i += 1;
+    }
+    out
 }
 
 /// RegExpCreate for a literal or a constructor call.
@@ -1044,4 +1113,26 @@ pub(crate) fn install(vm: &mut Vm) {
     method(vm, string_proto, "match", 1, string_match);
     method(vm, string_proto, "matchAll", 1, string_match_all);
     method(vm, string_proto, "search", 1, string_search);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pattern_code_units;
+
+    fn utf16(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn non_unicode_patterns_split_pairs_except_in_group_names() {
+        let fox = u32::from('𝑓');
+        // A literal astral character is two pattern characters…
+        assert_eq!(pattern_code_units(&utf16("𠮷")), vec![0xD842, 0xDFB7]);
+        // …but one identifier character in a group name or reference.
+        let named = pattern_code_units(&utf16("(?<𝑓>.)\\k<𝑓>"));
+        assert_eq!(named.iter().filter(|&&c| c == fox).count(), 2);
+        // Lookbehinds and classes open no name.
+        assert_eq!(pattern_code_units(&utf16("(?<=𠮷)")).len(), 6);
+        assert_eq!(pattern_code_units(&utf16("[(?<𠮷]")).len(), 7);
+    }
 }
