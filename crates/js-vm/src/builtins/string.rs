@@ -374,28 +374,10 @@ fn has_property(c: char, property: &'static str) -> bool {
 fn is_final_sigma(text: &[Result<char, u16>], i: usize) -> bool {
     let cased = |p: &Result<char, u16>| p.is_ok_and(|c| has_property(c, "Cased"));
     let ignorable = |p: &Result<char, u16>| p.is_ok_and(|c| has_property(c, "Case_Ignorable"));
-    let mut before = false;
-    for p in text[..i].iter().rev() {
-        if cased(p) {
-            before = true;
-            break;
-        }
-        if !ignorable(p) {
-            break;
-        }
-    }
-    if !before {
-        return false;
-    }
-    for p in &text[i + 1..] {
-        if cased(p) {
-            return false;
-        }
-        if !ignorable(p) {
-            return true;
-        }
-    }
-    true
+    // A character that is both (U+0345) counts as case-ignorable, as ICU
+    // and test262 have it.
+    let before = text[..i].iter().rev().find(|p| !ignorable(p)).is_some_and(cased);
+    before && !text[i + 1..].iter().find(|p| !ignorable(p)).is_some_and(cased)
 }
 
 /// Code points, with lone surrogates kept as `Err(unit)`.
