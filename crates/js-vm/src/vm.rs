@@ -197,6 +197,9 @@ pub struct Vm {
     pub(crate) symbol_registry: crate::builtins::symbol::SymbolRegistry,
     /// `Math.random`'s xorshift128+ state.
     pub(crate) random_state: [u64; 2],
+    /// Whether an `[[IsHTMLDDA]]` object was ever made: until then
+    /// ToBoolean and `typeof` on an object need not look at it.
+    pub(crate) html_dda_exists: bool,
     interrupt: Arc<AtomicBool>,
     /// Steps left before [`VmOptions::max_steps`] stops the script
     /// (`u64::MAX` without a limit: it never runs out in practice).
@@ -285,6 +288,7 @@ impl Vm {
             join_stack: Vec::new(),
             symbol_registry: crate::builtins::symbol::SymbolRegistry::default(),
             random_state: random_seed(),
+            html_dda_exists: false,
             interrupt: Arc::new(AtomicBool::new(false)),
             steps_left: Cell::new(options.max_steps.unwrap_or(u64::MAX)),
             termination: Cell::new(None),

@@ -39,8 +39,6 @@ const UNSUPPORTED_FEATURES: &[&str] = &[
     "Temporal",
     "ShadowRealm",
     "tail-call-optimization",
-    "IsHTMLDDA",
-    "host-gc-required",
     "source-phase-imports",
     "import-defer",
     "import-text",
@@ -136,7 +134,7 @@ fn define_method(
 
 /// Defines `$262` on the global object of `realm`, the current realm (so
 /// its functions belong to it): `global`, `evalScript` (a script in that
-/// realm), `gc`, `createRealm` and `detachArrayBuffer`.
+/// realm), `gc`, `createRealm`, `detachArrayBuffer` and `IsHTMLDDA`.
 fn install_262(vm: &mut Vm, realm: RealmId) -> Result<Handle, JsError> {
     let global = vm.realm_global(realm).ok_or_else(|| JsError::range_error(vm, "no such realm"))?;
     let host = Handle::new_object(vm);
@@ -157,6 +155,16 @@ fn install_262(vm: &mut Vm, realm: RealmId) -> Result<Handle, JsError> {
         args.first().cloned().unwrap_or_default().detach_array_buffer(vm)?;
         Ok(Handle::null())
     })?;
+    // INTERPRETING.md: an [[IsHTMLDDA]] object that returns null when called
+    // with no arguments or with "".
+    let dda = Handle::html_dda_function(vm, "IsHTMLDDA", 0, |vm, _, args| {
+        let empty = match args.first() {
+            None => true,
+            Some(first) => first.is_string() && first.to_rust_string(vm)?.is_empty(),
+        };
+        Ok(if empty { Handle::null() } else { Handle::undefined() })
+    });
+    host.define_property(vm, "IsHTMLDDA", &dda, PropertyFlags::METHOD)?;
     global.define_property(vm, "$262", &host, PropertyFlags::METHOD)?;
     Ok(host)
 }

@@ -96,6 +96,9 @@ pub fn is_loosely_equal(vm: &mut Vm, a: Value, b: Value) -> JsResult<bool> {
     }
     Ok(match (ta, tb) {
         (ValueType::Null | ValueType::Undefined, ValueType::Null | ValueType::Undefined) => true,
+        // Annex B.3.6.2: an [[IsHTMLDDA]] object is loosely equal to both.
+        (ValueType::Null | ValueType::Undefined, ValueType::Object) => super::is_html_dda(vm, b),
+        (ValueType::Object, ValueType::Null | ValueType::Undefined) => super::is_html_dda(vm, a),
         (ValueType::Number, ValueType::String) | (ValueType::String, ValueType::Number) => {
             to_number(vm, a)? == to_number(vm, b)?
         }

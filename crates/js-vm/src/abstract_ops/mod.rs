@@ -18,8 +18,8 @@ pub use number_conversion::{number_to_string, string_to_number, to_int32, to_int
 pub use species_constructor::species_constructor;
 pub use testing::is_array;
 pub use type_conversion::{
-    Numeric, PreferredType, is_callable, string_key, to_boolean, to_length, to_number, to_numeric, to_object,
-    to_primitive, to_property_key, to_string, type_of,
+    Numeric, PreferredType, is_callable, is_html_dda, string_key, to_boolean, to_length, to_number, to_numeric,
+    to_object, to_primitive, to_property_key, to_string, type_of,
 };
 
 /// The array index a canonical numeric string denotes, if any (§6.1.7:

@@ -29,8 +29,16 @@ pub fn to_boolean(vm: &Vm, v: Value) -> bool {
         ValueType::Number => v.as_number().is_some_and(|n| n != 0.0 && !n.is_nan()),
         ValueType::String => v.as_string().is_some_and(|s| !s.borrow(&vm.heap).is_empty()),
         ValueType::BigInt => v.as_bigint().is_some_and(|b| !num_traits::Zero::is_zero(b.borrow(&vm.heap).value())),
-        ValueType::Symbol | ValueType::Object => true,
+        ValueType::Symbol => true,
+        ValueType::Object => !is_html_dda(vm, v),
     }
+}
+
+/// Whether `v` is an object with `[[IsHTMLDDA]]` (Annex B.3.6). The VM
+/// flag keeps the object's header out of the common case.
+#[inline]
+pub fn is_html_dda(vm: &Vm, v: Value) -> bool {
+    vm.html_dda_exists && v.as_object().is_some_and(|o| o.borrow(&vm.heap).is_html_dda)
 }
 
 /// `typeof v`.
@@ -44,6 +52,7 @@ pub fn type_of(vm: &Vm, v: Value) -> &'static str {
         ValueType::Symbol => "symbol",
         ValueType::BigInt => "bigint",
         ValueType::Object => match v.as_object() {
+            _ if is_html_dda(vm, v) => "undefined",
             Some(o) if o.borrow(&vm.heap).is_callable() => "function",
             _ => "object",
         },

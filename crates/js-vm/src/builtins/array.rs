@@ -765,6 +765,49 @@ fn with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(array_create(vm, &items)))
 }
 
+/// `Array.prototype.toSpliced(start, skipCount, ...items)` (§23.1.3.35):
+/// `splice` on a copy, holes read as undefined, no species.
+fn to_spliced(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let (o, len) = this_object(vm, info)?;
+    let start_arg = info.arg(vm, 0);
+    let start = relative_index(vm, start_arg, len, 0.0)?;
+    let skip_count = if info.argc == 0 {
+        0.0
+    } else if info.argc == 1 {
+        len - start
+    } else {
+        let sc = info.arg(vm, 1);
+        to_integer_or_infinity(to_number(vm, sc)?).clamp(0.0, len - start)
+    };
+    let inserted: Vec<Value> = info.args(vm).into_iter().skip(2).collect();
+    let new_len = len + inserted.len() as f64 - skip_count;
+    if new_len > MAX_SAFE_INTEGER {
+        return Err(vm.type_error("Array.prototype.toSpliced: the new length would exceed 2^53 - 1"));
+    }
+    // ArrayCreate(newLen) comes before any element is read.
+    if new_len > f64::from(u32::MAX) {
+        return Err(vm.range_error("Invalid array length"));
+    }
+    let mut items = Vec::new();
+    let mut k = 0.0;
+    while k < start {
+        let v = get_index(vm, o, k)?;
+        // The next getters run while `items` holds this one.
+        vm.keep_alive(v);
+        items.push(v);
+        k += 1.0;
+    }
+    items.extend_from_slice(&inserted);
+    let mut from = start + skip_count;
+    while from < len {
+        let v = get_index(vm, o, from)?;
+        vm.keep_alive(v);
+        items.push(v);
+        from += 1.0;
+    }
+    Ok(Value::object(array_create(vm, &items)))
+}
+
 /// The kinds of callback iteration over elements.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Iteration {
@@ -1061,7 +1104,7 @@ pub(crate) fn install(vm: &mut Vm) {
     super::array_from_async::install(vm, ctor);
     let species = PropertyKey::Symbol(vm.symbols.species);
     super::accessor_property(vm, ctor, species, "[Symbol.species]", Some(species_getter), None);
-    let methods: [(&str, u32, crate::function::NativeFn); 37] = [
+    let methods: [(&str, u32, crate::function::NativeFn); 38] = [
         ("push", 1, push),
         ("pop", 0, pop),
         ("shift", 0, shift),
@@ -1079,6 +1122,7 @@ pub(crate) fn install(vm: &mut Vm) {
         ("toSorted", 1, to_sorted),
         ("toReversed", 0, to_reversed),
         ("with", 2, with),
+        ("toSpliced", 2, to_spliced),
         ("forEach", 1, for_each),
         ("map", 1, map),
         ("filter", 1, filter),

@@ -320,7 +320,16 @@ pub(crate) fn function_source_text(vm: &mut Vm, f: Gc<JsObject>) -> JsResult<Str
             Some(s) => crate::interpreter::string_text(vm, s),
             None => String::new(),
         };
-        format!("function {name}() {{ [native code] }}")
+        // NativeFunction syntax has room only for a property name (with a
+        // `get`/`set` prefix): `get $&` and the like are left out.
+        let plain = name.strip_prefix("get ").or_else(|| name.strip_prefix("set ")).unwrap_or(&name);
+        let shown =
+            if oxc_syntax::identifier::is_identifier_name(plain) || (plain.starts_with('[') && plain.ends_with(']')) {
+                name.as_str()
+            } else {
+                ""
+            };
+        format!("function {shown}() {{ [native code] }}")
     };
     Ok(text)
 }

@@ -62,7 +62,9 @@ unary_math! {
         if (-0.5..0.0).contains(&x) {
             return -0.0;
         }
-        (x + 0.5).floor()
+        // Not `(x + 0.5).floor()`: that addition rounds for |x| near 2^53.
+        let floor = x.floor();
+        if x - floor >= 0.5 { floor + 1.0 } else { floor }
     },
 }
 
@@ -214,6 +216,7 @@ pub(crate) fn install(vm: &mut Vm) {
     for (name, length, f) in functions {
         method(vm, math, name, length, f);
     }
+    super::math_sum_precise::install(vm, math);
     let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
     let tag_value = vm.string("Math");
     crate::object::internal_methods::define_builtin(vm, math, tag, tag_value, Attributes::CONFIGURABLE_ONLY);

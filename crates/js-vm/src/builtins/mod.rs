@@ -30,8 +30,10 @@ pub mod iterator_join;
 pub mod iterator_sequencing;
 pub mod iterator_zip;
 pub mod json;
+mod legacy_escape;
 pub(crate) mod locale;
 pub mod math;
+mod math_sum_precise;
 pub mod number;
 pub mod object;
 pub mod promise;
@@ -41,6 +43,7 @@ pub mod regexp;
 pub mod set_methods;
 pub mod shared_memory;
 pub mod string;
+mod string_html;
 pub mod suppressed_error;
 pub mod symbol;
 pub mod typed_array;
@@ -64,6 +67,7 @@ pub(crate) fn install(vm: &mut Vm) {
     iteration::install(vm);
     generator::install(vm);
     string::install(vm);
+    string_html::install(vm);
     number::install(vm);
     boolean::install(vm);
     symbol::install(vm);
@@ -90,6 +94,7 @@ pub(crate) fn install(vm: &mut Vm) {
     disposable_stack::install(vm);
     async_disposable_stack::install(vm);
     global::install(vm);
+    legacy_escape::install(vm);
     crate::host::install(vm);
 }
 

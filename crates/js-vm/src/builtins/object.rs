@@ -499,21 +499,34 @@ fn from_entries(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let obj = vm.new_plain_object();
     vm.keep_alive(Value::object(obj));
-    let entries = super::iteration::iterate_to_vec(vm, iterable)?;
-    for entry in entries {
-        let Some(e) = entry.as_object() else {
-            return Err(vm.type_error("Iterator value is not an entry object"));
-        };
-        // The key is held while the value's getter runs, the value while
-        // the key's `toString` runs.
-        let k = get(vm, e, PropertyKey::Index(0), entry)?;
-        vm.keep_alive(k);
-        let v = get(vm, e, PropertyKey::Index(1), entry)?;
-        vm.keep_alive(v);
-        let key = to_property_key(vm, k)?;
-        create_data_property_or_throw(vm, obj, key, v)?;
+    // AddEntriesFromIterable: one entry at a time, and a bad entry closes
+    // the iterator.
+    let record = super::iteration::get_iterator(vm, iterable)?;
+    vm.keep_alive(Value::internal(record.into()));
+    while let Some(entry) = super::iteration::iterator_step_value(vm, record)? {
+        vm.keep_alive(entry);
+        if let Err(error) = add_entry(vm, obj, entry) {
+            return Err(super::iteration::iterator_close_with_error(vm, record, error));
+        }
     }
     Ok(Value::object(obj))
+}
+
+/// One entry of `Object.fromEntries`: `entry[0]` and `entry[1]` read, then
+/// the key converted, then the property created.
+fn add_entry(vm: &mut Vm, obj: Gc<JsObject>, entry: Value) -> JsResult<()> {
+    let Some(e) = entry.as_object() else {
+        return Err(vm.type_error("Iterator value is not an entry object"));
+    };
+    // The key is held while the value's getter runs, the value while
+    // the key's `toString` runs.
+    let k = get(vm, e, PropertyKey::Index(0), entry)?;
+    vm.keep_alive(k);
+    let v = get(vm, e, PropertyKey::Index(1), entry)?;
+    vm.keep_alive(v);
+    let key = to_property_key(vm, k)?;
+    create_data_property_or_throw(vm, obj, key, v)?;
+    Ok(())
 }
 
 fn group_by(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

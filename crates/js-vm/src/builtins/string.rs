@@ -232,11 +232,9 @@ fn last_index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::number(found.map_or(-1.0, |i| i as f64)))
 }
 
+/// IsRegExp (§7.2.8).
 fn is_regexp_arg(vm: &mut Vm, v: Value) -> JsResult<bool> {
-    let Some(o) = v.as_object() else { return Ok(false) };
-    let key = PropertyKey::Symbol(vm.symbols.match_);
-    let m = crate::object::internal_methods::get(vm, o, key, v)?;
-    Ok(!m.is_undefined() && crate::abstract_ops::to_boolean(vm, m))
+    super::regexp::is_regexp(vm, v)
 }
 
 fn includes(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -598,7 +596,24 @@ fn replace_impl(vm: &mut Vm, info: &CallInfo, all: bool) -> JsResult<Value> {
     }
     let search_value = info.arg(vm, 0);
     let replace_value = info.arg(vm, 1);
+    // Only an object's @@replace is used (a primitive's would come from a
+    // patched prototype).
     if search_value.is_object() {
+        if all && is_regexp_arg(vm, search_value)? {
+            // §22.1.3.20 step 2.b: a RegExp must be global.
+            let flags_key = vm.key("flags");
+            let flags = crate::object::internal_methods::get_value(vm, search_value, flags_key)?;
+            if flags.is_nullish() {
+                return Err(
+                    vm.type_error("String.prototype.replaceAll called with a RegExp whose flags are null or undefined")
+                );
+            }
+            let flags = to_string(vm, flags)?;
+            let flags = JsString::flatten(&mut vm.heap, flags);
+            if !units(vm, flags).contains(&u16::from(b'g')) {
+                return Err(vm.type_error("replaceAll must be called with a global RegExp"));
+            }
+        }
         let key = PropertyKey::Symbol(vm.symbols.replace);
         if let Some(replacer) = get_method(vm, search_value, key)? {
             return call(vm, replacer, search_value, &[info.this, replace_value]);

@@ -955,6 +955,12 @@ fn copy_within(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(len) = typed_array_length(vm, &ta) else {
         return Err(vm.type_error(&format!("Cannot perform {name} on a detached ArrayBuffer")));
     };
+    // The argument conversions may have shrunk a length-tracking array:
+    // copy only what still fits at both ends.
+    let count = count.min(len.saturating_sub(from)).min(len.saturating_sub(to));
+    if count == 0 {
+        return Ok(Value::object(o));
+    }
     let size = ta.element.size();
     let limit = len * size + ta.byte_offset;
     let mut to_byte = to * size + ta.byte_offset;

@@ -38,7 +38,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         });
         let kind = CodeKind::ClassConstructor { derived };
         let code = match constructor {
-            Some(m) => self.compile_function_code(&m.value, Some(&class_name), Some(kind))?,
+            Some(m) => self.compile_function_code(&m.value, Some(&class_name), Some(kind), class.span)?,
             None => self.default_constructor(&class_name, derived, class.span.start, class.span.end),
         };
         self.functions.push(code);
@@ -69,7 +69,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     }
                     let home = if m.r#static { ctor } else { proto };
                     self.property_key(&m.key, m.computed, key)?;
-                    let code = self.compile_function_code(&m.value, Some(""), Some(CodeKind::Method))?;
+                    let text = self.method_text(m);
+                    let code = self.compile_function_code(&m.value, Some(""), Some(CodeKind::Method), text)?;
                     self.functions.push(code);
                     let index = (self.functions.len() - 1) as u32;
                     self.emit(Instruction::Closure { dst: func, index });
@@ -267,7 +268,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let Some(entry) = private.iter().find(|p| p.name == name) else {
             return Err(CompileError::syntax(format!("undeclared private name #{name}")));
         };
-        let code = self.compile_function_code(&m.value, Some(""), Some(CodeKind::Method))?;
+        let text = self.method_text(m);
+        let code = self.compile_function_code(&m.value, Some(""), Some(CodeKind::Method), text)?;
         self.functions.push(code);
         let index = (self.functions.len() - 1) as u32;
         self.emit(Instruction::Closure { dst: func, index });
@@ -332,5 +334,37 @@ impl<'a> FunctionCompiler<'_, 'a> {
         fc.emit(Instruction::Return { src: value });
         let span = oxc_span::GetSpan::span(e);
         Ok(fc.finish(span.start, span.end))
+    }
+
+    /// The source range `Function.prototype.toString` gives for a class
+    /// method: the MethodDefinition, which starts after a `static`
+    /// (ClassElement : `static` MethodDefinition).
+    fn method_text(&self, m: &oxc_ast::ast::MethodDefinition<'_>) -> oxc_span::Span {
+        let mut span = m.span;
+        if m.r#static {
+            let text = &self.source.text;
+            let after_static = (span.start as usize + "static".len()).min(span.end as usize);
+            span.start = skip_trivia(text, after_static) as u32;
+        }
+        span
+    }
+}
+
+/// The offset of the first token at or after `at`: whitespace, line
+/// terminators and comments skipped.
+fn skip_trivia(text: &str, mut at: usize) -> usize {
+    loop {
+        let Some(rest) = text.get(at..) else { return at };
+        if rest.starts_with("/*") {
+            at += rest.find("*/").map_or(rest.len(), |end| end + 2);
+        } else if rest.starts_with("//") {
+            at += rest.find(['\n', '\r', '\u{2028}', '\u{2029}']).unwrap_or(rest.len());
+        } else if let Some(c) = rest.chars().next()
+            && (c.is_whitespace() || c == '\u{FEFF}')
+        {
+            at += c.len_utf8();
+        } else {
+            return at;
+        }
     }
 }

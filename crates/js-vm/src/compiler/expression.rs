@@ -801,7 +801,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                             let is_anonymous_fn = is_anonymous_function(&p.value);
                             match (&p.value, p.method) {
                                 (Expression::FunctionExpression(f), true) => {
-                                    self.compile_method(f, value, static_name.as_deref())?;
+                                    self.compile_method(f, value, static_name.as_deref(), p.span)?;
                                 }
                                 _ => self.expression_named(&p.value, value, static_name.as_deref())?,
                             }
@@ -827,7 +827,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                         PropertyKind::Get | PropertyKind::Set => {
                             let setter = p.kind == PropertyKind::Set;
                             match &p.value {
-                                Expression::FunctionExpression(f) => self.compile_method(f, value, None)?,
+                                Expression::FunctionExpression(f) => self.compile_method(f, value, None, p.span)?,
                                 other => self.expression(other, value)?,
                             }
                             self.emit(Instruction::SetHomeObject { func: value, home: obj });

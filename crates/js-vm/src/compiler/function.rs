@@ -805,7 +805,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
 
     /// Compiles a nested function and emits a `Closure` for it into `dst`.
     pub fn compile_function_expression(&mut self, f: &'a Function<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
-        let code = self.compile_function_code(f, name, None)?;
+        let code = self.compile_function_code(f, name, None, f.span)?;
         self.functions.push(code);
         let index = (self.functions.len() - 1) as u32;
         self.emit(Instruction::Closure { dst, index });
@@ -932,21 +932,33 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         Some(crate::bytecode::EvalBinding { depth: b.depth + extra, ..b.clone() })
     }
 
-    /// Compiles a method (not a constructor) and emits its closure.
-    pub fn compile_method(&mut self, f: &'a Function<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
-        let code = self.compile_function_code(f, Some(name.unwrap_or("")), Some(CodeKind::Method))?;
+    /// Compiles a method (not a constructor) and emits its closure;
+    /// `definition` is the whole method definition (with its name and any
+    /// `get`/`set`/`async`/`*`), the text `Function.prototype.toString`
+    /// gives.
+    pub fn compile_method(
+        &mut self,
+        f: &'a Function<'a>,
+        dst: Reg,
+        name: Option<&str>,
+        definition: oxc_span::Span,
+    ) -> CResult<()> {
+        let code = self.compile_function_code(f, Some(name.unwrap_or("")), Some(CodeKind::Method), definition)?;
         self.functions.push(code);
         let index = (self.functions.len() - 1) as u32;
         self.emit(Instruction::Closure { dst, index });
         Ok(())
     }
 
-    /// Compiles a nested function to a code cell.
+    /// Compiles a nested function to a code cell; `text` is the source
+    /// range `Function.prototype.toString` returns (the function itself,
+    /// or the method definition or class it belongs to).
     pub fn compile_function_code(
         &mut self,
         f: &'a Function<'a>,
         name: Option<&str>,
         kind: Option<CodeKind>,
+        text: oxc_span::Span,
     ) -> CResult<Gc<Code>> {
         let scope = f.scope_id.get().ok_or_else(|| CompileError::syntax("function without scope".to_owned()))?;
         let strict = self.analysis.scoping.scope_flags(scope).is_strict_mode();
@@ -981,7 +993,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         }
         let body = f.body.as_deref();
         fc.compile_function_body(&f.params, body.map(|b| &b.statements[..]), None)?;
-        Ok(fc.finish(f.span.start, f.span.end))
+        Ok(fc.finish(text.start, text.end))
     }
 
     /// Compiles an arrow function and emits a `Closure` into `dst`.

@@ -53,6 +53,38 @@ impl Handle {
     }
 }
 
+impl Handle {
+    /// A host function like [`Handle::function`] that also has
+    /// `[[IsHTMLDDA]]` (ECMA-262 Annex B.3.6, the `document.all` quirk):
+    /// `typeof` on it gives `"undefined"`, ToBoolean gives `false`, and it
+    /// is `==` to `null` and `undefined` (but not `===`). Calling it runs
+    /// `body`; test262's `$262.IsHTMLDDA` returns null for no arguments or
+    /// `""`.
+    ///
+    /// ```
+    /// use js_vm::{Handle, Vm};
+    ///
+    /// let mut vm = Vm::new();
+    /// let dda = Handle::html_dda_function(&mut vm, "all", 0, |_, _, _| Ok(Handle::null()));
+    /// vm.global_object().set(&mut vm, "all", &dda).unwrap();
+    /// let seen = vm.eval_script("main.js", "[typeof all, !all, all == null, all === undefined, all()].join()").unwrap();
+    /// assert_eq!(seen.to_rust_string(&mut vm).unwrap(), "undefined,true,true,false,");
+    /// ```
+    pub fn html_dda_function(
+        vm: &mut Vm,
+        name: &str,
+        length: u32,
+        body: impl Fn(&mut Vm, &Self, &[Self]) -> Result<Self, JsError> + 'static,
+    ) -> Self {
+        let function = Self::function(vm, name, length, body);
+        if let Some(o) = vm.handle_value(&function).and_then(Value::as_object) {
+            o.borrow_mut(&mut vm.heap).is_html_dda = true;
+            vm.html_dda_exists = true;
+        }
+        function
+    }
+}
+
 /// The native body shared by every host function: hands the call to the
 /// closure in the function's holder.
 fn call_host_function(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

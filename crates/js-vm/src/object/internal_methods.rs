@@ -38,6 +38,11 @@ pub fn set_prototype_of(vm: &mut Vm, obj: Gc<JsObject>, proto: Option<Gc<JsObjec
     if !o.extensible {
         return Ok(false);
     }
+    // %Object.prototype% is an immutable prototype exotic object
+    // (§10.4.7): its [[Prototype]] stays null.
+    if o.proto.is_none() && is_object_prototype_of_a_realm(vm, obj) {
+        return Ok(false);
+    }
     let mut p = proto;
     while let Some(candidate) = p {
         if candidate == obj {
@@ -53,6 +58,12 @@ pub fn set_prototype_of(vm: &mut Vm, obj: Gc<JsObject>, proto: Option<Gc<JsObjec
     }
     obj.borrow_mut(&mut vm.heap).proto = proto;
     Ok(true)
+}
+
+/// Whether `obj` is some realm's `%Object.prototype%`.
+fn is_object_prototype_of_a_realm(vm: &Vm, obj: Gc<JsObject>) -> bool {
+    vm.realm.intrinsics.object_prototype == obj
+        || vm.realms.iter().flatten().any(|realm| realm.intrinsics.object_prototype == obj)
 }
 
 /// `[[IsExtensible]]` (`IsExtensible`, §7.2.5).
@@ -598,10 +609,10 @@ fn array_set_length(
     old_len: u32,
     writable: bool,
 ) -> JsResult<bool> {
-    if desc.is_accessor() || desc.configurable == Some(true) || desc.enumerable == Some(true) {
-        return Ok(false);
-    }
     let Some(value) = desc.value else {
+        if desc.is_accessor() || desc.configurable == Some(true) || desc.enumerable == Some(true) {
+            return Ok(false);
+        }
         if desc.writable == Some(true) && !writable {
             return Ok(false);
         }
@@ -610,10 +621,20 @@ fn array_set_length(
         }
         return Ok(true);
     };
+    // ArraySetLength steps 3–5: the value is converted (twice, observably)
+    // and range-checked before the descriptor is validated, and the old
+    // length is read afterwards, as the conversions may change it.
     let new_len = to_uint32(to_number(vm, value)?);
     let number_len = to_number(vm, value)?;
     if f64::from(new_len) != number_len {
         return Err(vm.range_error("Invalid array length"));
+    }
+    let (old_len, writable) = match obj.borrow(&vm.heap).kind {
+        ObjectKind::Array { length, length_writable } => (length, length_writable),
+        _ => (old_len, writable),
+    };
+    if desc.configurable == Some(true) || desc.enumerable == Some(true) {
+        return Ok(false);
     }
     if new_len != old_len && !writable {
         return Ok(false);

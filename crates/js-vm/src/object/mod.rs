@@ -238,6 +238,10 @@ pub struct JsObject {
     pub proto: Option<Gc<JsObject>>,
     /// `[[Extensible]]`.
     pub extensible: bool,
+    /// `[[IsHTMLDDA]]` (Annex B.3.6): `typeof` says "undefined", ToBoolean
+    /// gives false and `==` equates it with null and undefined. Only an
+    /// embedder makes one ([`crate::Handle::html_dda_function`]).
+    pub is_html_dda: bool,
     /// Named properties.
     pub properties: Properties,
     /// Array-index properties.
@@ -252,6 +256,7 @@ impl JsObject {
         Self {
             proto,
             extensible: true,
+            is_html_dda: false,
             properties: Properties::Shaped { shape: root_shape, slots: PropertySlots::new() },
             elements: Elements::Dense(Vec::new()),
             kind,

@@ -97,6 +97,7 @@ pub fn proxy_create(vm: &mut Vm, target: Value, handler: Value) -> JsResult<Gc<J
     let proxy = JsObject {
         proto: None,
         extensible: true,
+        is_html_dda: false,
         properties: Properties::Dictionary(Box::default()),
         elements: Elements::Dense(Vec::new()),
         kind: ObjectKind::Proxy(ProxyData { target: Some(target), handler: Some(handler), callable, constructor }),

@@ -245,6 +245,8 @@ pub struct Realm {
     pub global_lexicals: HashMap<Gc<JsString>, GlobalLexical, ahash::RandomState>,
     /// `[[Intrinsics]]`.
     pub intrinsics: Intrinsics,
+    /// `%RegExp%`'s legacy static slots (`RegExp.$1`, `RegExp.lastMatch`, …).
+    pub legacy_regexp: crate::builtins::regexp::legacy::LegacyRegExpStatics,
 }
 
 impl Realm {
@@ -307,9 +309,11 @@ impl Realm {
         let global = obj(heap, p, ObjectKind::Ordinary);
         // Constructors and function intrinsics are made by the builtins.
         let placeholder = object_prototype;
+        let empty = heap.alloc(JsString::from_rust_str(""));
         Self {
             global,
             global_lexicals: HashMap::default(),
+            legacy_regexp: crate::builtins::regexp::legacy::LegacyRegExpStatics::new(empty),
             intrinsics: Intrinsics {
                 object_prototype,
                 function_prototype,
@@ -402,7 +406,8 @@ impl Realm {
     }
 }
 
-// SAFETY: the global object, global lexical bindings and intrinsics.
+// SAFETY: the global object, global lexical bindings, intrinsics and the
+// legacy RegExp statics.
 unsafe impl Trace for Realm {
     fn trace(&self, tracer: &mut Tracer) {
         self.global.trace(tracer);
@@ -413,5 +418,6 @@ unsafe impl Trace for Realm {
         for object in self.intrinsics.all() {
             object.trace(tracer);
         }
+        self.legacy_regexp.trace(tracer);
     }
 }

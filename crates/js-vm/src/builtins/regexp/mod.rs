@@ -3,6 +3,7 @@
 //! and `@@split` protocols that the String methods dispatch to.
 
 mod escape;
+pub mod legacy;
 
 use std::rc::Rc;
 
@@ -37,6 +38,12 @@ pub struct RegExpData {
     pub unicode: bool,
     /// The `d` flag.
     pub has_indices: bool,
+    /// `[[Realm]]` (legacy RegExp features): the realm whose statics a
+    /// match updates.
+    pub realm: crate::realm::RealmId,
+    /// `[[LegacyFeaturesEnabled]]`: made by `%RegExp%` itself rather than
+    /// a subclass, so `compile` works and a match updates the statics.
+    pub legacy_features_enabled: bool,
 }
 
 // SAFETY: the source and flags strings are the edges.
@@ -74,9 +81,15 @@ fn regexp_initialize(vm: &mut Vm, pattern: Gc<JsString>, flags: Gc<JsString>) ->
         unicode_sets: seen.contains('v'),
     };
     let units = units_of(vm, pattern);
-    let code_points: Vec<u32> = char::decode_utf16(units.iter().copied())
-        .map(|r| r.map_or_else(|e| u32::from(e.unpaired_surrogate()), u32::from))
-        .collect();
+    // Without `u` or `v` a pattern is a sequence of code units: a
+    // surrogate pair is two pattern characters, matched unit by unit.
+    let code_points: Vec<u32> = if regress_flags.unicode || regress_flags.unicode_sets {
+        char::decode_utf16(units.iter().copied())
+            .map(|r| r.map_or_else(|e| u32::from(e.unpaired_surrogate()), u32::from))
+            .collect()
+    } else {
+        pattern_code_units(&units)
+    };
     let matcher = match regress::Regex::from_unicode(code_points.into_iter(), regress_flags) {
         Ok(m) => m,
         Err(e) => {
@@ -92,7 +105,78 @@ fn regexp_initialize(vm: &mut Vm, pattern: Gc<JsString>, flags: Gc<JsString>) ->
         sticky: seen.contains('y'),
         unicode: seen.contains('u') || seen.contains('v'),
         has_indices: seen.contains('d'),
+        realm: vm.realm_id,
+        legacy_features_enabled: true,
     })
+}
+
+/// A non-unicode pattern's characters for `regress`: each code unit on its
+/// own, except inside a group name (`(?<name>`, `\k<name>`), where a
+/// surrogate pair is one code point of the identifier.
+fn pattern_code_units(units: &[u16]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(units.len());
+    let (mut in_class, mut in_name) = (false, false);
+    let mut i = 0;
+    let at = |i: usize| units.get(i).copied().unwrap_or(0);
+    while i < units.len() {
+        let u = units[i];
+        if in_name {
+            if u == u16::from(b'>') {
+                in_name = false;
+            } else if (0xD800..0xDC00).contains(&u) && (0xDC00..0xE000).contains(&at(i + 1)) {
+                let cp = 0x10000 + ((u32::from(u) - 0xD800) << 10) + (u32::from(at(i + 1)) - 0xDC00);
+                out.push(cp);
+                i += 2;
+                continue;
+            }
+            out.push(u32::from(u));
+            i += 1;
+            continue;
+        }
+        let opens_name = match u {
+            0x5C => {
+                // An escape: `\k<` opens a group name; anything else is two
+                // units taken as they are.
+                out.push(u32::from(u));
+                if i + 1 < units.len() {
+                    out.push(u32::from(units[i + 1]));
+                }
+                let k = !in_class && at(i + 1) == u16::from(b'k') && at(i + 2) == u16::from(b'<');
+                i += 2;
+                if k {
+                    out.push(u32::from(b'<'));
+                    i += 1;
+                    in_name = true;
+                }
+                continue;
+            }
+            0x5B => {
+                in_class = true;
+                false
+            }
+            0x5D => {
+                in_class = false;
+                false
+            }
+            0x28 => {
+                !in_class
+                    && at(i + 1) == u16::from(b'?')
+                    && at(i + 2) == u16::from(b'<')
+                    && at(i + 3) != u16::from(b'=')
+                    && at(i + 3) != u16::from(b'!')
+            }
+            _ => false,
+        };
+        if opens_name {
+            out.extend([u32::from(b'('), u32::from(b'?'), u32::from(b'<')]);
+            i += 3;
+            in_name = true;
+            continue;
+        }
+        out.push(u32::from(u));
+        i += 1;
+    }
+    out
 }
 
 /// RegExpCreate for a literal or a constructor call.
@@ -102,7 +186,20 @@ pub fn regexp_create(
     flags: Gc<JsString>,
     proto: Option<Gc<JsObject>>,
 ) -> JsResult<Value> {
-    let data = regexp_initialize(vm, pattern, flags)?;
+    regexp_create_legacy(vm, pattern, flags, proto, true)
+}
+
+/// RegExpCreate with `[[LegacyFeaturesEnabled]]` given: false for an
+/// object a subclass constructs.
+fn regexp_create_legacy(
+    vm: &mut Vm,
+    pattern: Gc<JsString>,
+    flags: Gc<JsString>,
+    proto: Option<Gc<JsObject>>,
+    legacy_features_enabled: bool,
+) -> JsResult<Value> {
+    let mut data = regexp_initialize(vm, pattern, flags)?;
+    data.legacy_features_enabled = legacy_features_enabled;
     let proto = proto.unwrap_or(vm.realm.intrinsics.regexp_prototype);
     let o = vm.new_object_of_kind(Some(proto), ObjectKind::RegExp(Box::new(data)));
     let key = vm.key("lastIndex");
@@ -149,7 +246,8 @@ fn regexp_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     vm.keep_alive(Value::string(f));
     let new_target = info.new_target.unwrap_or(info.callee);
     let proto = prototype_from_constructor(vm, new_target, |i| i.regexp_prototype)?;
-    regexp_create(vm, p, f, Some(proto))
+    let legacy_features_enabled = new_target == vm.realm.intrinsics.regexp_constructor;
+    regexp_create_legacy(vm, p, f, Some(proto), legacy_features_enabled)
 }
 
 /// IsRegExp (§7.2.8).
@@ -191,6 +289,7 @@ fn builtin_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value
     let ObjectKind::RegExp(data) = &r.borrow(&vm.heap).kind else { return Ok(Value::NULL) };
     let (global, sticky, unicode, has_indices, matcher) =
         (data.global, data.sticky, data.unicode, data.has_indices, Rc::clone(&data.matcher));
+    let (r_realm, legacy_enabled) = (data.realm, data.legacy_features_enabled);
     if !global && !sticky {
         last_index = 0.0;
     }
@@ -315,6 +414,7 @@ fn builtin_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value
         let indices_key = vm.key("indices");
         create_data_property_or_throw(vm, array, indices_key, Value::object(indices))?;
     }
+    legacy::after_match(vm, r_realm, legacy_enabled, s, m.range(), m.captures);
     Ok(Value::object(array))
 }
 
@@ -382,38 +482,49 @@ fn source_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         _ if o == vm.realm.intrinsics.regexp_prototype => return Ok(vm.string("(?:)")),
         _ => return Err(vm.type_error("RegExp.prototype.source getter called on a non-RegExp object")),
     };
-    let text = crate::interpreter::string_text(vm, source);
-    if text.is_empty() {
+    // Code units, so a lone surrogate in the pattern survives.
+    let units = units_of(vm, source);
+    if units.is_empty() {
         return Ok(vm.string("(?:)"));
     }
-    let mut escaped = String::with_capacity(text.len());
+    let escaped = escape_regexp_pattern(&units);
+    Ok(Value::string(vm.heap.alloc(JsString::from_utf16(&escaped))))
+}
+
+/// EscapeRegExpPattern: `/` outside a class and line terminators escaped.
+fn escape_regexp_pattern(units: &[u16]) -> Vec<u16> {
+    let mut escaped = Vec::with_capacity(units.len());
     let mut in_class = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut i = 0;
+    let push_ascii = |out: &mut Vec<u16>, text: &str| out.extend(text.bytes().map(u16::from));
+    while i < units.len() {
+        let c = units[i];
+        i += 1;
         match c {
-            '\\' => {
+            0x5C => {
                 escaped.push(c);
-                if let Some(next) = chars.next() {
+                if let Some(&next) = units.get(i) {
                     escaped.push(next);
+                    i += 1;
                 }
             }
-            '[' => {
+            0x5B => {
                 in_class = true;
                 escaped.push(c);
             }
-            ']' => {
+            0x5D => {
                 in_class = false;
                 escaped.push(c);
             }
-            '/' if !in_class => escaped.push_str("\\/"),
-            '\n' => escaped.push_str("\\n"),
-            '\r' => escaped.push_str("\\r"),
-            '\u{2028}' => escaped.push_str("\\u2028"),
-            '\u{2029}' => escaped.push_str("\\u2029"),
+            0x2F if !in_class => push_ascii(&mut escaped, "\\/"),
+            0x0A => push_ascii(&mut escaped, "\\n"),
+            0x0D => push_ascii(&mut escaped, "\\r"),
+            0x2028 => push_ascii(&mut escaped, "\\u2028"),
+            0x2029 => push_ascii(&mut escaped, "\\u2029"),
             c => escaped.push(c),
         }
     }
-    Ok(vm.string(&escaped))
+    escaped
 }
 
 /// `get RegExp.prototype.flags` (§22.2.6.4).
@@ -962,6 +1073,7 @@ pub(crate) fn install(vm: &mut Vm) {
     let species = PropertyKey::Symbol(vm.symbols.species);
     accessor_property(vm, ctor, species, "[Symbol.species]", Some(species_getter), None);
     method(vm, ctor, "escape", 1, escape::regexp_escape);
+    legacy::install(vm, ctor, proto);
     let exec_fn = method(vm, proto, "exec", 1, exec);
     vm.realm.intrinsics.regexp_exec = exec_fn;
     method(vm, proto, "test", 1, test);
@@ -1001,4 +1113,26 @@ pub(crate) fn install(vm: &mut Vm) {
     method(vm, string_proto, "match", 1, string_match);
     method(vm, string_proto, "matchAll", 1, string_match_all);
     method(vm, string_proto, "search", 1, string_search);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pattern_code_units;
+
+    fn utf16(s: &str) -> Vec<u16> {
+        s.encode_utf16().collect()
+    }
+
+    #[test]
+    fn non_unicode_patterns_split_pairs_except_in_group_names() {
+        let fox = u32::from('𝑓');
+        // A literal astral character is two pattern characters…
+        assert_eq!(pattern_code_units(&utf16("𠮷")), vec![0xD842, 0xDFB7]);
+        // …but one identifier character in a group name or reference.
+        let named = pattern_code_units(&utf16("(?<𝑓>.)\\k<𝑓>"));
+        assert_eq!(named.iter().filter(|&&c| c == fox).count(), 2);
+        // Lookbehinds and classes open no name.
+        assert_eq!(pattern_code_units(&utf16("(?<=𠮷)")).len(), 7);
+        assert_eq!(pattern_code_units(&utf16("[(?<𠮷]")).len(), 7);
+    }
 }
