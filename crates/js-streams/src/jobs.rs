@@ -77,24 +77,34 @@ pub const BYTE_TEE_BYOB_CHUNK_1: JobKind = JobKind::new(0xFE23);
 pub const BYTE_TEE_BYOB_CHUNK_2: JobKind = JobKind::new(0xFE24);
 /// The byte tee's current reader's `closed` settled.
 pub const BYTE_TEE_READER_CLOSED: JobKind = JobKind::new(0xFE25);
-/// An async iterator's read answered: its `next()` promise settles.
-pub const ITERATOR_NEXT_SETTLED: JobKind = JobKind::new(0xFE21);
+/// The thenable job of an async iterator's chained call (slot 1: the
+/// call's promise): the promise the steps made would be adopted from now.
+pub const ITERATOR_THENABLE_JOB: JobKind = JobKind::new(0xFE21);
+/// A chained call's promise takes its steps' outcome (slot 1: the promise).
+pub const ITERATOR_ADOPTED: JobKind = JobKind::new(0xFE27);
 /// An async iterator's `return()` cancel settled.
 pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
-/// The promise of an async iterator's call in progress settled a turn ago:
-/// the calls chained on it run (WebIDL's reaction to the ongoing promise).
+/// The reaction to the promise an async iterator's call was chained on:
+/// the first queued chained call runs its steps.
 pub const ITERATOR_ONGOING_SETTLED: JobKind = JobKind::new(0xFE26);
 
-/// A controller adopts a promise as WebIDL's "a promise resolved with" it
-/// (or the conversion of a callback's result to a promise) does: the
-/// thenable job (slot 0: the controller, slot 1: the promise). Only two
-/// steps use it, told apart by the controller's kind: a readable or
-/// writable controller's start promise (a `TransformStream`'s) and a
-/// transformer's `cancel()` result.
-pub const ADOPT: JobKind = JobKind::new(0xFEE0);
-/// The adopted promise settled: the step continues one turn later (the
-/// new promise's reaction).
-pub const ADOPTED: JobKind = JobKind::new(0xFEE1);
+/// The kinds that adopt a promise for a continuation: `0xFE80 | k` is the
+/// thenable job of WebIDL's "a promise resolved with" a native promise
+/// (slot 1: that promise) on behalf of the continuation kind `0xFE00 | k`;
+/// `0xFEC0 | k` is the adopted promise's reaction, which queues `0xFE00 |
+/// k` (the new promise's reaction). So the continuation runs three turns
+/// after the promise settles, with no promise made.
+const ADOPT_BASE: u16 = 0xFE80;
+/// See [`ADOPT_BASE`].
+const ADOPTED_BASE: u16 = 0xFEC0;
+/// The continuation kinds are `0xFE00..=0xFE3F`.
+const CONTINUATION_MASK: u16 = 0x3F;
+
+/// The thenable job that adopts a native promise for the continuation
+/// `settled` (which must be one of this crate's kinds).
+pub(crate) const fn adopt_kind(settled: JobKind) -> JobKind {
+    JobKind::new(ADOPT_BASE | (settled.tag() & CONTINUATION_MASK))
+}
 
 /// Whether `kind` is one of this crate's jobs. The crate claims kinds
 /// `0xFE00..=0xFEFF`.
@@ -108,6 +118,22 @@ pub fn run_stream_job<H: StreamHost>(host: &mut H, job: &Job<H::Value>) {
     let continuation = ContinuationJob::read(job);
     let kind = job.kind();
     with_job_context(host, job, |host| {
+        let tag = kind.tag();
+        if tag & !CONTINUATION_MASK == ADOPT_BASE {
+            // The thenable job: wait for the promise (slot 1).
+            if let Ok(promise) = continuation.outcome
+                && let Some(promise) = host.as_promise(promise)
+            {
+                let adopted = JobKind::new(ADOPTED_BASE | (tag & CONTINUATION_MASK));
+                crate::promises::upon_promise(host, promise, adopted, continuation.data);
+            }
+            return;
+        }
+        if tag & !CONTINUATION_MASK == ADOPTED_BASE {
+            let settled = JobKind::new(0xFE00 | (tag & CONTINUATION_MASK));
+            queue_continuation(host, settled, continuation.data, continuation.outcome);
+            return;
+        }
         if kind == CANCEL_SETTLED {
             if let Some(promise) = host.as_promise(continuation.data) {
                 match continuation.outcome {
@@ -150,22 +176,6 @@ fn dispatch<H: StreamHost>(
         START_SETTLED_READABLE => rsdc::start_settled(host, target, outcome),
         PULL_SETTLED => rsdc::pull_settled(host, target, outcome),
         START_SETTLED_WRITABLE => wsdc::start_settled(host, target, outcome),
-        ADOPT => {
-            if let Ok(promise) = outcome
-                && let Some(promise) = host.as_promise(promise)
-            {
-                crate::promises::upon_promise(host, promise, ADOPTED, data);
-            }
-        }
-        ADOPTED => {
-            let settled = match host.stream_slots(target) {
-                crate::StreamSlots::ReadableStreamDefaultController(_) => START_SETTLED_READABLE,
-                crate::StreamSlots::WritableStreamDefaultController(_) => START_SETTLED_WRITABLE,
-                crate::StreamSlots::TransformStreamDefaultController(_) => TRANSFORM_CANCEL_SETTLED,
-                _ => return,
-            };
-            queue_continuation(host, settled, data, outcome);
-        }
         WRITE_SETTLED => wsdc::write_settled(host, target, outcome),
         WRITE_SETTLED_NEXT_TURN => queue_continuation(host, WRITE_SETTLED, data, outcome),
         WRITE_SETTLED_TWO_TURNS => queue_continuation(host, WRITE_SETTLED_NEXT_TURN, data, outcome),
@@ -208,7 +218,16 @@ fn dispatch<H: StreamHost>(
         BYTE_TEE_READER_CLOSED => byte_tee::reader_closed_settled(host, target, outcome),
         FROM_NEXT_SETTLED => crate::readable_stream_from::next_settled(host, target, outcome),
         TEE_READER_CLOSED => crate::readable_stream_tee::reader_closed_settled(host, target, outcome),
-        ITERATOR_NEXT_SETTLED => readable_stream_async_iterator::next_settled(host, target, outcome),
+        ITERATOR_THENABLE_JOB => {
+            if let Ok(promise) = outcome {
+                readable_stream_async_iterator::thenable_job(host, target, promise);
+            }
+        }
+        ITERATOR_ADOPTED => {
+            if let Ok(promise) = outcome {
+                readable_stream_async_iterator::adopted(host, target, promise);
+            }
+        }
         ITERATOR_RETURN_SETTLED => readable_stream_async_iterator::return_settled(host, target, outcome),
         ITERATOR_ONGOING_SETTLED => readable_stream_async_iterator::ongoing_settled(host, target),
         _ => {}

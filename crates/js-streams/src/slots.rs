@@ -504,18 +504,35 @@ pub struct AsyncIteratorState<V, O, P> {
     pub reader: O,
     /// `preventCancel`.
     pub prevent_cancel: bool,
-    /// Whether a `next()` or `return()` is in progress (WebIDL's ongoing
-    /// promise is pending).
-    pub busy: bool,
+    /// Whether `next()` or `return()` was called (the first `next()` is
+    /// chained on a resolved promise).
+    pub started: bool,
     /// Whether iteration finished (`[[isFinished]]`).
     pub finished: bool,
-    /// Calls made while one was in progress, in order: each one's promise,
-    /// whether it is a `return()`, and its argument.
-    pub waiting: VecDeque<(P, bool, V)>,
-    /// The `return()` whose cancel is running: its promise and argument.
+    /// The ongoing promise (node's `current`).
+    pub current: OngoingPromise<P>,
+    /// Calls chained on a pending promise of this iterator: that promise
+    /// and the call (its reaction is registered on the promise).
+    pub chained: Vec<(P, IteratorCall<V, P>)>,
+    /// Chained calls whose reaction job is queued, in queue order.
+    pub queued: VecDeque<IteratorCall<V, P>>,
+    /// Chained calls whose steps ran: the call's promise, whether its
+    /// thenable job ran, and the outcome once known (`true`: rejected).
+    pub adopting: Vec<(P, bool, Option<(bool, V)>)>,
+    /// The `return()` whose cancel is awaited: where its outcome goes and
+    /// its argument.
     pub returning: Option<(P, V)>,
-    /// The promise of the `next()` whose read is outstanding.
-    pub current: Option<P>,
+}
+
+/// An async iterator's ongoing promise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OngoingPromise<P> {
+    /// None (a call runs its steps at once).
+    None,
+    /// A resolved promise no one else sees (before the first call).
+    Settled,
+    /// The promise of the last call.
+    Promise(P),
 }
 
 /// Implements `Trace` for a slots struct by tracing the listed fields.
@@ -533,7 +550,29 @@ macro_rules! trace_fields {
 trace_fields!(ReadableStreamSlots<V, O>: stored_error, reader, controller);
 trace_fields!(ReadableControllerSlots<V, O>: stream, queue, size, algorithms);
 trace_fields!(ReaderSlots<V, O, P>: stream, closed, read_requests);
-trace_fields!(AsyncIteratorState<V, O, P>: reader, waiting, returning, current);
+trace_fields!(AsyncIteratorState<V, O, P>: reader, current, chained, queued, adopting, returning);
+
+// SAFETY: the promise is traced.
+unsafe impl<P: Trace> Trace for OngoingPromise<P> {
+    fn trace(&self, tracer: &mut Tracer) {
+        if let Self::Promise(promise) = self {
+            promise.trace(tracer);
+        }
+    }
+}
+
+/// A `next()` (or `return(value)`) call of an async iterator.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IteratorCall<V, P> {
+    /// The promise the call returned.
+    pub promise: P,
+    /// Whether it is `return()`.
+    pub is_return: bool,
+    /// `return()`'s argument.
+    pub value: V,
+}
+
+trace_fields!(IteratorCall<V, P>: promise, value);
 trace_fields!(WritableStreamSlots<V, O, P>: stored_error, writer, controller, in_flight_write_request, close_request, in_flight_close_request, pending_abort_request, abort_in_progress, write_requests);
 trace_fields!(WritableControllerSlots<V, O>: stream, queue, size, algorithms, abort_signal);
 trace_fields!(WriterSlots<V, O, P>: stream, closed, ready);
