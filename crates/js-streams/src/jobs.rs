@@ -38,24 +38,31 @@ pub const TRANSFORM_CANCEL_SETTLED: JobKind = JobKind::new(0xFE0B);
 pub const WRITE_SETTLED_NEXT_TURN: JobKind = JobKind::new(0xFE0C);
 /// [`WRITE_SETTLED`] two turns later.
 pub const WRITE_SETTLED_TWO_TURNS: JobKind = JobKind::new(0xFE0D);
-/// A pipe writes the chunk it read and takes its next step (slot 0: the
-/// pipe record, slot 1: the chunk).
-pub const PIPE_WRITE: JobKind = JobKind::new(0xFE10);
-/// A pipe's wait for `ready` settled.
+/// A pipe's step promise's thenable job (it adopts the read's promise).
+pub const PIPE_STEP_THENABLE: JobKind = JobKind::new(0xFE10);
+/// A pipe step's `await ready` resumed.
 pub const PIPE_READY: JobKind = JobKind::new(0xFE11);
 /// The pipe's source reader's `closed` settled.
 pub const PIPE_SOURCE_CLOSED: JobKind = JobKind::new(0xFE12);
 /// The pipe's destination writer's `closed` settled.
 pub const PIPE_DEST_CLOSED: JobKind = JobKind::new(0xFE13);
-/// The pipe's last write settled during shutdown.
-pub const PIPE_WRITES_DONE: JobKind = JobKind::new(0xFE14);
-/// [`PIPE_WRITES_DONE`] one turn later.
-pub const PIPE_WRITES_DONE_NEXT_TURN: JobKind = JobKind::new(0xFE17);
+/// A pipe's step promise settled.
+pub const PIPE_STEP_SETTLED: JobKind = JobKind::new(0xFE14);
+/// A pipe loop's `await step()` resumed.
+pub const PIPE_RUN: JobKind = JobKind::new(0xFE17);
+/// The write a pipe's shutdown awaits settled.
+pub const PIPE_WRITE_AWAITED: JobKind = JobKind::new(0xFE28);
+/// A turn of a pipe's wait for its last write returning.
+pub const PIPE_HOP: JobKind = JobKind::new(0xFE29);
 /// The pipe's shutdown action settled.
 pub const PIPE_ACTION_SETTLED: JobKind = JobKind::new(0xFE15);
-/// One of the actions of a pipe's `signal` abort settled (slot 0: the
-/// pipe record).
+/// The promise derived from one of the actions of a pipe's `signal` abort
+/// settled (slot 0: the pipe record).
 pub const PIPE_SIGNAL_ACTION_SETTLED: JobKind = JobKind::new(0xFE16);
+/// `Promise.all`'s reaction to one of a pipe's signal actions.
+pub const PIPE_SIGNAL_ELEMENT: JobKind = JobKind::new(0xFE2A);
+/// The `Promise.all` of a pipe's signal actions settled.
+pub const PIPE_SIGNAL_ALL: JobKind = JobKind::new(0xFE2B);
 /// A tee read's chunk, a microtask after it arrived (slot 0: the tee
 /// record, slot 1: the chunk).
 pub const TEE_CHUNK: JobKind = JobKind::new(0xFE18);
@@ -188,18 +195,18 @@ fn dispatch<H: StreamHost>(
         BACKPRESSURE_SETTLED => transform_stream::backpressure_settled(host, target),
         FLUSH_SETTLED => transform_stream::flush_settled(host, target, outcome),
         TRANSFORM_CANCEL_SETTLED => transform_stream::cancel_settled(host, target, outcome),
-        PIPE_WRITE => {
-            if let Ok(chunk) = outcome {
-                pipe_to::write_chunk(host, target, chunk);
-            }
-        }
+        PIPE_STEP_THENABLE => pipe_to::step_thenable(host, target),
         PIPE_READY => pipe_to::ready_settled(host, target, outcome),
         PIPE_SOURCE_CLOSED => pipe_to::source_closed_settled(host, target, outcome),
         PIPE_DEST_CLOSED => pipe_to::dest_closed_settled(host, target, outcome),
-        PIPE_WRITES_DONE => pipe_to::run_action(host, target),
-        PIPE_WRITES_DONE_NEXT_TURN => queue_continuation(host, PIPE_WRITES_DONE, data, outcome),
+        PIPE_STEP_SETTLED => pipe_to::step_settled(host, target),
+        PIPE_RUN => pipe_to::run(host, target),
+        PIPE_WRITE_AWAITED => pipe_to::write_awaited(host, target, outcome),
+        PIPE_HOP => pipe_to::hop(host, target),
         PIPE_ACTION_SETTLED => pipe_to::action_settled(host, target, outcome),
         PIPE_SIGNAL_ACTION_SETTLED => pipe_to::signal_action_settled(host, target, outcome),
+        PIPE_SIGNAL_ELEMENT => pipe_to::signal_element(host, target, outcome),
+        PIPE_SIGNAL_ALL => pipe_to::signal_all_settled(host, target, outcome),
         TEE_CHUNK => {
             if let Ok(chunk) = outcome {
                 crate::readable_stream_tee::chunk_microtask(host, target, chunk);

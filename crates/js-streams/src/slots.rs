@@ -379,16 +379,28 @@ pub struct PipeSlots<V, O, P> {
     pub shutting_down: bool,
     /// The promise `pipeTo` returned.
     pub promise: P,
-    /// The last write's promise.
+    /// The last write's promise (`None`: the resolved promise node starts
+    /// with).
     pub current_write: Option<P>,
     /// The action to run once pending writes finished.
     pub action: ShutdownAction<V>,
     /// The error to finish with (`None`: fulfil).
     pub error: Option<V>,
-    /// Whether a read or a wait for `ready` is outstanding.
-    pub busy: bool,
-    /// Whether a chunk read is waiting for its write job.
-    pub write_queued: bool,
+    /// The loop's step promise adopts its read's outcome: whether the
+    /// thenable job ran.
+    pub step_thenable_ran: bool,
+    /// The outcome of the step's read, once known: `true` ends the loop
+    /// (the source closed or errored), `false` loops.
+    pub step_done: Option<bool>,
+    /// The write `waitForCurrentWrite` awaits.
+    pub awaited_write: Option<P>,
+    /// How many nested `waitForCurrentWrite` calls are in progress beyond
+    /// the first (each adds a turn when it returns).
+    pub wait_depth: u32,
+    /// Turns left before the wait's outcome reaches its reaction.
+    pub hops: u32,
+    /// The wait's outcome while it travels (`Some(reason)`: rejected).
+    pub wait_error: Option<V>,
     /// The `signal` option, if given.
     pub signal: Option<V>,
     /// The abort algorithm added to `signal` (the host's name for it).
@@ -578,7 +590,7 @@ trace_fields!(WritableControllerSlots<V, O>: stream, queue, size, algorithms, ab
 trace_fields!(WriterSlots<V, O, P>: stream, closed, ready);
 trace_fields!(TransformStreamSlots<V, O, P>: backpressure_change_promise, readable, writable, controller, waiting_chunk);
 trace_fields!(TransformControllerSlots<V, O, P>: stream, transformer, transform, flush, cancel, finish_promise, finish_reason);
-trace_fields!(PipeSlots<V, O, P>: source, dest, reader, writer, promise, current_write, action, error, signal);
+trace_fields!(PipeSlots<V, O, P>: source, dest, reader, writer, promise, current_write, action, error, awaited_write, wait_error, signal);
 trace_fields!(PendingAbortRequest<V, P>: promise, reason);
 trace_fields!(TeeSlots<V, O, P>: stream, reader, reasons, branches, cancel_promise);
 trace_fields!(ByteControllerSlots<V, O>: stream, queue, byob_request, pending_pull_intos, algorithms);
