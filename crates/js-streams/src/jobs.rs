@@ -36,8 +36,6 @@ pub const FLUSH_SETTLED: JobKind = JobKind::new(0xFE0A);
 pub const TRANSFORM_CANCEL_SETTLED: JobKind = JobKind::new(0xFE0B);
 /// [`WRITE_SETTLED`] one turn later.
 pub const WRITE_SETTLED_NEXT_TURN: JobKind = JobKind::new(0xFE0C);
-/// [`WRITE_SETTLED`] two turns later.
-pub const WRITE_SETTLED_TWO_TURNS: JobKind = JobKind::new(0xFE0D);
 /// A pipe's step promise's thenable job (it adopts the read's promise).
 pub const PIPE_STEP_THENABLE: JobKind = JobKind::new(0xFE10);
 /// A pipe step's `await ready` resumed.
@@ -95,6 +93,13 @@ pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
 /// the first queued chained call runs its steps.
 pub const ITERATOR_ONGOING_SETTLED: JobKind = JobKind::new(0xFE26);
 
+/// A promise adopts a native promise: the thenable job (slot 0: the
+/// adopting promise, slot 1: the adopted one).
+pub const PROMISE_ADOPT: JobKind = JobKind::new(0xFE2C);
+/// The adopted promise settled: the adopting one takes its outcome (slot
+/// 0: the adopting promise).
+pub const PROMISE_ADOPTED: JobKind = JobKind::new(0xFE2D);
+
 /// The kinds that adopt a promise for a continuation: `0xFE80 | k` is the
 /// thenable job of WebIDL's "a promise resolved with" a native promise
 /// (slot 1: that promise) on behalf of the continuation kind `0xFE00 | k`;
@@ -150,6 +155,23 @@ pub fn run_stream_job<H: StreamHost>(host: &mut H, job: &Job<H::Value>) {
             }
             return;
         }
+        if kind == PROMISE_ADOPT {
+            if let Ok(inner) = continuation.outcome
+                && let Some(inner) = host.as_promise(inner)
+            {
+                crate::promises::upon_promise(host, inner, PROMISE_ADOPTED, continuation.data);
+            }
+            return;
+        }
+        if kind == PROMISE_ADOPTED {
+            if let Some(outer) = host.as_promise(continuation.data) {
+                match continuation.outcome {
+                    Ok(value) => crate::promises::resolve(host, outer, value),
+                    Err(reason) => crate::promises::reject(host, outer, reason),
+                }
+            }
+            return;
+        }
         if kind == FROM_RETURN_SETTLED {
             if let Some(promise) = host.as_promise(continuation.data) {
                 crate::readable_stream_from::return_settled(host, promise, continuation.outcome);
@@ -185,12 +207,11 @@ fn dispatch<H: StreamHost>(
         START_SETTLED_WRITABLE => wsdc::start_settled(host, target, outcome),
         WRITE_SETTLED => wsdc::write_settled(host, target, outcome),
         WRITE_SETTLED_NEXT_TURN => queue_continuation(host, WRITE_SETTLED, data, outcome),
-        WRITE_SETTLED_TWO_TURNS => queue_continuation(host, WRITE_SETTLED_NEXT_TURN, data, outcome),
         CLOSE_SETTLED => wsdc::close_settled(host, target, outcome),
         ABORT_SETTLED => writable_stream::abort_settled(host, target, outcome),
         TRANSFORM_SETTLED => transform_stream::transform_settled(host, target, outcome, WRITE_SETTLED),
         TRANSFORM_SETTLED_AFTER_BACKPRESSURE => {
-            transform_stream::transform_settled(host, target, outcome, WRITE_SETTLED_TWO_TURNS);
+            transform_stream::transform_settled(host, target, outcome, WRITE_SETTLED_NEXT_TURN);
         }
         BACKPRESSURE_SETTLED => transform_stream::backpressure_settled(host, target),
         FLUSH_SETTLED => transform_stream::flush_settled(host, target, outcome),

@@ -91,7 +91,11 @@ pub fn byob_reader_read<H: StreamHost>(host: &mut H, reader: H::Object, view: H:
     let promise = new_promise(host);
     // `min` is at most the view's length here, which fits a usize.
     readable_stream_byob_reader_read(host, reader, view, min as usize, ReadIntoRequest::Promise(promise));
-    promise
+    // Node's `read()` is an async function returning the request's
+    // promise, which its own promise adopts (two turns).
+    let outer = new_promise(host);
+    crate::promises::adopt_promise(host, outer, promise);
+    outer
 }
 
 /// `ReadableStreamBYOBReaderRead(reader, view, min, readIntoRequest)`.
