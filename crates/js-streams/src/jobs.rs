@@ -93,12 +93,12 @@ pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
 /// the first queued chained call runs its steps.
 pub const ITERATOR_ONGOING_SETTLED: JobKind = JobKind::new(0xFE26);
 
-/// A promise adopts a native promise: the thenable job (slot 0: the
-/// adopting promise, slot 1: the adopted one).
-pub const PROMISE_ADOPT: JobKind = JobKind::new(0xFE2C);
-/// The adopted promise settled: the adopting one takes its outcome (slot
-/// 0: the adopting promise).
-pub const PROMISE_ADOPTED: JobKind = JobKind::new(0xFE2D);
+/// The thenable job of a BYOB `read(view)`'s promise (slot 0: the
+/// reader, slot 1: the promise).
+pub const BYOB_READ_THENABLE: JobKind = JobKind::new(0xFE2C);
+/// A BYOB `read(view)`'s promise takes its outcome (slot 0: the reader,
+/// slot 1: the promise).
+pub const BYOB_READ_ADOPTED: JobKind = JobKind::new(0xFE2D);
 
 /// The kinds that adopt a promise for a continuation: `0xFE80 | k` is the
 /// thenable job of WebIDL's "a promise resolved with" a native promise
@@ -151,23 +151,6 @@ pub fn run_stream_job<H: StreamHost>(host: &mut H, job: &Job<H::Value>) {
                 match continuation.outcome {
                     Ok(_) => crate::promises::resolve(host, promise, H::Value::undefined()),
                     Err(reason) => crate::promises::reject(host, promise, reason),
-                }
-            }
-            return;
-        }
-        if kind == PROMISE_ADOPT {
-            if let Ok(inner) = continuation.outcome
-                && let Some(inner) = host.as_promise(inner)
-            {
-                crate::promises::upon_promise(host, inner, PROMISE_ADOPTED, continuation.data);
-            }
-            return;
-        }
-        if kind == PROMISE_ADOPTED {
-            if let Some(outer) = host.as_promise(continuation.data) {
-                match continuation.outcome {
-                    Ok(value) => crate::promises::resolve(host, outer, value),
-                    Err(reason) => crate::promises::reject(host, outer, reason),
                 }
             }
             return;
@@ -246,6 +229,16 @@ fn dispatch<H: StreamHost>(
         BYTE_TEE_READER_CLOSED => byte_tee::reader_closed_settled(host, target, outcome),
         FROM_NEXT_SETTLED => crate::readable_stream_from::next_settled(host, target, outcome),
         TEE_READER_CLOSED => crate::readable_stream_tee::reader_closed_settled(host, target, outcome),
+        BYOB_READ_THENABLE => {
+            if let Ok(promise) = outcome {
+                crate::readable_stream_byob_reader::read_thenable_job(host, target, promise);
+            }
+        }
+        BYOB_READ_ADOPTED => {
+            if let Ok(promise) = outcome {
+                crate::readable_stream_byob_reader::read_adopted(host, target, promise);
+            }
+        }
         ITERATOR_THENABLE_JOB => {
             if let Ok(promise) = outcome {
                 readable_stream_async_iterator::thenable_job(host, target, promise);

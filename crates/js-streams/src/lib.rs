@@ -80,6 +80,7 @@
 
 #![allow(clippy::doc_markdown, reason = "spec names (ReadableStream, TypeError, WebIDL) are prose here, not code")]
 
+pub mod adoption;
 pub mod host;
 pub mod jobs;
 pub mod lazy_promise;

@@ -37,16 +37,6 @@ pub(crate) fn promise_converted_from<H: StreamHost>(host: &mut H, value: H::Valu
     promise
 }
 
-/// `outer` is resolved with the native promise `inner` (a promise an async
-/// function of node's returns): it adopts `inner` through a thenable job
-/// ([`crate::jobs::PROMISE_ADOPT`]) and a reaction, two turns, without
-/// resolving functions.
-pub(crate) fn adopt_promise<H: PromiseHost>(host: &mut H, outer: H::Promise, inner: H::Promise) {
-    let data = host.promise_value(outer);
-    let inner = host.promise_value(inner);
-    queue_continuation(host, crate::jobs::PROMISE_ADOPT, data, Ok(inner));
-}
-
 /// "A promise rejected with `reason`".
 pub(crate) fn promise_rejected_with<H: PromiseHost>(host: &mut H, reason: H::Value) -> H::Promise {
     let promise = host.new_promise();

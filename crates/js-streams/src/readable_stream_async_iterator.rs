@@ -53,7 +53,7 @@ pub fn readable_stream_values<H: StreamHost>(
         current: OngoingPromise::None,
         chained: Vec::new(),
         queued: VecDeque::new(),
-        adopting: Vec::new(),
+        adopting: crate::adoption::Adoptions::default(),
         returning: None,
     })))
 }
@@ -109,7 +109,7 @@ fn queue_chained<H: StreamHost>(host: &mut H, iterator: H::Object, call: Iterato
 /// is queued after whatever the steps queued).
 pub(crate) fn ongoing_settled<H: StreamHost>(host: &mut H, iterator: H::Object) {
     let Some(call) = async_iterator(host, iterator).queued.pop_front() else { return };
-    async_iterator(host, iterator).adopting.push((call.promise, false, None));
+    async_iterator(host, iterator).adopting.begin(call.promise);
     run_steps(host, iterator, call);
     let data = host.stream_object_value(iterator);
     let promise = host.promise_value(call.promise);
@@ -223,15 +223,11 @@ pub(crate) fn return_settled<H: StreamHost>(host: &mut H, iterator: H::Object, o
 /// has passed.
 fn deliver<H: StreamHost>(host: &mut H, iterator: H::Object, target: H::Promise, outcome: Result<H::Value, H::Value>) {
     let slots = async_iterator(host, iterator);
-    let Some(entry) = slots.adopting.iter_mut().find(|entry| entry.0 == target) else {
+    if !slots.adopting.contains(target) {
         settle(host, iterator, target, outcome);
         return;
-    };
-    entry.2 = Some(match outcome {
-        Ok(value) => (false, value),
-        Err(reason) => (true, reason),
-    });
-    if entry.1 {
+    }
+    if slots.adopting.deliver(target, outcome) {
         queue_adopted(host, iterator, target);
     }
 }
@@ -240,10 +236,7 @@ fn deliver<H: StreamHost>(host: &mut H, iterator: H::Object, target: H::Promise,
 /// promise a turn after it is known.
 pub(crate) fn thenable_job<H: StreamHost>(host: &mut H, iterator: H::Object, target: H::Value) {
     let Some(target) = host.as_promise(target) else { return };
-    let slots = async_iterator(host, iterator);
-    let Some(entry) = slots.adopting.iter_mut().find(|entry| entry.0 == target) else { return };
-    entry.1 = true;
-    if entry.2.is_some() {
+    if async_iterator(host, iterator).adopting.thenable_job(target) {
         queue_adopted(host, iterator, target);
     }
 }
@@ -257,11 +250,8 @@ fn queue_adopted<H: StreamHost>(host: &mut H, iterator: H::Object, target: H::Pr
 /// A chained call's promise takes the outcome of its steps.
 pub(crate) fn adopted<H: StreamHost>(host: &mut H, iterator: H::Object, target: H::Value) {
     let Some(target) = host.as_promise(target) else { return };
-    let slots = async_iterator(host, iterator);
-    let Some(index) = slots.adopting.iter().position(|entry| entry.0 == target) else { return };
-    let (_, _, outcome) = slots.adopting.swap_remove(index);
-    let Some((rejected, value)) = outcome else { return };
-    settle(host, iterator, target, if rejected { Err(value) } else { Ok(value) });
+    let Some(outcome) = async_iterator(host, iterator).adopting.finish(target) else { return };
+    settle(host, iterator, target, outcome);
 }
 
 /// Settles one of the iterator's promises; the call chained on it (its

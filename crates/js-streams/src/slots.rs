@@ -148,8 +148,9 @@ pub struct ByobRequestSlots<V, O> {
 /// it (`ReadIntoRequest`'s chunk, close and error steps).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ReadIntoRequest<O, P> {
-    /// `reader.read(view)`: settles the promise with a read result.
-    Promise(P),
+    /// `reader.read(view)` on the reader: the promise it returned adopts a
+    /// read result (the reader's [`ByobReaderSlots::adopting`]).
+    Promise(O, P),
     /// A byte `tee()` read for one branch (the byte tee record and the
     /// branch, 0 or 1).
     Tee(O, u8),
@@ -162,6 +163,8 @@ pub struct ByobReaderSlots<V, O, P> {
     pub stream: Option<O>,
     /// `[[closedPromise]]`, made on first observation.
     pub closed: LazyPromise<V, P>,
+    /// The promises of `read(view)` calls adopting their result.
+    pub adopting: crate::adoption::Adoptions<V, P>,
     /// `[[readIntoRequests]]`.
     pub read_into_requests: VecDeque<ReadIntoRequest<O, P>>,
 }
@@ -528,9 +531,8 @@ pub struct AsyncIteratorState<V, O, P> {
     pub chained: Vec<(P, IteratorCall<V, P>)>,
     /// Chained calls whose reaction job is queued, in queue order.
     pub queued: VecDeque<IteratorCall<V, P>>,
-    /// Chained calls whose steps ran: the call's promise, whether its
-    /// thenable job ran, and the outcome once known (`true`: rejected).
-    pub adopting: Vec<(P, bool, Option<(bool, V)>)>,
+    /// Chained calls whose steps ran, adopting their outcome.
+    pub adopting: crate::adoption::Adoptions<V, P>,
     /// The `return()` whose cancel is awaited: where its outcome goes and
     /// its argument.
     pub returning: Option<(P, V)>,
@@ -595,7 +597,7 @@ trace_fields!(PendingAbortRequest<V, P>: promise, reason);
 trace_fields!(TeeSlots<V, O, P>: stream, reader, reasons, branches, cancel_promise);
 trace_fields!(ByteControllerSlots<V, O>: stream, queue, byob_request, pending_pull_intos, algorithms);
 trace_fields!(ByobRequestSlots<V, O>: controller, view);
-trace_fields!(ByobReaderSlots<V, O, P>: stream, closed, read_into_requests);
+trace_fields!(ByobReaderSlots<V, O, P>: stream, closed, adopting, read_into_requests);
 trace_fields!(ByteTeeSlots<V, O, P>: stream, reader, reasons, branches, cancel_promise);
 
 // SAFETY: every variant's pointers are traced.
@@ -660,7 +662,10 @@ unsafe impl<O: Trace, P: Trace> Trace for ReadRequest<O, P> {
 unsafe impl<O: Trace, P: Trace> Trace for ReadIntoRequest<O, P> {
     fn trace(&self, tracer: &mut Tracer) {
         match self {
-            Self::Promise(promise) => promise.trace(tracer),
+            Self::Promise(reader, promise) => {
+                reader.trace(tracer);
+                promise.trace(tracer);
+            }
             Self::Tee(record, _) => record.trace(tracer),
         }
     }
