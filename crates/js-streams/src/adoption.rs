@@ -9,10 +9,13 @@
 
 use js_gc::{Trace, Tracer};
 
-/// The adoptions in progress on one object: each one's promise, whether
-/// its thenable job ran, and its outcome once known (`true`: rejected).
+/// One adoption: its promise, whether its thenable job ran, and its
+/// outcome once known (`true`: rejected).
+type Adoption<V, P> = (P, bool, Option<(bool, V)>);
+
+/// The adoptions in progress on one object.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Adoptions<V, P>(Vec<(P, bool, Option<(bool, V)>)>);
+pub struct Adoptions<V, P>(Vec<Adoption<V, P>>);
 
 impl<V, P> Default for Adoptions<V, P> {
     fn default() -> Self {

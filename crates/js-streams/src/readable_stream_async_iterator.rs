@@ -85,13 +85,12 @@ fn call<H: StreamHost>(host: &mut H, iterator: H::Object, is_return: bool, value
     let current = async_iterator(host, iterator).current;
     match current {
         OngoingPromise::None => run_steps(host, iterator, call),
-        OngoingPromise::Settled => queue_chained(host, iterator, call),
         OngoingPromise::Promise(ongoing) if is_pending(host, ongoing) => {
             async_iterator(host, iterator).chained.push((ongoing, call));
             let data = host.stream_object_value(iterator);
             upon_promise(host, ongoing, ITERATOR_ONGOING_SETTLED, data);
         }
-        OngoingPromise::Promise(_) => queue_chained(host, iterator, call),
+        OngoingPromise::Settled | OngoingPromise::Promise(_) => queue_chained(host, iterator, call),
     }
     async_iterator(host, iterator).current = OngoingPromise::Promise(promise);
     promise
