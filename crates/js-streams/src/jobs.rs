@@ -38,6 +38,9 @@ pub const TRANSFORM_CANCEL_SETTLED: JobKind = JobKind::new(0xFE0B);
 pub const WRITE_SETTLED_NEXT_TURN: JobKind = JobKind::new(0xFE0C);
 /// A pipe's step promise's thenable job (it adopts the read's promise).
 pub const PIPE_STEP_THENABLE: JobKind = JobKind::new(0xFE10);
+/// A pipe writes a chunk `enqueue()` handed to its read (slot 1: the
+/// chunk) and its step's promise settles.
+pub const PIPE_WRITE: JobKind = JobKind::new(0xFE2E);
 /// A pipe step's `await ready` resumed.
 pub const PIPE_READY: JobKind = JobKind::new(0xFE11);
 /// The pipe's source reader's `closed` settled.
@@ -201,6 +204,11 @@ fn dispatch<H: StreamHost>(
         TRANSFORM_CANCEL_SETTLED => transform_stream::cancel_settled(host, target, outcome),
         PIPE_STEP_THENABLE => pipe_to::step_thenable(host, target),
         PIPE_READY => pipe_to::ready_settled(host, target, outcome),
+        PIPE_WRITE => {
+            if let Ok(chunk) = outcome {
+                pipe_to::write_chunk(host, target, chunk);
+            }
+        }
         PIPE_SOURCE_CLOSED => pipe_to::source_closed_settled(host, target, outcome),
         PIPE_DEST_CLOSED => pipe_to::dest_closed_settled(host, target, outcome),
         PIPE_STEP_SETTLED => pipe_to::step_settled(host, target),

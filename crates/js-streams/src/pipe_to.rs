@@ -12,7 +12,7 @@ use js_promise::PromiseValue;
 use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::{
     PIPE_ACTION_SETTLED, PIPE_DEST_CLOSED, PIPE_HOP, PIPE_READY, PIPE_RUN, PIPE_SIGNAL_ACTION_SETTLED, PIPE_SIGNAL_ALL,
-    PIPE_SIGNAL_ELEMENT, PIPE_SOURCE_CLOSED, PIPE_STEP_SETTLED, PIPE_STEP_THENABLE, PIPE_WRITE_AWAITED,
+    PIPE_SIGNAL_ELEMENT, PIPE_SOURCE_CLOSED, PIPE_STEP_SETTLED, PIPE_STEP_THENABLE, PIPE_WRITE, PIPE_WRITE_AWAITED,
 };
 use crate::lazy_promise::LazyPromise;
 use crate::promises::{mark_handled, new_promise, queue_continuation, reject, resolve, upon_promise};
@@ -72,6 +72,7 @@ pub fn readable_stream_pipe_to<H: StreamHost>(
         current_write: None,
         action: ShutdownAction::None,
         error: None,
+        reading: false,
         step_thenable_ran: false,
         step_done: None,
         awaited_write: None,
@@ -188,8 +189,10 @@ pub(crate) fn ready_settled<H: StreamHost>(host: &mut H, record: H::Object, outc
     let slots = pipe(host, record);
     slots.step_thenable_ran = false;
     slots.step_done = None;
+    slots.reading = true;
     let reader = slots.reader;
     readable_stream_default_reader_read(host, reader, ReadRequest::Pipe(record));
+    pipe(host, record).reading = false;
     let data = host.stream_object_value(record);
     queue_continuation(host, PIPE_STEP_THENABLE, data, Ok(H::Value::undefined()));
 }
@@ -227,9 +230,21 @@ pub(crate) fn run<H: StreamHost>(host: &mut H, record: H::Object) {
     }
 }
 
-/// The pipe read request's chunk steps: the chunk is written at once (node
-/// writes inside the source's `enqueue()`).
+/// The pipe read request's chunk steps. A chunk the read took from the
+/// queue is written at once (as node 20 does); one handed over by the
+/// source's `enqueue()` is written by a microtask ([`PIPE_WRITE`]): the
+/// spec forbids writing inside `enqueue()` (node 20 does not wait there).
 pub(crate) fn chunk_steps<H: StreamHost>(host: &mut H, record: H::Object, chunk: H::Value) {
+    if !pipe(host, record).reading {
+        let data = host.stream_object_value(record);
+        queue_continuation(host, PIPE_WRITE, data, Ok(chunk));
+        return;
+    }
+    write_chunk(host, record, chunk);
+}
+
+/// Writes a chunk the pipe read; the step's promise settles.
+pub(crate) fn write_chunk<H: StreamHost>(host: &mut H, record: H::Object, chunk: H::Value) {
     let writer = pipe(host, record).writer;
     let write = writer_write(host, writer, chunk);
     mark_handled(host, write);

@@ -37,6 +37,23 @@ pub(crate) fn promise_converted_from<H: StreamHost>(host: &mut H, value: H::Valu
     promise
 }
 
+/// What resolving a promise with a fulfilled outcome reads first: the
+/// value's `then` (observable through a getter, e.g. one patched onto
+/// `Object.prototype`); a throw rejects instead. An adoption that settles
+/// its promise later does this when the promise it stands for would have
+/// been resolved.
+pub(crate) fn look_up_then<H: StreamHost>(
+    host: &mut H,
+    outcome: Result<H::Value, H::Value>,
+) -> Result<H::Value, H::Value> {
+    let Ok(value) = outcome else { return outcome };
+    if !host.is_object(value) {
+        return Ok(value);
+    }
+    host.root(value);
+    host.get(value, "then").map(|_| value)
+}
+
 /// "A promise rejected with `reason`".
 pub(crate) fn promise_rejected_with<H: PromiseHost>(host: &mut H, reason: H::Value) -> H::Promise {
     let promise = host.new_promise();

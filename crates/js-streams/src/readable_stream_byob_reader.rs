@@ -106,6 +106,7 @@ pub fn byob_reader_read<H: StreamHost>(host: &mut H, reader: H::Object, view: H:
 /// A read's outcome is known: its promise settles once its thenable job
 /// ran and a turn passed.
 fn deliver<H: StreamHost>(host: &mut H, reader: H::Object, promise: H::Promise, outcome: Result<H::Value, H::Value>) {
+    let outcome = crate::promises::look_up_then(host, outcome);
     if byob_reader(host, reader).adopting.deliver(promise, outcome) {
         queue_adopted(host, reader, promise);
     }

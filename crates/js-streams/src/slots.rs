@@ -389,6 +389,10 @@ pub struct PipeSlots<V, O, P> {
     pub action: ShutdownAction<V>,
     /// The error to finish with (`None`: fulfil).
     pub error: Option<V>,
+    /// Whether the step's own read call is running (a chunk it takes from
+    /// the queue is written at once; one `enqueue()` hands over later is
+    /// written by a microtask, never inside `enqueue()`).
+    pub reading: bool,
     /// The loop's step promise adopts its read's outcome: whether the
     /// thenable job ran.
     pub step_thenable_ran: bool,

@@ -48,3 +48,25 @@ fn from_a_sync_iterable_goes_through_the_async_from_sync_iterator() {
     let out = support::run_capturing("from-sync.js", &program);
     assert_eq!(out, "5 1\n8 2\n11 done\n", "node 20 prints 6 1, 10 2, 16 done");
 }
+
+/// Node 20 writes a chunk that `enqueue()` hands to a pipe's pending read
+/// inside `enqueue()`; the spec forbids that (WPT
+/// `piping/general-addition.any.js`), so jsvm writes it a microtask later.
+#[test]
+fn enqueue_does_not_write_a_piped_chunk_synchronously() {
+    let program = "
+let controller;
+let written = 'not yet';
+const source = new ReadableStream({ start(c) { controller = c; } }, { highWaterMark: 0 });
+source.pipeTo(new WritableStream({ write(chunk) { written = chunk; } }));
+(async () => {
+  for (let i = 0; i < 3; i++) await null;
+  controller.enqueue('a');
+  console.log('after enqueue', written);
+  await null;
+  console.log('a turn later', written);
+})();
+";
+    let out = support::run_capturing("pipe-enqueue.js", program);
+    assert_eq!(out, "after enqueue not yet\na turn later a\n", "node 20 prints `after enqueue a`");
+}

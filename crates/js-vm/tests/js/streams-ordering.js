@@ -8,7 +8,9 @@
 // Not here, because node 20 departs from the spec there (see the Rust tests
 // in js-streams): the close of a tee()'s branches (node defers it with
 // process.nextTick) and ReadableStream.from (node calls a sync iterator's
-// next() directly and awaits each value).
+// next() directly and awaits each value), and a chunk that enqueue() hands
+// to a pipe's pending read (node 20 writes it inside enqueue(); the spec
+// forbids that, so jsvm writes it a microtask later).
 "use strict";
 let tick = 0, ticking = false;
 const out = [];
@@ -343,13 +345,6 @@ scenario('pipe signal preventCancel preventAbort', async () => {
   const rs = new ReadableStream({ start(c) { c.enqueue(1); } });
   const ws = new WritableStream({ write(c) { log('write ' + c); } });
   const p = pr(rs.pipeTo(ws, { signal: ac.signal, preventAbort: true, preventCancel: true }), 'pipe'); await null; await null; ac.abort('z'); await p;
-});
-scenario('pipeThrough chain', async () => {
-  let n = 0; const rs = new ReadableStream({ pull(c) { if (n < 3) c.enqueue(n++); else c.close(); } });
-  const t1 = new TransformStream({ transform(c, k) { log('t1 ' + c); k.enqueue(c + 1); } });
-  const t2 = new TransformStream({ async transform(c, k) { log('t2 ' + c); k.enqueue(c * 2); } });
-  const reader = rs.pipeThrough(t1).pipeThrough(t2).getReader();
-  for (;;) { const r = await reader.read(); if (r.done) break; log('got ' + r.value); }
 });
 scenario('forawait break pending pull', async () => {
   let n = 0; const rs = new ReadableStream({ pull(c) { log('pull'); return new Promise((r) => setTimeout(() => { c.enqueue(n++); r(); }, 0)); }, cancel() { log('cancel'); } });
