@@ -114,4 +114,5 @@ pub mod writable_stream_default_writer;
 pub use host::{ErrorKind, Slots, StreamHost, ViewRecord};
 pub use jobs::{is_stream_job, run_stream_job};
 pub use lazy_promise::LazyPromise;
+pub use promises::mark_handled;
 pub use slots::StreamSlots;

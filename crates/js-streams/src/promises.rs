@@ -80,7 +80,7 @@ pub(crate) fn reject<H: PromiseHost>(host: &mut H, promise: H::Promise, reason: 
 /// promise already rejected was reported to the host's rejection tracker
 /// when it was rejected, so the tracker is told it is handled now, as a
 /// handler added to it would (else the host reports it at the checkpoint).
-pub(crate) fn mark_handled<H: PromiseHost>(host: &mut H, promise: H::Promise) {
+pub fn mark_handled<H: PromiseHost>(host: &mut H, promise: H::Promise) {
     let state = host.promise_state(promise);
     if state.status() == PromiseStatus::Rejected && !state.is_handled() {
         host.promise_rejection_tracker(promise, RejectionOperation::Handle);
