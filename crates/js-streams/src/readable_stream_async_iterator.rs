@@ -226,9 +226,6 @@ fn deliver<H: StreamHost>(host: &mut H, iterator: H::Object, target: H::Promise,
         settle(host, iterator, target, outcome);
         return;
     }
-    // The promise node's steps made is resolved with the result now, which
-    // reads its `then`.
-    let outcome = crate::promises::look_up_then(host, outcome);
     if async_iterator(host, iterator).adopting.deliver(target, outcome) {
         queue_adopted(host, iterator, target);
     }
