@@ -2,7 +2,9 @@
 //! ([`PipeSlots`]) driven by continuations, in node's turns: node runs the
 //! loop as an async function (`while (!await step())`, each step awaiting
 //! the writer's `ready` and returning a promise its read settles, the
-//! read's chunk steps writing the chunk at once), waits for the last write
+//! read's chunk steps writing a queued chunk at once; a chunk `enqueue()`
+//! hands over is written a microtask later, as the spec requires and node
+//! 20 does not), waits for the last write
 //! with a recursive async function, and waits for a `signal`'s actions
 //! with `Promise.all` over promises derived from them. Each of those
 //! awaits and adoptions is a job here, with no promise or closure made.
