@@ -36,26 +36,34 @@ pub const FLUSH_SETTLED: JobKind = JobKind::new(0xFE0A);
 pub const TRANSFORM_CANCEL_SETTLED: JobKind = JobKind::new(0xFE0B);
 /// [`WRITE_SETTLED`] one turn later.
 pub const WRITE_SETTLED_NEXT_TURN: JobKind = JobKind::new(0xFE0C);
-/// [`WRITE_SETTLED`] two turns later.
-pub const WRITE_SETTLED_TWO_TURNS: JobKind = JobKind::new(0xFE0D);
-/// A pipe writes the chunk it read and takes its next step (slot 0: the
-/// pipe record, slot 1: the chunk).
-pub const PIPE_WRITE: JobKind = JobKind::new(0xFE10);
-/// A pipe's wait for `ready` settled.
+/// A pipe's step promise's thenable job (it adopts the read's promise).
+pub const PIPE_STEP_THENABLE: JobKind = JobKind::new(0xFE10);
+/// A pipe writes a chunk `enqueue()` handed to its read (slot 1: the
+/// chunk) and its step's promise settles.
+pub const PIPE_WRITE: JobKind = JobKind::new(0xFE2E);
+/// A pipe step's `await ready` resumed.
 pub const PIPE_READY: JobKind = JobKind::new(0xFE11);
 /// The pipe's source reader's `closed` settled.
 pub const PIPE_SOURCE_CLOSED: JobKind = JobKind::new(0xFE12);
 /// The pipe's destination writer's `closed` settled.
 pub const PIPE_DEST_CLOSED: JobKind = JobKind::new(0xFE13);
-/// The pipe's last write settled during shutdown.
-pub const PIPE_WRITES_DONE: JobKind = JobKind::new(0xFE14);
-/// [`PIPE_WRITES_DONE`] one turn later.
-pub const PIPE_WRITES_DONE_NEXT_TURN: JobKind = JobKind::new(0xFE17);
+/// A pipe's step promise settled.
+pub const PIPE_STEP_SETTLED: JobKind = JobKind::new(0xFE14);
+/// A pipe loop's `await step()` resumed.
+pub const PIPE_RUN: JobKind = JobKind::new(0xFE17);
+/// The write a pipe's shutdown awaits settled.
+pub const PIPE_WRITE_AWAITED: JobKind = JobKind::new(0xFE28);
+/// A turn of a pipe's wait for its last write returning.
+pub const PIPE_HOP: JobKind = JobKind::new(0xFE29);
 /// The pipe's shutdown action settled.
 pub const PIPE_ACTION_SETTLED: JobKind = JobKind::new(0xFE15);
-/// One of the actions of a pipe's `signal` abort settled (slot 0: the
-/// pipe record).
+/// The promise derived from one of the actions of a pipe's `signal` abort
+/// settled (slot 0: the pipe record).
 pub const PIPE_SIGNAL_ACTION_SETTLED: JobKind = JobKind::new(0xFE16);
+/// `Promise.all`'s reaction to one of a pipe's signal actions.
+pub const PIPE_SIGNAL_ELEMENT: JobKind = JobKind::new(0xFE2A);
+/// The `Promise.all` of a pipe's signal actions settled.
+pub const PIPE_SIGNAL_ALL: JobKind = JobKind::new(0xFE2B);
 /// A tee read's chunk, a microtask after it arrived (slot 0: the tee
 /// record, slot 1: the chunk).
 pub const TEE_CHUNK: JobKind = JobKind::new(0xFE18);
@@ -77,24 +85,41 @@ pub const BYTE_TEE_BYOB_CHUNK_1: JobKind = JobKind::new(0xFE23);
 pub const BYTE_TEE_BYOB_CHUNK_2: JobKind = JobKind::new(0xFE24);
 /// The byte tee's current reader's `closed` settled.
 pub const BYTE_TEE_READER_CLOSED: JobKind = JobKind::new(0xFE25);
-/// An async iterator's read answered: its `next()` promise settles.
-pub const ITERATOR_NEXT_SETTLED: JobKind = JobKind::new(0xFE21);
+/// The thenable job of an async iterator's chained call (slot 1: the
+/// call's promise): the promise the steps made would be adopted from now.
+pub const ITERATOR_THENABLE_JOB: JobKind = JobKind::new(0xFE21);
+/// A chained call's promise takes its steps' outcome (slot 1: the promise).
+pub const ITERATOR_ADOPTED: JobKind = JobKind::new(0xFE27);
 /// An async iterator's `return()` cancel settled.
 pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
-/// The promise of an async iterator's call in progress settled a turn ago:
-/// the calls chained on it run (WebIDL's reaction to the ongoing promise).
+/// The reaction to the promise an async iterator's call was chained on:
+/// the first queued chained call runs its steps.
 pub const ITERATOR_ONGOING_SETTLED: JobKind = JobKind::new(0xFE26);
 
-/// A controller adopts a promise as WebIDL's "a promise resolved with" it
-/// (or the conversion of a callback's result to a promise) does: the
-/// thenable job (slot 0: the controller, slot 1: the promise). Only two
-/// steps use it, told apart by the controller's kind: a readable or
-/// writable controller's start promise (a `TransformStream`'s) and a
-/// transformer's `cancel()` result.
-pub const ADOPT: JobKind = JobKind::new(0xFEE0);
-/// The adopted promise settled: the step continues one turn later (the
-/// new promise's reaction).
-pub const ADOPTED: JobKind = JobKind::new(0xFEE1);
+/// The thenable job of a BYOB `read(view)`'s promise (slot 0: the
+/// reader, slot 1: the promise).
+pub const BYOB_READ_THENABLE: JobKind = JobKind::new(0xFE2C);
+/// A BYOB `read(view)`'s promise takes its outcome (slot 0: the reader,
+/// slot 1: the promise).
+pub const BYOB_READ_ADOPTED: JobKind = JobKind::new(0xFE2D);
+
+/// The kinds that adopt a promise for a continuation: `0xFE80 | k` is the
+/// thenable job of WebIDL's "a promise resolved with" a native promise
+/// (slot 1: that promise) on behalf of the continuation kind `0xFE00 | k`;
+/// `0xFEC0 | k` is the adopted promise's reaction, which queues `0xFE00 |
+/// k` (the new promise's reaction). So the continuation runs three turns
+/// after the promise settles, with no promise made.
+const ADOPT_BASE: u16 = 0xFE80;
+/// See [`ADOPT_BASE`].
+const ADOPTED_BASE: u16 = 0xFEC0;
+/// The continuation kinds are `0xFE00..=0xFE3F`.
+const CONTINUATION_MASK: u16 = 0x3F;
+
+/// The thenable job that adopts a native promise for the continuation
+/// `settled` (which must be one of this crate's kinds).
+pub(crate) const fn adopt_kind(settled: JobKind) -> JobKind {
+    JobKind::new(ADOPT_BASE | (settled.tag() & CONTINUATION_MASK))
+}
 
 /// Whether `kind` is one of this crate's jobs. The crate claims kinds
 /// `0xFE00..=0xFEFF`.
@@ -108,6 +133,22 @@ pub fn run_stream_job<H: StreamHost>(host: &mut H, job: &Job<H::Value>) {
     let continuation = ContinuationJob::read(job);
     let kind = job.kind();
     with_job_context(host, job, |host| {
+        let tag = kind.tag();
+        if tag & !CONTINUATION_MASK == ADOPT_BASE {
+            // The thenable job: wait for the promise (slot 1).
+            if let Ok(promise) = continuation.outcome
+                && let Some(promise) = host.as_promise(promise)
+            {
+                let adopted = JobKind::new(ADOPTED_BASE | (tag & CONTINUATION_MASK));
+                crate::promises::upon_promise(host, promise, adopted, continuation.data);
+            }
+            return;
+        }
+        if tag & !CONTINUATION_MASK == ADOPTED_BASE {
+            let settled = JobKind::new(0xFE00 | (tag & CONTINUATION_MASK));
+            queue_continuation(host, settled, continuation.data, continuation.outcome);
+            return;
+        }
         if kind == CANCEL_SETTLED {
             if let Some(promise) = host.as_promise(continuation.data) {
                 match continuation.outcome {
@@ -150,46 +191,34 @@ fn dispatch<H: StreamHost>(
         START_SETTLED_READABLE => rsdc::start_settled(host, target, outcome),
         PULL_SETTLED => rsdc::pull_settled(host, target, outcome),
         START_SETTLED_WRITABLE => wsdc::start_settled(host, target, outcome),
-        ADOPT => {
-            if let Ok(promise) = outcome
-                && let Some(promise) = host.as_promise(promise)
-            {
-                crate::promises::upon_promise(host, promise, ADOPTED, data);
-            }
-        }
-        ADOPTED => {
-            let settled = match host.stream_slots(target) {
-                crate::StreamSlots::ReadableStreamDefaultController(_) => START_SETTLED_READABLE,
-                crate::StreamSlots::WritableStreamDefaultController(_) => START_SETTLED_WRITABLE,
-                crate::StreamSlots::TransformStreamDefaultController(_) => TRANSFORM_CANCEL_SETTLED,
-                _ => return,
-            };
-            queue_continuation(host, settled, data, outcome);
-        }
         WRITE_SETTLED => wsdc::write_settled(host, target, outcome),
         WRITE_SETTLED_NEXT_TURN => queue_continuation(host, WRITE_SETTLED, data, outcome),
-        WRITE_SETTLED_TWO_TURNS => queue_continuation(host, WRITE_SETTLED_NEXT_TURN, data, outcome),
         CLOSE_SETTLED => wsdc::close_settled(host, target, outcome),
         ABORT_SETTLED => writable_stream::abort_settled(host, target, outcome),
         TRANSFORM_SETTLED => transform_stream::transform_settled(host, target, outcome, WRITE_SETTLED),
         TRANSFORM_SETTLED_AFTER_BACKPRESSURE => {
-            transform_stream::transform_settled(host, target, outcome, WRITE_SETTLED_TWO_TURNS);
+            transform_stream::transform_settled(host, target, outcome, WRITE_SETTLED_NEXT_TURN);
         }
         BACKPRESSURE_SETTLED => transform_stream::backpressure_settled(host, target),
         FLUSH_SETTLED => transform_stream::flush_settled(host, target, outcome),
         TRANSFORM_CANCEL_SETTLED => transform_stream::cancel_settled(host, target, outcome),
+        PIPE_STEP_THENABLE => pipe_to::step_thenable(host, target),
+        PIPE_READY => pipe_to::ready_settled(host, target, outcome),
         PIPE_WRITE => {
             if let Ok(chunk) = outcome {
                 pipe_to::write_chunk(host, target, chunk);
             }
         }
-        PIPE_READY => pipe_to::ready_settled(host, target, outcome),
         PIPE_SOURCE_CLOSED => pipe_to::source_closed_settled(host, target, outcome),
         PIPE_DEST_CLOSED => pipe_to::dest_closed_settled(host, target, outcome),
-        PIPE_WRITES_DONE => pipe_to::run_action(host, target),
-        PIPE_WRITES_DONE_NEXT_TURN => queue_continuation(host, PIPE_WRITES_DONE, data, outcome),
+        PIPE_STEP_SETTLED => pipe_to::step_settled(host, target),
+        PIPE_RUN => pipe_to::run(host, target),
+        PIPE_WRITE_AWAITED => pipe_to::write_awaited(host, target, outcome),
+        PIPE_HOP => pipe_to::hop(host, target),
         PIPE_ACTION_SETTLED => pipe_to::action_settled(host, target, outcome),
         PIPE_SIGNAL_ACTION_SETTLED => pipe_to::signal_action_settled(host, target, outcome),
+        PIPE_SIGNAL_ELEMENT => pipe_to::signal_element(host, target, outcome),
+        PIPE_SIGNAL_ALL => pipe_to::signal_all_settled(host, target, outcome),
         TEE_CHUNK => {
             if let Ok(chunk) = outcome {
                 crate::readable_stream_tee::chunk_microtask(host, target, chunk);
@@ -208,7 +237,26 @@ fn dispatch<H: StreamHost>(
         BYTE_TEE_READER_CLOSED => byte_tee::reader_closed_settled(host, target, outcome),
         FROM_NEXT_SETTLED => crate::readable_stream_from::next_settled(host, target, outcome),
         TEE_READER_CLOSED => crate::readable_stream_tee::reader_closed_settled(host, target, outcome),
-        ITERATOR_NEXT_SETTLED => readable_stream_async_iterator::next_settled(host, target, outcome),
+        BYOB_READ_THENABLE => {
+            if let Ok(promise) = outcome {
+                crate::readable_stream_byob_reader::read_thenable_job(host, target, promise);
+            }
+        }
+        BYOB_READ_ADOPTED => {
+            if let Ok(promise) = outcome {
+                crate::readable_stream_byob_reader::read_adopted(host, target, promise);
+            }
+        }
+        ITERATOR_THENABLE_JOB => {
+            if let Ok(promise) = outcome {
+                readable_stream_async_iterator::thenable_job(host, target, promise);
+            }
+        }
+        ITERATOR_ADOPTED => {
+            if let Ok(promise) = outcome {
+                readable_stream_async_iterator::adopted(host, target, promise);
+            }
+        }
         ITERATOR_RETURN_SETTLED => readable_stream_async_iterator::return_settled(host, target, outcome),
         ITERATOR_ONGOING_SETTLED => readable_stream_async_iterator::ongoing_settled(host, target),
         _ => {}

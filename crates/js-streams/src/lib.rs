@@ -38,8 +38,8 @@
 //! * **No size algorithm object.** A strategy without `size` stores
 //!   `undefined` and every chunk has size 1.
 //! * **`start()` results that are not objects** are continued by a plain
-//!   microtask (objects and thenables keep the promise path, which is
-//!   observable).
+//!   microtask (thenables keep the promise path, which is observable; a
+//!   native promise is adopted by two jobs, no promise).
 //! * **`closed` and `ready` promises are made on first observation**
 //!   ([`LazyPromise`]), with the identity the spec gives them from then on;
 //!   so is the TypeError a released reader's `closed` is rejected with, so
@@ -73,13 +73,21 @@
 //! `WritableStreamDefaultController.signal`) are the host's, reached
 //! through [`StreamHost`]; a controller's signal is made when script first
 //! reads it (an abort before that only records the reason). Tick counts
-//! follow the spec on the common paths; a transform run after backpressure
-//! lifted approximates the spec's chain of derived promises, and the
-//! buffered fast paths settle a turn earlier than WebIDL's derived promise
-//! would for async iteration. The crate claims job kinds `0xFE00..=0xFEFF`.
+//! are node 20's (`crates/js-vm/tests/js/streams-ordering.js` compares
+//! them turn by turn): a user callback's promise result is adopted (two
+//! turns, as WebIDL's conversion and node's async wrappers do); the async
+//! iterator chains calls on node's ongoing promise; `pipeTo` follows
+//! node's async step loop; a BYOB `read(view)` adopts its result as node's
+//! async `read()` does. The adoptions are jobs ([`adoption`]), not
+//! promises. Two places follow the spec where node does not: a `tee()`'s
+//! branches close without node's `process.nextTick`, and
+//! `ReadableStream.from` awaits a sync iterator through
+//! `CreateAsyncFromSyncIterator`. The crate claims job kinds
+//! `0xFE00..=0xFEFF`.
 
 #![allow(clippy::doc_markdown, reason = "spec names (ReadableStream, TypeError, WebIDL) are prose here, not code")]
 
+pub mod adoption;
 pub mod host;
 pub mod jobs;
 pub mod lazy_promise;
@@ -106,4 +114,5 @@ pub mod writable_stream_default_writer;
 pub use host::{ErrorKind, Slots, StreamHost, ViewRecord};
 pub use jobs::{is_stream_job, run_stream_job};
 pub use lazy_promise::LazyPromise;
+pub use promises::mark_handled;
 pub use slots::StreamSlots;

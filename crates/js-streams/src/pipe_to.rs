@@ -1,20 +1,23 @@
 //! `ReadableStreamPipeTo` (Streams §4.9.4): a pipe is an internal record
-//! ([`PipeSlots`]) driven by continuations: waiting for the writer's
-//! `ready`, reading with a pipe read request, writing, and the four
-//! propagation rules that shut it down.
-//!
-//! Per chunk the pipe queues one plain job that writes the chunk and takes
-//! the next step (no closure, no promise beyond the write's own request
-//! promise).
+//! ([`PipeSlots`]) driven by continuations, in node's turns: node runs the
+//! loop as an async function (`while (!await step())`, each step awaiting
+//! the writer's `ready` and returning a promise its read settles, the
+//! read's chunk steps writing a queued chunk at once; a chunk `enqueue()`
+//! hands over is written a microtask later, as the spec requires and node
+//! 20 does not), waits for the last write
+//! with a recursive async function, and waits for a `signal`'s actions
+//! with `Promise.all` over promises derived from them. Each of those
+//! awaits and adoptions is a job here, with no promise or closure made.
 
 use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::{
-    PIPE_ACTION_SETTLED, PIPE_DEST_CLOSED, PIPE_READY, PIPE_SIGNAL_ACTION_SETTLED, PIPE_SOURCE_CLOSED, PIPE_WRITE,
-    PIPE_WRITES_DONE_NEXT_TURN,
+    PIPE_ACTION_SETTLED, PIPE_DEST_CLOSED, PIPE_HOP, PIPE_READY, PIPE_RUN, PIPE_SIGNAL_ACTION_SETTLED, PIPE_SIGNAL_ALL,
+    PIPE_SIGNAL_ELEMENT, PIPE_SOURCE_CLOSED, PIPE_STEP_SETTLED, PIPE_STEP_THENABLE, PIPE_WRITE, PIPE_WRITE_AWAITED,
 };
-use crate::promises::{is_pending, mark_handled, new_promise, queue_continuation, reject, resolve, upon_promise};
+use crate::lazy_promise::LazyPromise;
+use crate::promises::{mark_handled, new_promise, queue_continuation, reject, resolve, upon_promise};
 use crate::readable_stream::readable_stream_cancel;
 use crate::readable_stream_default_reader::{
     acquire_readable_stream_default_reader, readable_stream_default_reader_read,
@@ -22,12 +25,12 @@ use crate::readable_stream_default_reader::{
 };
 use crate::slots::{
     PipeSlots, ReadRequest, ReadableState, ShutdownAction, StreamSlots, WritableState, pipe, readable_stream,
-    writable_stream,
+    writable_stream, writer,
 };
 use crate::writable_stream::{close_queued_or_in_flight, writable_stream_abort};
 use crate::writable_stream_default_writer::{
     acquire_writable_stream_default_writer, close_with_error_propagation, writable_stream_default_writer_release,
-    writer_closed, writer_ready, writer_write,
+    writer_closed, writer_write,
 };
 
 /// `pipeTo`'s options.
@@ -71,8 +74,13 @@ pub fn readable_stream_pipe_to<H: StreamHost>(
         current_write: None,
         action: ShutdownAction::None,
         error: None,
-        busy: false,
-        write_queued: false,
+        reading: false,
+        step_thenable_ran: false,
+        step_done: None,
+        awaited_write: None,
+        wait_depth: 0,
+        hops: 0,
+        wait_error: None,
         signal,
         abort_algorithm: None,
         signal_actions_pending: 0,
@@ -80,20 +88,21 @@ pub fn readable_stream_pipe_to<H: StreamHost>(
     }));
     if let Some(signal) = signal {
         if host.signal_aborted(signal) {
-            // The spec returns here: no propagation rule is set up.
+            // Node returns here: no loop, no propagation rule.
             pipe_signal_aborted(host, record);
             return Ok(promise);
         }
         let algorithm = host.add_pipe_abort_algorithm(signal, record);
         pipe(host, record).abort_algorithm = Some(algorithm);
     }
+    // The loop's first step starts before the propagation rules are set up.
+    step(host, record);
     let data = host.stream_object_value(record);
     let closed = reader_closed(host, reader);
     upon_promise(host, closed, PIPE_SOURCE_CLOSED, data);
     let closed = writer_closed(host, writer);
     upon_promise(host, closed, PIPE_DEST_CLOSED, data);
     check_states(host, record);
-    step(host, record);
     Ok(promise)
 }
 
@@ -149,70 +158,111 @@ pub fn pipe_signal_aborted<H: StreamHost>(host: &mut H, record: H::Object) {
     shutdown(host, record, ShutdownAction::SignalAbort(error), Some(error));
 }
 
-/// The next step of the loop: wait for `ready` under backpressure, else
-/// read.
+/// A step of the loop (node's `step()`): ends the loop once shutting
+/// down, else awaits the writer's `ready` ([`PIPE_READY`]).
 pub(crate) fn step<H: StreamHost>(host: &mut H, record: H::Object) {
     let slots = pipe(host, record);
-    if slots.shutting_down || slots.busy {
-        return;
-    }
-    slots.busy = true;
-    let (dest, writer, reader) = (slots.dest, slots.writer, slots.reader);
-    let data = host.stream_object_value(record);
-    if writable_stream(host, dest).backpressure {
-        let ready = writer_ready(host, writer);
-        upon_promise(host, ready, PIPE_READY, data);
-        return;
-    }
-    readable_stream_default_reader_read(host, reader, ReadRequest::Pipe(record));
-}
-
-/// `writer.ready` settled.
-pub(crate) fn ready_settled<H: StreamHost>(host: &mut H, record: H::Object, outcome: Result<H::Value, H::Value>) {
-    let slots = pipe(host, record);
-    slots.busy = false;
-    if outcome.is_ok() && !slots.shutting_down {
-        let reader = slots.reader;
-        slots.busy = true;
-        readable_stream_default_reader_read(host, reader, ReadRequest::Pipe(record));
-    }
-}
-
-/// The pipe read request's chunk steps: the chunk is written by a job
-/// ([`PIPE_WRITE`]), never synchronously inside the source's `enqueue()`.
-pub(crate) fn chunk_steps<H: StreamHost>(host: &mut H, record: H::Object, chunk: H::Value) {
-    pipe(host, record).write_queued = true;
-    let data = host.stream_object_value(record);
-    queue_continuation(host, PIPE_WRITE, data, Ok(chunk));
-}
-
-/// Writes a chunk the pipe read, then takes the next step.
-pub(crate) fn write_chunk<H: StreamHost>(host: &mut H, record: H::Object, chunk: H::Value) {
-    let slots = pipe(host, record);
-    slots.busy = false;
-    slots.write_queued = false;
-    let writer = slots.writer;
-    let write = writer_write(host, writer, chunk);
-    mark_handled(host, write);
-    let slots = pipe(host, record);
-    slots.current_write = Some(write);
     if slots.shutting_down {
-        // The shutdown began while this chunk waited: it waits for this
-        // write too.
-        wait_for_writes_then_act(host, record);
-    } else {
+        return;
+    }
+    let writer_object = slots.writer;
+    let data = host.stream_object_value(record);
+    // `await ready`: a ready promise not yet made need not be made to be
+    // waited on once it is settled.
+    match writer(host, writer_object).ready {
+        LazyPromise::Fulfilled(_) => queue_continuation(host, PIPE_READY, data, Ok(H::Value::undefined())),
+        LazyPromise::Made(ready) => upon_promise(host, ready, PIPE_READY, data),
+        LazyPromise::Pending | LazyPromise::Rejected(_) | LazyPromise::RejectedReleased => {
+            let mut ready = writer(host, writer_object).ready;
+            let promise = ready.get(host);
+            writer(host, writer_object).ready = ready;
+            upon_promise(host, promise, PIPE_READY, data);
+        }
+    }
+}
+
+/// The step's `await ready` resumed: a rejection ends the loop; else the
+/// step reads, and its promise adopts the read's outcome (the thenable job
+/// is queued after whatever the read queued).
+pub(crate) fn ready_settled<H: StreamHost>(host: &mut H, record: H::Object, outcome: Result<H::Value, H::Value>) {
+    if outcome.is_err() {
+        return;
+    }
+    let slots = pipe(host, record);
+    slots.step_thenable_ran = false;
+    slots.step_done = None;
+    slots.reading = true;
+    let reader = slots.reader;
+    readable_stream_default_reader_read(host, reader, ReadRequest::Pipe(record));
+    pipe(host, record).reading = false;
+    let data = host.stream_object_value(record);
+    queue_continuation(host, PIPE_STEP_THENABLE, data, Ok(H::Value::undefined()));
+}
+
+/// The read settled the step's promise (`done`: the loop ends).
+fn step_read_settled<H: StreamHost>(host: &mut H, record: H::Object, done: bool) {
+    let slots = pipe(host, record);
+    slots.step_done = Some(done);
+    if slots.step_thenable_ran {
+        let data = host.stream_object_value(record);
+        queue_continuation(host, PIPE_STEP_SETTLED, data, Ok(H::Value::undefined()));
+    }
+}
+
+/// The step promise's thenable job.
+pub(crate) fn step_thenable<H: StreamHost>(host: &mut H, record: H::Object) {
+    let slots = pipe(host, record);
+    slots.step_thenable_ran = true;
+    if slots.step_done.is_some() {
+        let data = host.stream_object_value(record);
+        queue_continuation(host, PIPE_STEP_SETTLED, data, Ok(H::Value::undefined()));
+    }
+}
+
+/// The step's promise settled: the loop's `await` resumes a turn later.
+pub(crate) fn step_settled<H: StreamHost>(host: &mut H, record: H::Object) {
+    let data = host.stream_object_value(record);
+    queue_continuation(host, PIPE_RUN, data, Ok(H::Value::undefined()));
+}
+
+/// The loop's `await step()` resumed.
+pub(crate) fn run<H: StreamHost>(host: &mut H, record: H::Object) {
+    if pipe(host, record).step_done == Some(false) {
         step(host, record);
     }
 }
 
-/// The pipe read request's close steps (the closed watcher shuts down).
-pub(crate) fn read_close_steps<H: StreamHost>(host: &mut H, record: H::Object) {
-    pipe(host, record).busy = false;
+/// The pipe read request's chunk steps. A chunk the read took from the
+/// queue is written at once (as node 20 does); one handed over by the
+/// source's `enqueue()` is written by a microtask ([`PIPE_WRITE`]): the
+/// spec forbids writing inside `enqueue()` (node 20 does not wait there).
+pub(crate) fn chunk_steps<H: StreamHost>(host: &mut H, record: H::Object, chunk: H::Value) {
+    if !pipe(host, record).reading {
+        let data = host.stream_object_value(record);
+        queue_continuation(host, PIPE_WRITE, data, Ok(chunk));
+        return;
+    }
+    write_chunk(host, record, chunk);
 }
 
-/// The pipe read request's error steps (the closed watcher shuts down).
+/// Writes a chunk the pipe read; the step's promise settles.
+pub(crate) fn write_chunk<H: StreamHost>(host: &mut H, record: H::Object, chunk: H::Value) {
+    let writer = pipe(host, record).writer;
+    let write = writer_write(host, writer, chunk);
+    mark_handled(host, write);
+    pipe(host, record).current_write = Some(write);
+    step_read_settled(host, record, false);
+}
+
+/// The pipe read request's close steps (the closed watcher shuts down).
+pub(crate) fn read_close_steps<H: StreamHost>(host: &mut H, record: H::Object) {
+    step_read_settled(host, record, true);
+}
+
+/// The pipe read request's error steps: the step rejects, which ends the
+/// loop (the closed watcher shuts down).
 pub(crate) fn read_error_steps<H: StreamHost>(host: &mut H, record: H::Object, _error: H::Value) {
-    pipe(host, record).busy = false;
+    step_read_settled(host, record, true);
 }
 
 /// The source reader's `closed` settled.
@@ -235,8 +285,8 @@ pub(crate) fn dest_closed_settled<H: StreamHost>(host: &mut H, record: H::Object
 }
 
 /// "Shutdown with an action" (or plain shutdown with
-/// [`ShutdownAction::None`]): once pending writes finished, run the action,
-/// then finalize.
+/// [`ShutdownAction::None`]): once the last write finished (while the
+/// destination is writable), run the action, then finalize.
 fn shutdown<H: StreamHost>(host: &mut H, record: H::Object, action: ShutdownAction<H::Value>, error: Option<H::Value>) {
     let slots = pipe(host, record);
     if slots.shutting_down {
@@ -245,35 +295,67 @@ fn shutdown<H: StreamHost>(host: &mut H, record: H::Object, action: ShutdownActi
     slots.shutting_down = true;
     slots.action = action;
     slots.error = error;
-    if slots.write_queued {
-        // A chunk read but not yet written: its write job continues.
-        return;
-    }
-    wait_for_writes_then_act(host, record);
-}
-
-/// "Wait until every chunk that has been read has been written", then run
-/// the action. While the destination is writable this takes two turns
-/// after the last write settled (or now, if none is pending), as the
-/// reference implementation's chained `then` on the current write does;
-/// the order of the actions against the streams' own continuations (a
-/// sink's `start` settling, say) depends on it.
-fn wait_for_writes_then_act<H: StreamHost>(host: &mut H, record: H::Object) {
-    let slots = pipe(host, record);
-    let (dest, current_write) = (slots.dest, slots.current_write);
+    let dest = slots.dest;
     if writable_stream(host, dest).state == WritableState::Writable && !close_queued_or_in_flight(host, dest) {
-        let data = host.stream_object_value(record);
-        match current_write {
-            Some(write) if is_pending(host, write) => upon_promise(host, write, PIPE_WRITES_DONE_NEXT_TURN, data),
-            _ => queue_continuation(host, PIPE_WRITES_DONE_NEXT_TURN, data, Ok(H::Value::undefined())),
-        }
+        wait_for_current_write(host, record);
         return;
     }
-    run_action(host, record);
+    complete(host, record);
 }
 
-/// Pending writes finished (or the last one settled): run the action.
-pub(crate) fn run_action<H: StreamHost>(host: &mut H, record: H::Object) {
+/// One call of node's `waitForCurrentWrite()`: awaits the current write.
+fn wait_for_current_write<H: StreamHost>(host: &mut H, record: H::Object) {
+    let slots = pipe(host, record);
+    let write = slots.current_write;
+    slots.awaited_write = write;
+    let data = host.stream_object_value(record);
+    match write {
+        Some(write) => upon_promise(host, write, PIPE_WRITE_AWAITED, data),
+        None => queue_continuation(host, PIPE_WRITE_AWAITED, data, Ok(H::Value::undefined())),
+    }
+}
+
+/// The awaited write settled: wait again if another write started since,
+/// else the wait returns (a rejected write rejects it).
+pub(crate) fn write_awaited<H: StreamHost>(host: &mut H, record: H::Object, outcome: Result<H::Value, H::Value>) {
+    let slots = pipe(host, record);
+    let error = match outcome {
+        Err(error) => Some(error),
+        Ok(_) if slots.awaited_write != slots.current_write => {
+            slots.wait_depth += 1;
+            wait_for_current_write(host, record);
+            return;
+        }
+        Ok(_) => None,
+    };
+    // Each nested call's return resumes its caller a turn later; the
+    // reaction to the outermost one runs a turn after that.
+    slots.hops = slots.wait_depth;
+    slots.wait_depth = 0;
+    slots.wait_error = error;
+    let data = host.stream_object_value(record);
+    queue_continuation(host, PIPE_HOP, data, Ok(H::Value::undefined()));
+}
+
+/// A turn of the wait's return: the last one runs the action (or
+/// finalizes with the write's error).
+pub(crate) fn hop<H: StreamHost>(host: &mut H, record: H::Object) {
+    let slots = pipe(host, record);
+    if slots.hops > 0 {
+        slots.hops -= 1;
+        let data = host.stream_object_value(record);
+        queue_continuation(host, PIPE_HOP, data, Ok(H::Value::undefined()));
+        return;
+    }
+    if let Some(error) = slots.wait_error.take() {
+        finalize(host, record, Some(error));
+        return;
+    }
+    complete(host, record);
+}
+
+/// Runs the shutdown action, then finalizes once it settles.
+fn complete<H: StreamHost>(host: &mut H, record: H::Object) {
     let slots = pipe(host, record);
     let (action, source, dest, writer) = (slots.action, slots.source, slots.dest, slots.writer);
     let promise = match action {
@@ -295,11 +377,12 @@ pub(crate) fn run_action<H: StreamHost>(host: &mut H, record: H::Object) {
 }
 
 /// [`ShutdownAction::SignalAbort`]: performs the actions in order, each on
-/// a stream still in the state it applies to (else it is a promise
-/// resolved with undefined, which needs no promise here), and waits for
-/// all of them ([`PIPE_SIGNAL_ACTION_SETTLED`]), as WebIDL's "wait for all"
-/// does: the first rejection, or the last fulfilment, settles the action
-/// one turn later.
+/// a stream still in the state it applies to (else a resolved promise,
+/// which needs no promise here), and waits for all of them as node's
+/// `SafePromiseAll` does: each action's promise is followed by a derived
+/// promise ([`PIPE_SIGNAL_ACTION_SETTLED`]), `Promise.all` reacts to those
+/// ([`PIPE_SIGNAL_ELEMENT`]), and a promise derived from its result
+/// settles the action ([`PIPE_SIGNAL_ALL`]).
 fn run_signal_actions<H: StreamHost>(host: &mut H, record: H::Object, reason: H::Value) {
     let slots = pipe(host, record);
     let (source, dest, prevent_abort, prevent_cancel) =
@@ -325,19 +408,26 @@ fn run_signal_actions<H: StreamHost>(host: &mut H, record: H::Object, reason: H:
         }
     }
     if pending == 0 {
-        // "Wait for all" of nothing fulfils in a microtask.
-        pending = 1;
-        queue_continuation(host, PIPE_SIGNAL_ACTION_SETTLED, data, Ok(H::Value::undefined()));
+        // `Promise.all` of nothing is fulfilled at once.
+        queue_continuation(host, PIPE_SIGNAL_ALL, data, Ok(H::Value::undefined()));
     }
     pipe(host, record).signal_actions_pending = pending;
 }
 
-/// One of the signal's actions settled.
+/// One action's derived promise settled: `Promise.all`'s reaction to it
+/// runs a turn later.
 pub(crate) fn signal_action_settled<H: StreamHost>(
     host: &mut H,
     record: H::Object,
     outcome: Result<H::Value, H::Value>,
 ) {
+    let data = host.stream_object_value(record);
+    queue_continuation(host, PIPE_SIGNAL_ELEMENT, data, outcome);
+}
+
+/// `Promise.all`'s reaction to one action: the first rejection, or the
+/// last fulfilment, settles the combined promise.
+pub(crate) fn signal_element<H: StreamHost>(host: &mut H, record: H::Object, outcome: Result<H::Value, H::Value>) {
     let data = host.stream_object_value(record);
     let slots = pipe(host, record);
     if slots.signal_actions_rejected {
@@ -345,13 +435,20 @@ pub(crate) fn signal_action_settled<H: StreamHost>(
     }
     if let Err(error) = outcome {
         slots.signal_actions_rejected = true;
-        queue_continuation(host, PIPE_ACTION_SETTLED, data, Err(error));
+        queue_continuation(host, PIPE_SIGNAL_ALL, data, Err(error));
         return;
     }
     slots.signal_actions_pending = slots.signal_actions_pending.saturating_sub(1);
     if slots.signal_actions_pending == 0 {
-        queue_continuation(host, PIPE_ACTION_SETTLED, data, Ok(H::Value::undefined()));
+        queue_continuation(host, PIPE_SIGNAL_ALL, data, Ok(H::Value::undefined()));
     }
+}
+
+/// The combined promise settled: the promise derived from it settles the
+/// action a turn later.
+pub(crate) fn signal_all_settled<H: StreamHost>(host: &mut H, record: H::Object, outcome: Result<H::Value, H::Value>) {
+    let data = host.stream_object_value(record);
+    queue_continuation(host, PIPE_ACTION_SETTLED, data, outcome);
 }
 
 /// The shutdown action settled.

@@ -6,7 +6,7 @@ use js_microtask::{Job, JobKind};
 
 use crate::host::StreamHost;
 use js_promise::{
-    Continuation, PromiseHost, PromiseStatus, PromiseValue, SETTLED_REJECTED, await_value,
+    Continuation, PromiseHost, PromiseStatus, PromiseValue, RejectionOperation, SETTLED_REJECTED, await_value,
     perform_promise_then_continuation, promise_reject_function, promise_resolve_function, reject_promise,
 };
 
@@ -23,6 +23,35 @@ pub(crate) fn promise_resolved_with<H: PromiseHost>(host: &mut H, value: H::Valu
         Ok(promise) => promise,
         Err(thrown) => promise_rejected_with(host, thrown),
     }
+}
+
+/// The promise WebIDL converts a user callback's result to: a new promise
+/// resolved with `value` (a native promise is adopted through a thenable
+/// job, two turns, where `PromiseResolve` would return it as is).
+pub(crate) fn promise_converted_from<H: StreamHost>(host: &mut H, value: H::Value) -> H::Promise {
+    if host.as_promise(value).is_none() {
+        return promise_resolved_with(host, value);
+    }
+    let promise = host.new_promise();
+    resolve(host, promise, value);
+    promise
+}
+
+/// What resolving a promise with a fulfilled outcome reads first: the
+/// value's `then` (observable through a getter, e.g. one patched onto
+/// `Object.prototype`); a throw rejects instead. An adoption that settles
+/// its promise later does this when the promise it stands for would have
+/// been resolved.
+pub(crate) fn look_up_then<H: StreamHost>(
+    host: &mut H,
+    outcome: Result<H::Value, H::Value>,
+) -> Result<H::Value, H::Value> {
+    let Ok(value) = outcome else { return outcome };
+    if !host.is_object(value) {
+        return Ok(value);
+    }
+    host.root(value);
+    host.get(value, "then").map(|_| value)
 }
 
 /// "A promise rejected with `reason`".
@@ -47,8 +76,15 @@ pub(crate) fn reject<H: PromiseHost>(host: &mut H, promise: H::Promise, reason: 
     promise_reject_function(host, promise, reason);
 }
 
-/// Sets `[[PromiseIsHandled]]` (no rejection is reported for it).
-pub(crate) fn mark_handled<H: PromiseHost>(host: &mut H, promise: H::Promise) {
+/// Sets `[[PromiseIsHandled]]` (no rejection is reported for it). A
+/// promise already rejected was reported to the host's rejection tracker
+/// when it was rejected, so the tracker is told it is handled now, as a
+/// handler added to it would (else the host reports it at the checkpoint).
+pub fn mark_handled<H: PromiseHost>(host: &mut H, promise: H::Promise) {
+    let state = host.promise_state(promise);
+    if state.status() == PromiseStatus::Rejected && !state.is_handled() {
+        host.promise_rejection_tracker(promise, RejectionOperation::Handle);
+    }
     host.promise_state(promise).mark_handled();
 }
 
@@ -64,6 +100,19 @@ pub(crate) fn is_pending<H: PromiseHost>(host: &mut H, promise: H::Promise) -> b
 pub(crate) fn upon_value<H: PromiseHost>(host: &mut H, value: H::Value, kind: JobKind, data: H::Value) {
     if let Err(thrown) = await_value(host, value, Continuation { job: kind, data }) {
         queue_continuation(host, kind, data, Err(thrown));
+    }
+}
+
+/// "Upon settlement of" the promise WebIDL converts a user callback's
+/// result to (a new promise resolved with it): like [`upon_value`], except
+/// that a native promise is adopted through a thenable job
+/// ([`crate::jobs::adopt_kind`]), so `kind` runs three turns after it
+/// settles, not one; no promise is made for it.
+pub(crate) fn upon_result<H: PromiseHost>(host: &mut H, value: H::Value, kind: JobKind, data: H::Value) {
+    if host.as_promise(value).is_some() {
+        queue_continuation(host, crate::jobs::adopt_kind(kind), data, Ok(value));
+    } else {
+        upon_value(host, value, kind, data);
     }
 }
 

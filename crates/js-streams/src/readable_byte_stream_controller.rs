@@ -16,7 +16,7 @@ use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::{PULL_SETTLED, START_SETTLED_READABLE};
-use crate::promises::{promise_rejected_with, promise_resolved_with, queue_continuation, upon_value};
+use crate::promises::{promise_rejected_with, promise_resolved_with, queue_continuation, upon_result, upon_value};
 use crate::pull_into_descriptor::{ByteQueueEntry, PullIntoDescriptor, ReaderType, ViewConstructor};
 use crate::readable_stream::{
     add_read_request, fulfill_read_request, num_read_requests, read_request_chunk_steps, read_request_error_steps,
@@ -64,7 +64,7 @@ pub fn set_up_readable_byte_stream_controller<H: StreamHost>(
     readable_stream(host, stream).controller = Some(controller);
     let start_result = run_start(host, start, controller)?;
     let data = host.stream_object_value(controller);
-    upon_value(host, start_result, START_SETTLED_READABLE, data);
+    upon_result(host, start_result, START_SETTLED_READABLE, data);
     Ok(controller)
 }
 
@@ -95,7 +95,7 @@ pub fn call_pull_if_needed<H: StreamHost>(host: &mut H, controller: H::Object) {
     match algorithms {
         SourceAlgorithms::User { source, pull, .. } if pull != H::Value::undefined() => {
             match host.call(pull, source, &[data]) {
-                Ok(result) => upon_value(host, result, PULL_SETTLED, data),
+                Ok(result) => upon_result(host, result, PULL_SETTLED, data),
                 Err(thrown) => queue_continuation(host, PULL_SETTLED, data, Err(thrown)),
             }
         }
@@ -796,7 +796,7 @@ pub(crate) fn cancel_steps<H: StreamHost>(host: &mut H, controller: H::Object, r
     let promise = match algorithms {
         SourceAlgorithms::User { source, cancel, .. } if cancel != H::Value::undefined() => {
             match host.call(cancel, source, &[reason]) {
-                Ok(result) => promise_resolved_with(host, result),
+                Ok(result) => crate::promises::promise_converted_from(host, result),
                 Err(thrown) => promise_rejected_with(host, thrown),
             }
         }

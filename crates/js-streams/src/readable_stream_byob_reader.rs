@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
+use crate::jobs::{BYOB_READ_ADOPTED, BYOB_READ_THENABLE};
 use crate::lazy_promise::LazyPromise;
 use crate::promises::{new_promise, promise_rejected_with};
 use crate::pull_into_descriptor::ViewConstructor;
@@ -43,6 +44,7 @@ pub fn acquire_readable_stream_byob_reader<H: StreamHost>(
     let reader = host.new_stream_object(StreamSlots::ReadableStreamBYOBReader(ByobReaderSlots {
         stream: Some(stream),
         closed,
+        adopting: crate::adoption::Adoptions::default(),
         read_into_requests: VecDeque::new(),
     }));
     readable_stream(host, stream).reader = Some(reader);
@@ -88,10 +90,50 @@ pub fn byob_reader_read<H: StreamHost>(host: &mut H, reader: H::Object, view: H:
         let error = host.new_error(kind, message);
         return promise_rejected_with(host, error);
     }
+    // Node's `read()` is an async function returning the request's
+    // promise, which its own promise adopts (two turns): the request's
+    // outcome goes to the returned promise through the adoption.
     let promise = new_promise(host);
+    byob_reader(host, reader).adopting.begin(promise);
     // `min` is at most the view's length here, which fits a usize.
-    readable_stream_byob_reader_read(host, reader, view, min as usize, ReadIntoRequest::Promise(promise));
+    readable_stream_byob_reader_read(host, reader, view, min as usize, ReadIntoRequest::Promise(reader, promise));
+    let data = host.stream_object_value(reader);
+    let value = host.promise_value(promise);
+    crate::promises::queue_continuation(host, BYOB_READ_THENABLE, data, Ok(value));
     promise
+}
+
+/// A read's outcome is known: its promise settles once its thenable job
+/// ran and a turn passed.
+fn deliver<H: StreamHost>(host: &mut H, reader: H::Object, promise: H::Promise, outcome: Result<H::Value, H::Value>) {
+    let outcome = crate::promises::look_up_then(host, outcome);
+    if byob_reader(host, reader).adopting.deliver(promise, outcome) {
+        queue_adopted(host, reader, promise);
+    }
+}
+
+fn queue_adopted<H: StreamHost>(host: &mut H, reader: H::Object, promise: H::Promise) {
+    let data = host.stream_object_value(reader);
+    let value = host.promise_value(promise);
+    crate::promises::queue_continuation(host, BYOB_READ_ADOPTED, data, Ok(value));
+}
+
+/// The thenable job of a read's promise ([`BYOB_READ_THENABLE`]).
+pub(crate) fn read_thenable_job<H: StreamHost>(host: &mut H, reader: H::Object, promise: H::Value) {
+    let Some(promise) = host.as_promise(promise) else { return };
+    if byob_reader(host, reader).adopting.thenable_job(promise) {
+        queue_adopted(host, reader, promise);
+    }
+}
+
+/// A read's promise takes its outcome ([`BYOB_READ_ADOPTED`]).
+pub(crate) fn read_adopted<H: StreamHost>(host: &mut H, reader: H::Object, promise: H::Value) {
+    let Some(promise) = host.as_promise(promise) else { return };
+    match byob_reader(host, reader).adopting.finish(promise) {
+        Some(Ok(result)) => crate::promises::resolve(host, promise, result),
+        Some(Err(reason)) => crate::promises::reject(host, promise, reason),
+        None => {}
+    }
 }
 
 /// `ReadableStreamBYOBReaderRead(reader, view, min, readIntoRequest)`.
@@ -212,7 +254,7 @@ pub(crate) fn fulfill_read_into_request<H: StreamHost>(host: &mut H, stream: H::
 /// while the rest wait).
 fn root_request<H: StreamHost>(host: &mut H, request: ReadIntoRequest<H::Object, H::Promise>) {
     let value = match request {
-        ReadIntoRequest::Promise(promise) => host.promise_value(promise),
+        ReadIntoRequest::Promise(reader, _) => host.stream_object_value(reader),
         ReadIntoRequest::Tee(record, _) => host.stream_object_value(record),
     };
     host.root(value);
@@ -227,9 +269,9 @@ pub(crate) fn read_into_request_chunk_steps<H: StreamHost>(
     root_request(host, request);
     host.root(chunk);
     match request {
-        ReadIntoRequest::Promise(promise) => {
+        ReadIntoRequest::Promise(reader, promise) => {
             let result = host.iter_result(chunk, false);
-            crate::promises::resolve(host, promise, result);
+            deliver(host, reader, promise, Ok(result));
         }
         ReadIntoRequest::Tee(record, branch) => {
             crate::readable_byte_stream_tee::byob_chunk_steps(host, record, usize::from(branch & 1), chunk);
@@ -247,9 +289,9 @@ pub(crate) fn read_into_request_close_steps<H: StreamHost>(
     root_request(host, request);
     host.root(chunk);
     match request {
-        ReadIntoRequest::Promise(promise) => {
+        ReadIntoRequest::Promise(reader, promise) => {
             let result = host.iter_result(chunk, true);
-            crate::promises::resolve(host, promise, result);
+            deliver(host, reader, promise, Ok(result));
         }
         ReadIntoRequest::Tee(record, branch) => {
             crate::readable_byte_stream_tee::byob_close_steps(host, record, usize::from(branch & 1), chunk);
@@ -264,7 +306,7 @@ pub(crate) fn read_into_request_error_steps<H: StreamHost>(
     error: H::Value,
 ) {
     match request {
-        ReadIntoRequest::Promise(promise) => crate::promises::reject(host, promise, error),
+        ReadIntoRequest::Promise(reader, promise) => deliver(host, reader, promise, Err(error)),
         ReadIntoRequest::Tee(record, _) => crate::readable_byte_stream_tee::error_steps(host, record),
     }
 }

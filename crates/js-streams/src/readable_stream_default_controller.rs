@@ -8,8 +8,8 @@
 use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
-use crate::jobs::{ADOPT, PULL_SETTLED, START_SETTLED_READABLE};
-use crate::promises::{promise_rejected_with, promise_resolved_with, queue_continuation, upon_value};
+use crate::jobs::{PULL_SETTLED, START_SETTLED_READABLE};
+use crate::promises::{promise_rejected_with, promise_resolved_with, queue_continuation, upon_result, upon_value};
 use crate::queue::{QueueEntry, ValueQueue, valid_size};
 use crate::readable_stream::{
     add_read_request, fulfill_read_request, is_readable_stream_locked, num_read_requests, read_request_chunk_steps,
@@ -57,22 +57,17 @@ pub(crate) fn run_start<H: StreamHost>(
 }
 
 /// "Upon settlement of a promise resolved with `start_result`": `settled`
-/// runs with `data` (the controller) and the outcome. A start promise
-/// (a `TransformStream`'s) is adopted, as WebIDL's "a promise resolved
-/// with" adopts a promise: through a thenable job ([`ADOPT`]), so
-/// the controller starts three turns after it settles, as the spec's new
-/// promise would (a user `start()`'s result is waited on directly).
+/// runs with `data` (the controller) and the outcome. A native promise (a
+/// `TransformStream`'s start promise, or one `start()` returned) is
+/// adopted through a thenable job, so the controller starts three turns
+/// after it settles, as the spec's new promise (and node) would.
 pub(crate) fn upon_start<H: StreamHost>(
     host: &mut H,
-    start: StartAlgorithm<H::Value, H::Promise>,
     start_result: H::Value,
     settled: js_microtask::JobKind,
     data: H::Value,
 ) {
-    match start {
-        StartAlgorithm::Promise(_) => queue_continuation(host, ADOPT, data, Ok(start_result)),
-        StartAlgorithm::User { .. } => upon_value(host, start_result, settled, data),
-    }
+    upon_result(host, start_result, settled, data);
 }
 
 /// `SetUpReadableStreamDefaultController`: makes the controller, links it
@@ -102,7 +97,7 @@ pub fn set_up_readable_stream_default_controller<H: StreamHost>(
     readable_stream(host, stream).controller = Some(controller);
     let start_result = run_start(host, start, controller)?;
     let data = host.stream_object_value(controller);
-    upon_start(host, start, start_result, START_SETTLED_READABLE, data);
+    upon_start(host, start_result, START_SETTLED_READABLE, data);
     Ok(controller)
 }
 
@@ -137,7 +132,7 @@ pub fn call_pull_if_needed<H: StreamHost>(host: &mut H, controller: H::Object) {
                 return;
             }
             match host.call(pull, source, &[data]) {
-                Ok(result) => upon_value(host, result, PULL_SETTLED, data),
+                Ok(result) => upon_result(host, result, PULL_SETTLED, data),
                 Err(thrown) => queue_continuation(host, PULL_SETTLED, data, Err(thrown)),
             }
         }
@@ -298,7 +293,7 @@ pub(crate) fn cancel_steps<H: StreamHost>(host: &mut H, controller: H::Object, r
     let promise = match algorithms {
         SourceAlgorithms::User { source, cancel, .. } if cancel != H::Value::undefined() => {
             match host.call(cancel, source, &[reason]) {
-                Ok(result) => promise_resolved_with(host, result),
+                Ok(result) => crate::promises::promise_converted_from(host, result),
                 Err(thrown) => promise_rejected_with(host, thrown),
             }
         }

@@ -148,8 +148,9 @@ pub struct ByobRequestSlots<V, O> {
 /// it (`ReadIntoRequest`'s chunk, close and error steps).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ReadIntoRequest<O, P> {
-    /// `reader.read(view)`: settles the promise with a read result.
-    Promise(P),
+    /// `reader.read(view)` on the reader: the promise it returned adopts a
+    /// read result (the reader's [`ByobReaderSlots::adopting`]).
+    Promise(O, P),
     /// A byte `tee()` read for one branch (the byte tee record and the
     /// branch, 0 or 1).
     Tee(O, u8),
@@ -162,6 +163,8 @@ pub struct ByobReaderSlots<V, O, P> {
     pub stream: Option<O>,
     /// `[[closedPromise]]`, made on first observation.
     pub closed: LazyPromise<V, P>,
+    /// The promises of `read(view)` calls adopting their result.
+    pub adopting: crate::adoption::Adoptions<V, P>,
     /// `[[readIntoRequests]]`.
     pub read_into_requests: VecDeque<ReadIntoRequest<O, P>>,
 }
@@ -379,16 +382,32 @@ pub struct PipeSlots<V, O, P> {
     pub shutting_down: bool,
     /// The promise `pipeTo` returned.
     pub promise: P,
-    /// The last write's promise.
+    /// The last write's promise (`None`: the resolved promise node starts
+    /// with).
     pub current_write: Option<P>,
     /// The action to run once pending writes finished.
     pub action: ShutdownAction<V>,
     /// The error to finish with (`None`: fulfil).
     pub error: Option<V>,
-    /// Whether a read or a wait for `ready` is outstanding.
-    pub busy: bool,
-    /// Whether a chunk read is waiting for its write job.
-    pub write_queued: bool,
+    /// Whether the step's own read call is running (a chunk it takes from
+    /// the queue is written at once; one `enqueue()` hands over later is
+    /// written by a microtask, never inside `enqueue()`).
+    pub reading: bool,
+    /// The loop's step promise adopts its read's outcome: whether the
+    /// thenable job ran.
+    pub step_thenable_ran: bool,
+    /// The outcome of the step's read, once known: `true` ends the loop
+    /// (the source closed or errored), `false` loops.
+    pub step_done: Option<bool>,
+    /// The write `waitForCurrentWrite` awaits.
+    pub awaited_write: Option<P>,
+    /// How many nested `waitForCurrentWrite` calls are in progress beyond
+    /// the first (each adds a turn when it returns).
+    pub wait_depth: u32,
+    /// Turns left before the wait's outcome reaches its reaction.
+    pub hops: u32,
+    /// The wait's outcome while it travels (`Some(reason)`: rejected).
+    pub wait_error: Option<V>,
     /// The `signal` option, if given.
     pub signal: Option<V>,
     /// The abort algorithm added to `signal` (the host's name for it).
@@ -504,18 +523,34 @@ pub struct AsyncIteratorState<V, O, P> {
     pub reader: O,
     /// `preventCancel`.
     pub prevent_cancel: bool,
-    /// Whether a `next()` or `return()` is in progress (WebIDL's ongoing
-    /// promise is pending).
-    pub busy: bool,
+    /// Whether `next()` or `return()` was called (the first `next()` is
+    /// chained on a resolved promise).
+    pub started: bool,
     /// Whether iteration finished (`[[isFinished]]`).
     pub finished: bool,
-    /// Calls made while one was in progress, in order: each one's promise,
-    /// whether it is a `return()`, and its argument.
-    pub waiting: VecDeque<(P, bool, V)>,
-    /// The `return()` whose cancel is running: its promise and argument.
+    /// The ongoing promise (node's `current`).
+    pub current: OngoingPromise<P>,
+    /// Calls chained on a pending promise of this iterator: that promise
+    /// and the call (its reaction is registered on the promise).
+    pub chained: Vec<(P, IteratorCall<V, P>)>,
+    /// Chained calls whose reaction job is queued, in queue order.
+    pub queued: VecDeque<IteratorCall<V, P>>,
+    /// Chained calls whose steps ran, adopting their outcome.
+    pub adopting: crate::adoption::Adoptions<V, P>,
+    /// The `return()` whose cancel is awaited: where its outcome goes and
+    /// its argument.
     pub returning: Option<(P, V)>,
-    /// The promise of the `next()` whose read is outstanding.
-    pub current: Option<P>,
+}
+
+/// An async iterator's ongoing promise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OngoingPromise<P> {
+    /// None (a call runs its steps at once).
+    None,
+    /// A resolved promise no one else sees (before the first call).
+    Settled,
+    /// The promise of the last call.
+    Promise(P),
 }
 
 /// Implements `Trace` for a slots struct by tracing the listed fields.
@@ -533,18 +568,40 @@ macro_rules! trace_fields {
 trace_fields!(ReadableStreamSlots<V, O>: stored_error, reader, controller);
 trace_fields!(ReadableControllerSlots<V, O>: stream, queue, size, algorithms);
 trace_fields!(ReaderSlots<V, O, P>: stream, closed, read_requests);
-trace_fields!(AsyncIteratorState<V, O, P>: reader, waiting, returning, current);
+trace_fields!(AsyncIteratorState<V, O, P>: reader, current, chained, queued, adopting, returning);
+
+// SAFETY: the promise is traced.
+unsafe impl<P: Trace> Trace for OngoingPromise<P> {
+    fn trace(&self, tracer: &mut Tracer) {
+        if let Self::Promise(promise) = self {
+            promise.trace(tracer);
+        }
+    }
+}
+
+/// A `next()` (or `return(value)`) call of an async iterator.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IteratorCall<V, P> {
+    /// The promise the call returned.
+    pub promise: P,
+    /// Whether it is `return()`.
+    pub is_return: bool,
+    /// `return()`'s argument.
+    pub value: V,
+}
+
+trace_fields!(IteratorCall<V, P>: promise, value);
 trace_fields!(WritableStreamSlots<V, O, P>: stored_error, writer, controller, in_flight_write_request, close_request, in_flight_close_request, pending_abort_request, abort_in_progress, write_requests);
 trace_fields!(WritableControllerSlots<V, O>: stream, queue, size, algorithms, abort_signal);
 trace_fields!(WriterSlots<V, O, P>: stream, closed, ready);
 trace_fields!(TransformStreamSlots<V, O, P>: backpressure_change_promise, readable, writable, controller, waiting_chunk);
 trace_fields!(TransformControllerSlots<V, O, P>: stream, transformer, transform, flush, cancel, finish_promise, finish_reason);
-trace_fields!(PipeSlots<V, O, P>: source, dest, reader, writer, promise, current_write, action, error, signal);
+trace_fields!(PipeSlots<V, O, P>: source, dest, reader, writer, promise, current_write, action, error, awaited_write, wait_error, signal);
 trace_fields!(PendingAbortRequest<V, P>: promise, reason);
 trace_fields!(TeeSlots<V, O, P>: stream, reader, reasons, branches, cancel_promise);
 trace_fields!(ByteControllerSlots<V, O>: stream, queue, byob_request, pending_pull_intos, algorithms);
 trace_fields!(ByobRequestSlots<V, O>: controller, view);
-trace_fields!(ByobReaderSlots<V, O, P>: stream, closed, read_into_requests);
+trace_fields!(ByobReaderSlots<V, O, P>: stream, closed, adopting, read_into_requests);
 trace_fields!(ByteTeeSlots<V, O, P>: stream, reader, reasons, branches, cancel_promise);
 
 // SAFETY: every variant's pointers are traced.
@@ -609,7 +666,10 @@ unsafe impl<O: Trace, P: Trace> Trace for ReadRequest<O, P> {
 unsafe impl<O: Trace, P: Trace> Trace for ReadIntoRequest<O, P> {
     fn trace(&self, tracer: &mut Tracer) {
         match self {
-            Self::Promise(promise) => promise.trace(tracer),
+            Self::Promise(reader, promise) => {
+                reader.trace(tracer);
+                promise.trace(tracer);
+            }
             Self::Tee(record, _) => record.trace(tracer),
         }
     }

@@ -10,10 +10,10 @@ use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::{
-    ADOPT, BACKPRESSURE_SETTLED, FLUSH_SETTLED, TRANSFORM_CANCEL_SETTLED, TRANSFORM_SETTLED,
+    BACKPRESSURE_SETTLED, FLUSH_SETTLED, TRANSFORM_CANCEL_SETTLED, TRANSFORM_SETTLED,
     TRANSFORM_SETTLED_AFTER_BACKPRESSURE, WRITE_SETTLED,
 };
-use crate::promises::{new_promise, queue_continuation, reject, resolve, upon_promise, upon_value};
+use crate::promises::{new_promise, queue_continuation, reject, resolve, upon_promise, upon_result};
 use crate::readable_stream::{new_readable_stream, readable_stream_state, readable_stream_stored_error};
 use crate::readable_stream_default_controller::{
     StartAlgorithm, can_close_or_enqueue, has_backpressure, readable_stream_default_controller_close,
@@ -249,7 +249,7 @@ fn perform_transform<H: StreamHost>(
         host.call(transform, transformer, &[chunk, data])
     };
     match result {
-        Ok(value) => upon_value(host, value, continuation, data),
+        Ok(value) => upon_result(host, value, continuation, data),
         Err(thrown) => queue_continuation(host, continuation, data, Err(thrown)),
     }
 }
@@ -322,7 +322,7 @@ pub(crate) fn sink_close_algorithm<H: StreamHost>(host: &mut H, stream: H::Objec
         if flush == H::Value::undefined() { Ok(H::Value::undefined()) } else { host.call(flush, transformer, &[data]) };
     clear_algorithms(host, controller);
     match result {
-        Ok(value) => upon_value(host, value, FLUSH_SETTLED, data),
+        Ok(value) => upon_result(host, value, FLUSH_SETTLED, data),
         Err(thrown) => queue_continuation(host, FLUSH_SETTLED, data, Err(thrown)),
     }
     finish
@@ -379,8 +379,7 @@ fn run_cancel<H: StreamHost>(host: &mut H, stream: H::Object, reason: H::Value, 
     match result {
         // A promise `cancel()` returned is converted to `Promise<undefined>`
         // by adoption (two turns more than waiting on it), as WebIDL does.
-        Ok(value) if host.as_promise(value).is_some() => queue_continuation(host, ADOPT, data, Ok(value)),
-        Ok(value) => upon_value(host, value, TRANSFORM_CANCEL_SETTLED, data),
+        Ok(value) => upon_result(host, value, TRANSFORM_CANCEL_SETTLED, data),
         Err(thrown) => queue_continuation(host, TRANSFORM_CANCEL_SETTLED, data, Err(thrown)),
     }
     finish

@@ -7,7 +7,7 @@ use js_promise::PromiseValue;
 
 use crate::host::{ErrorKind, StreamHost};
 use crate::jobs::{CLOSE_SETTLED, START_SETTLED_WRITABLE, WRITE_SETTLED};
-use crate::promises::{promise_rejected_with, promise_resolved_with, queue_continuation, upon_value};
+use crate::promises::{promise_rejected_with, promise_resolved_with, queue_continuation, upon_result, upon_value};
 use crate::queue::{QueueEntry, ValueQueue, valid_size};
 use crate::readable_stream_default_controller::{StartAlgorithm, run_start, upon_start};
 use crate::slots::{
@@ -47,7 +47,7 @@ pub fn set_up_writable_stream_default_controller<H: StreamHost>(
     update_backpressure(host, stream, backpressure);
     let start_result = run_start(host, start, controller)?;
     let data = host.stream_object_value(controller);
-    upon_start(host, start, start_result, START_SETTLED_WRITABLE, data);
+    upon_start(host, start_result, START_SETTLED_WRITABLE, data);
     Ok(controller)
 }
 
@@ -216,7 +216,7 @@ fn process_close<H: StreamHost>(host: &mut H, controller: H::Object) {
                 if close == H::Value::undefined() { Ok(H::Value::undefined()) } else { host.call(close, sink, &[]) };
             clear_algorithms(host, controller);
             match result {
-                Ok(value) => upon_value(host, value, CLOSE_SETTLED, data),
+                Ok(value) => upon_result(host, value, CLOSE_SETTLED, data),
                 Err(thrown) => queue_continuation(host, CLOSE_SETTLED, data, Err(thrown)),
             }
         }
@@ -253,7 +253,7 @@ fn process_write<H: StreamHost>(host: &mut H, controller: H::Object, chunk: H::V
                 return;
             }
             match host.call(write, sink, &[chunk, data]) {
-                Ok(value) => upon_value(host, value, WRITE_SETTLED, data),
+                Ok(value) => upon_result(host, value, WRITE_SETTLED, data),
                 Err(thrown) => queue_continuation(host, WRITE_SETTLED, data, Err(thrown)),
             }
         }
@@ -291,7 +291,7 @@ pub(crate) fn abort_steps<H: StreamHost>(host: &mut H, controller: H::Object, re
     let promise = match algorithms {
         SinkAlgorithms::User { sink, abort, .. } if abort != H::Value::undefined() => {
             match host.call(abort, sink, &[reason]) {
-                Ok(value) => promise_resolved_with(host, value),
+                Ok(value) => crate::promises::promise_converted_from(host, value),
                 Err(thrown) => promise_rejected_with(host, thrown),
             }
         }

@@ -230,7 +230,8 @@ fn pipe_through(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let promise =
         readable_stream_pipe_to(&mut vm.host(), source, writable, options, signal).map_err(|e| thrown(vm, e))?;
-    js_promise::PromiseHost::promise_state(&mut vm.host(), promise).mark_handled();
+    // The pipe can finish (and reject) before this returns.
+    js_streams::mark_handled(&mut vm.host(), promise);
     vm.take_termination()?;
     Ok(Value::object(readable))
 }
