@@ -751,10 +751,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
-    /// The static name of a non-computed key, for function names.
+    /// The static name of a non-computed key, for function names. A string
+    /// literal with lone surrogates has none here (a Rust string cannot
+    /// hold it): its functions are named from the key at run time.
     pub fn static_key_name(key: &PropertyKey<'_>) -> Option<String> {
         match key {
             PropertyKey::StaticIdentifier(id) => Some(id.name.as_str().to_owned()),
+            PropertyKey::PrivateIdentifier(id) => Some(format!("#{}", id.name)),
+            PropertyKey::StringLiteral(s) if s.lone_surrogates => None,
             PropertyKey::StringLiteral(s) => Some(s.value.as_str().to_owned()),
             PropertyKey::NumericLiteral(n) => Some(crate::abstract_ops::number_to_string(n.value)),
             PropertyKey::BigIntLiteral(b) => Some(b.value.as_str().to_owned()),
@@ -800,7 +804,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                             if p.method {
                                 self.emit(Instruction::SetHomeObject { func: value, home: obj });
                             }
-                            if p.computed && is_anonymous_fn {
+                            if static_name.is_none() && is_anonymous_fn {
                                 self.emit(Instruction::SetFunctionName { func: value, key, prefix: 0 });
                             }
                             if p.method {
@@ -989,7 +993,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     /// Evaluates the base (and key) of a member expression used as a
     /// reference.
-    fn property_ref(&mut self, m: &'a MemberExpression<'a>) -> CResult<PropertyRef> {
+    pub(super) fn property_ref(&mut self, m: &'a MemberExpression<'a>) -> CResult<PropertyRef> {
         if matches!(m.object(), Expression::Super(_)) {
             return self.super_ref(m);
         }
@@ -1293,6 +1297,19 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.expression(&a.right, dst)?;
                 self.mark_position(a.span.start);
                 self.set_ref(r, dst);
+                self.release(mark);
+                return Ok(());
+            }
+            if let AssignmentTarget::AssignmentTargetIdentifier(id) = &a.left
+                && !self.with_objects.is_empty()
+            {
+                // Inside `with`, the reference is resolved before the
+                // right-hand side runs (§13.15.2 step 1.a), which may
+                // delete the property it found.
+                let mark = self.mark();
+                let base = self.resolve_identifier_reference(id)?;
+                self.expression_named(&a.right, dst, name.as_deref())?;
+                self.put_identifier_reference(id, base, dst)?;
                 self.release(mark);
                 return Ok(());
             }

@@ -14,6 +14,7 @@ mod module;
 mod nesting;
 mod pattern;
 mod scope;
+mod split_bindings;
 mod statement;
 mod syntax_message;
 mod with;

@@ -124,8 +124,15 @@ impl Analysis {
                     continue;
                 }
                 let node = scoping.symbol_declaration(symbol);
-                let end = match semantic.nodes().kind(node) {
-                    AstKind::VariableDeclarator(d) => d.span.end,
+                let nodes = semantic.nodes();
+                let end = match nodes.kind(node) {
+                    // A `for-in`/`for-of` declaration is in its TDZ while the
+                    // head's expression runs (§14.7.5.6 step 2).
+                    AstKind::VariableDeclarator(d) => match nodes.parent_kind(nodes.parent_id(node)) {
+                        AstKind::ForOfStatement(f) => oxc_span::GetSpan::span(&f.right).end,
+                        AstKind::ForInStatement(f) => oxc_span::GetSpan::span(&f.right).end,
+                        _ => d.span.end,
+                    },
                     AstKind::Class(c) => c.span.end,
                     _ => u32::MAX,
                 };
@@ -166,7 +173,9 @@ impl Analysis {
                 declared_private.push((scope, private_declarations(class)));
             }
         }
-        let scoping = semantic.into_scoping();
+        let split = super::split_bindings::SplitPlan::new(&semantic);
+        let mut scoping = semantic.into_scoping();
+        split.apply(&mut scoping);
         let count = scoping.scopes_len();
         let mut boundary = Vec::with_capacity(count);
         let mut scopes_of: HashMap<ScopeId, Vec<ScopeId>> = HashMap::new();

@@ -30,6 +30,21 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     #[allow(clippy::too_many_lines, reason = "one arm per statement kind")]
     fn statement_inner(&mut self, statement: &'a Statement<'a>, labels: Vec<String>) -> CResult<()> {
+        if matches!(
+            statement,
+            Statement::IfStatement(_)
+                | Statement::WhileStatement(_)
+                | Statement::DoWhileStatement(_)
+                | Statement::ForStatement(_)
+                | Statement::ForInStatement(_)
+                | Statement::ForOfStatement(_)
+                | Statement::SwitchStatement(_)
+                | Statement::TryStatement(_)
+        ) {
+            // These statements complete with UpdateEmpty(result, undefined):
+            // an empty body, or a `break` with no value, leaves undefined.
+            self.reset_completion();
+        }
         match statement {
             Statement::BlockStatement(block) => self.block(block),
             // Function declarations were hoisted to the start of their scope.
@@ -143,6 +158,30 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 _ => Err(CompileError::syntax("Unexpected token".to_owned())),
             },
         }
+    }
+
+    /// Sets the completion value (of script and eval code) to undefined.
+    fn reset_completion(&mut self) {
+        if let Some(completion) = self.completion {
+            self.emit(Instruction::LoadUndefined { dst: completion });
+        }
+    }
+
+    /// A `finally` block: its normal completion value is dropped (§14.15.3:
+    /// the `try` statement's value is the block's or the handler's), but a
+    /// `break` or `continue` out of it carries the finally block's own.
+    fn finally_block(&mut self, block: &'a BlockStatement<'a>) -> CResult<()> {
+        let Some(outer) = self.completion else { return self.block(block) };
+        let mark = self.mark();
+        let own = self.temp()?;
+        self.emit(Instruction::LoadUndefined { dst: own });
+        self.completion = Some(own);
+        self.finally_completions.push((self.control.len(), outer));
+        let result = self.block(block);
+        self.finally_completions.pop();
+        self.completion = Some(outer);
+        self.release(mark);
+        result
     }
 
     /// A block with its own scope.
@@ -287,6 +326,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let Some(level) = target else {
             return Err(CompileError::syntax("Illegal break or continue statement".to_owned()));
         };
+        // Leaving a `finally` block: its value becomes the statement's.
+        if let Some(&(_, outer)) = self.finally_completions.iter().find(|(len, _)| *len > level)
+            && let Some(own) = self.completion
+        {
+            self.emit(Instruction::Move { dst: outer, src: own });
+        }
         self.unwind_for_exit(level + 1)?;
         let jump = self.emit_jump();
         match &mut self.control[level] {
@@ -357,7 +402,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn inline_finally(&mut self, level: usize, block: &'a BlockStatement<'a>) -> CResult<()> {
         let saved_control: Vec<Control<'a>> = self.control.drain(level..).collect();
         let saved_scopes = self.scope_stack.clone();
-        let result = self.block(block);
+        let result = self.finally_block(block);
         self.scope_stack = saved_scopes;
         self.control.extend(saved_control);
         result
@@ -376,7 +421,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let try_ranges = self.close_try();
         let mut to_end = Vec::new();
         if let Some(f) = finalizer {
-            self.block(f)?;
+            self.finally_block(f)?;
         }
         to_end.push(self.emit_jump());
         let mut finally_ranges = Vec::new();
@@ -402,6 +447,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             if let Some(param) = &catch.param {
                 self.bind_pattern(&param.pattern, exception, true)?;
             }
+            self.reset_completion();
             for statement in &catch.body.body {
                 self.statement(statement)?;
             }
@@ -413,7 +459,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 finally_ranges = self.close_try();
             }
             if let Some(f) = finalizer {
-                self.block(f)?;
+                self.finally_block(f)?;
             }
             to_end.push(self.emit_jump());
         } else {
@@ -424,7 +470,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             self.push_handlers(&finally_ranges, target, exception);
             self.emit(Instruction::RestoreEnv { src: saved_env });
             self.scope_stack = scopes_before;
-            self.block(f)?;
+            self.finally_block(f)?;
             self.emit(Instruction::Throw { src: exception });
         }
         for j in to_end {
@@ -434,7 +480,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     }
 
     /// Pops a `try` entry, returning its ranges.
-    fn close_try(&mut self) -> Vec<(u32, u32)> {
+    pub(super) fn close_try(&mut self) -> Vec<(u32, u32)> {
         let here = self.here();
         match self.control.pop() {
             Some(Control::Try { mut ranges, open, .. }) => {
@@ -449,7 +495,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
     }
 
-    fn push_handlers(&mut self, ranges: &[(u32, u32)], target: u32, exception: Reg) {
+    pub(super) fn push_handlers(&mut self, ranges: &[(u32, u32)], target: u32, exception: Reg) {
         for &(start, end) in ranges {
             self.handlers.push(Handler { start, end, target, exception });
         }
@@ -522,7 +568,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         {
             let mark = self.mark();
             let r = self.temp()?;
-            self.expression(&s.right, r)?;
+            self.for_head_expression(s.scope_id.get(), &s.right, r)?;
             self.emit(Instruction::ForInStart { dst: iter, obj: r });
             self.release(mark);
         }
@@ -548,7 +594,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         {
             let mark = self.mark();
             let r = self.temp()?;
-            self.expression(&s.right, r)?;
+            self.for_head_expression(s.scope_id.get(), &s.right, r)?;
             if s.r#await {
                 self.emit(Instruction::GetAsyncIterator { dst: record, src: r });
             } else {
@@ -613,6 +659,21 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         self.emit(Instruction::Throw { src: exception });
         self.patch_here(over);
+        Ok(())
+    }
+
+    /// The expression of a `for-in`/`for-of` head, evaluated in the loop's
+    /// scope with its bindings in their TDZ (§14.7.5.6
+    /// ForIn/OfHeadEvaluation step 2): `for (let x of [x])` throws.
+    fn for_head_expression(
+        &mut self,
+        scope: Option<oxc_syntax::scope::ScopeId>,
+        e: &'a oxc_ast::ast::Expression<'a>,
+        dst: Reg,
+    ) -> CResult<()> {
+        let pushed = self.enter_scope(scope, &[])?;
+        self.expression(e, dst)?;
+        self.leave_scope(pushed);
         Ok(())
     }
 

@@ -170,3 +170,28 @@ impl<'a> FunctionCompiler<'_, 'a> {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::vm::Vm;
+
+    fn run(text: &str) -> String {
+        let mut vm = Vm::new();
+        let value = vm.eval_script("with.js", text).expect("the script runs");
+        value.to_rust_string(&mut vm).expect("a string")
+    }
+
+    /// §13.15.2 step 1.a: the reference is resolved (to the `with` object)
+    /// before the right-hand side runs, so deleting the property there
+    /// does not redirect the assignment (test262 S11.13.1_A5_T1). Node 20
+    /// disagrees (it assigns the outer `x`), so this case is here and not
+    /// in tests/js.
+    #[test]
+    fn assignment_resolves_its_reference_before_the_right_hand_side() {
+        let text = "var scope = { x: 1 }; var x = 0; with (scope) { x = (delete scope.x, 2); } scope.x + ',' + x";
+        assert_eq!(run(text), "2,0");
+        let nested = "var inner = { x: 1 }, outer = { x: 5 }; \
+            with (outer) { with (inner) { x = (delete inner.x, 3); } } [inner.x, outer.x].join()";
+        assert_eq!(run(nested), "3,5");
+    }
+}

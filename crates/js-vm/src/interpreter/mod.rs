@@ -29,7 +29,7 @@ use crate::bytecode::{Code, CodeKind, CompareOp, Instruction, Reg};
 use crate::environment::DeclarativeEnvironment;
 use crate::function::{Closure, Function};
 use crate::object::internal_methods::{
-    self as im, create_data_property_or_throw, define_own_property, get, get_value, has_property, key_to_display,
+    self as im, create_data_property_or_throw, get, get_value, has_property, key_to_display,
 };
 use crate::object::{
     Attributes, CachedProperty, JsObject, LookupCache, ObjectKind, PropertyDescriptor, PropertyKey, Shape,
@@ -895,7 +895,12 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     if let Some(o) = target.as_object() {
                         let k = to_property_key(vm, key_value)?;
                         let attrs = Attributes::METHOD.with(Attributes::ENUMERABLE, enumerable);
-                        define_own_property(vm, o, k, PropertyDescriptor::data(f, attrs))?;
+                        crate::builtins::object::define_property_or_throw(
+                            vm,
+                            o,
+                            k,
+                            PropertyDescriptor::data(f, attrs),
+                        )?;
                     }
                 }
                 Instruction::DefineAccessor { obj, key, func, setter, enumerable } => {
@@ -912,7 +917,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         } else {
                             desc.get = Some(f);
                         }
-                        define_own_property(vm, o, k, desc)?;
+                        crate::builtins::object::define_property_or_throw(vm, o, k, desc)?;
                     }
                 }
                 Instruction::CopyDataProperties { dst, src } => {
@@ -1002,6 +1007,21 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let (this, new_target) =
                         if is_arrow { (this, new_target) } else { (Value::UNDEFINED, Value::UNDEFINED) };
                     let f = crate::builtins::function::make_closure(vm, child, env, this, new_target);
+                    if is_arrow {
+                        // `super` in an arrow is its enclosing method's
+                        // (§10.2.1.1: arrows have a lexical [[HomeObject]]).
+                        let home = vm.frames.last().and_then(|f| f.callee).and_then(|c| {
+                            match c.borrow(&vm.heap).as_function() {
+                                Some(Function::Closure(cl)) => cl.home_object,
+                                _ => None,
+                            }
+                        });
+                        if let Some(home) = home
+                            && let ObjectKind::Function(Function::Closure(cl)) = &mut f.borrow_mut(&mut vm.heap).kind
+                        {
+                            cl.home_object = Some(home);
+                        }
+                    }
                     r!(dst) = Value::object(f);
                 }
                 Instruction::Call { dst, callee, this, args, argc } => {
