@@ -117,7 +117,10 @@ pub(crate) fn create_arguments_object(vm: &mut Vm, mapped: Option<&[u32]>) -> Gc
         }
         _ => ObjectKind::Arguments,
     };
-    let is_mapped = matches!(kind, ObjectKind::MappedArguments { .. });
+    // A sloppy function with simple parameters gets a mapped object even
+    // when no parameter is captured (no environment to alias): its
+    // `callee` is the function, not the strict-mode thrower.
+    let is_mapped = mapped.is_some();
     let obj = vm.new_object_of_kind(Some(proto), kind);
     let length_key = PropertyKey::String(vm.names.length);
     define_builtin(vm, obj, length_key, Value::number(values.len() as f64), Attributes::METHOD);

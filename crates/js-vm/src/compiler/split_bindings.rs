@@ -13,6 +13,10 @@
 //!   one binding. The initialiser of such a `var` assigns the parameter,
 //!   while the function-level `var` is a separate binding that stays
 //!   `undefined`.
+//! * Catch parameters in general: oxc moves their bindings into the catch
+//!   body's scope, but closures in the parameter's defaults are made in
+//!   the catch clause's scope, before the body's exists (§14.15.2); they
+//!   are moved back so the clause's scope holds them.
 
 use oxc_ast::AstKind;
 use oxc_ast::ast::{BindingIdentifier, BindingPattern, VariableDeclarationKind};
@@ -30,6 +34,8 @@ pub(super) struct SplitPlan<'a> {
     class_expressions: Vec<SymbolId>,
     /// Identifier catch parameters: (symbol, catch scope, node).
     catch_parameters: Vec<(SymbolId, ScopeId, NodeId)>,
+    /// Catch clauses with a parameter: (clause scope, body scope).
+    catch_scopes: Vec<(ScopeId, ScopeId)>,
     /// `var` declarators' identifiers with the scope they appear in: those
     /// outside a catch clause whose parameter they redeclare are rebound
     /// to the function's own `var`.
@@ -43,6 +49,7 @@ impl<'a> SplitPlan<'a> {
             class_declarations: Vec::new(),
             class_expressions: Vec::new(),
             catch_parameters: Vec::new(),
+            catch_scopes: Vec::new(),
             var_identifiers: Vec::new(),
         };
         for node in semantic.nodes().iter() {
@@ -60,6 +67,12 @@ impl<'a> SplitPlan<'a> {
                     }
                 }
                 AstKind::CatchClause(clause) => {
+                    if clause.param.is_some()
+                        && let (Some(scope), Some(body)) = (clause.scope_id.get(), clause.body.scope_id.get())
+                        && scope != body
+                    {
+                        plan.catch_scopes.push((scope, body));
+                    }
                     if let Some(param) = &clause.param
                         && let BindingPattern::BindingIdentifier(id) = &param.pattern
                         && let (Some(symbol), Some(scope)) = (id.symbol_id.get(), clause.scope_id.get())
@@ -95,6 +108,19 @@ impl<'a> SplitPlan<'a> {
             );
             scoping.add_binding(class_scope, name.as_str().into(), inner);
             move_references(scoping, outer, inner, |scoping, at| within(scoping, at, class_scope));
+        }
+        for (clause, body) in self.catch_scopes {
+            let parameters: Vec<(String, SymbolId)> = scoping
+                .get_bindings(body)
+                .iter()
+                .filter(|&(_, &symbol)| scoping.symbol_flags(symbol).contains(SymbolFlags::CatchVariable))
+                .map(|(name, &symbol)| (name.as_str().to_owned(), symbol))
+                .collect();
+            for (name, symbol) in parameters {
+                scoping.remove_binding(body, name.as_str().into());
+                scoping.add_binding(clause, name.as_str().into(), symbol);
+                scoping.set_symbol_scope_id(symbol, clause);
+            }
         }
         for (param, catch_scope, node) in self.catch_parameters {
             let hoisted_to = scoping.symbol_scope_id(param);

@@ -435,8 +435,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.control.push(Control::Try { ranges: Vec::new(), open: Some(here), finalizer });
             }
             let pushed = self.enter_scope(catch.scope_id.get(), &[])?;
-            // The body's scope is entered before the parameter is bound, in
-            // case the parameter's bindings live there.
+            // The parameter is bound in the catch clause's scope (where
+            // `split_bindings` keeps its bindings) before the body's is
+            // entered: closures in its defaults see that scope (§14.15.2).
+            if let Some(param) = &catch.param {
+                self.bind_pattern(&param.pattern, exception, true)?;
+            }
             let body_scope = catch.body.scope_id.get();
             let body_pushed = if body_scope == catch.scope_id.get() {
                 self.hoist_block_functions(&catch.body.body)?;
@@ -444,9 +448,6 @@ impl<'a> FunctionCompiler<'_, 'a> {
             } else {
                 Some(self.enter_scope(body_scope, &catch.body.body)?)
             };
-            if let Some(param) = &catch.param {
-                self.bind_pattern(&param.pattern, exception, true)?;
-            }
             self.reset_completion();
             for statement in &catch.body.body {
                 self.statement(statement)?;
@@ -565,6 +566,19 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     fn for_in_statement(&mut self, s: &'a ForInStatement<'a>, labels: Vec<String>) -> CResult<()> {
         let iter = self.temp()?;
+        // B.3.5: `for (var x = init in obj)` in sloppy code binds `init`
+        // first (the parser allows it only there).
+        if let ForStatementLeft::VariableDeclaration(decl) = &s.left
+            && decl.kind == VariableDeclarationKind::Var
+            && let Some(d) = decl.declarations.first()
+            && let Some(init) = &d.init
+        {
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.expression_named(init, r, binding_name(&d.id).as_deref())?;
+            self.bind_pattern(&d.id, r, true)?;
+            self.release(mark);
+        }
         {
             let mark = self.mark();
             let r = self.temp()?;

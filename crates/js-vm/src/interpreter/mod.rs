@@ -853,18 +853,21 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let k = to_property_key(vm, key_value)?;
                     put_value(vm, target, k, v, strict)?;
                 }
-                Instruction::GetSuper { dst, key } => {
+                Instruction::LoadSuperBase { dst } => {
+                    r!(dst) = super_base(vm)?.map_or(Value::NULL, Value::object);
+                }
+                Instruction::GetSuper { dst, proto, key } => {
                     let k = to_property_key(vm, r!(key))?;
                     let this = vm.stack[base];
-                    r!(dst) = match super_base(vm)? {
+                    r!(dst) = match r!(proto).as_object() {
                         Some(p) => get(vm, p, k, this)?,
                         None => return Err(vm.type_error("Cannot read properties of null (super)")),
                     };
                 }
-                Instruction::SetSuper { key, src, strict } => {
+                Instruction::SetSuper { proto, key, src, strict } => {
                     let k = to_property_key(vm, r!(key))?;
                     let (this, value) = (vm.stack[base], r!(src));
-                    let Some(p) = super_base(vm)? else {
+                    let Some(p) = r!(proto).as_object() else {
                         return Err(vm.type_error("Cannot set properties of null (super)"));
                     };
                     if !im::set(vm, p, k, value, this)? && strict {
@@ -1104,6 +1107,11 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let text = n.as_string().map(|s| s.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default();
                     let _ = text;
                     return Err(vm.type_error("Assignment to constant variable."));
+                }
+                Instruction::ThrowReferenceError { message } => {
+                    let m = constant!(message);
+                    let text = m.as_string().map(|s| s.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default();
+                    return Err(vm.reference_error(&text));
                 }
 
                 Instruction::Add { dst, lhs, rhs } => {

@@ -213,3 +213,42 @@ function tracked(values) {
 // ---- class element definitions that cannot be made throw ----
 console.log("static prototype method:", outcome(() => class { static ["prototype"]() {} }));
 console.log("static prototype getter:", outcome(() => class { static get ["prototype"]() { return 1; } }));
+
+// ---- template objects are made once per site and frozen ----
+{
+  const tag = (strings) => strings;
+  const site = () => tag`a${1}b\u0041`;
+  const first = site();
+  const raw = Object.getOwnPropertyDescriptor(first, "raw");
+  console.log("template cached:", first === site(), Object.isFrozen(first), Object.isFrozen(first.raw));
+  console.log("raw descriptor:", raw.writable, raw.enumerable, raw.configurable, JSON.stringify(first.raw));
+  console.log("other site:", first !== tag`a${1}b\u0041`, eval("tag`x`") !== eval("tag`x`"));
+}
+
+// ---- small reference forms ----
+{
+  const a = { b() { return this._b; }, _b: { c: 42 } };
+  console.log("parenthesised chain call:", (a?.b)().c, (a?.b)?.().c, (a?.x)?.());
+  console.log("typeof parenthesised:", typeof (undeclaredThing));
+  (function () {
+    console.log("arguments.callee:", typeof arguments.callee, delete arguments.callee, arguments.callee);
+  })();
+  var fn;
+  (fn) = function () {};
+  var named = function () {};
+  console.log("parenthesised target names nothing:", JSON.stringify(fn.name), named.name);
+  class B { get x() { return "bx"; } }
+  class D extends B {
+    constructor() {
+      try { super[(() => { throw new Error("key"); })()]; } catch (e) { console.log("super key before this:", e.constructor.name); }
+      super();
+      console.log("super get:", super.x);
+    }
+    m() { delete super.x; }
+  }
+  console.log("delete super:", outcome(() => new D().m()));
+  let probe;
+  try { throw ["inside"]; } catch ([x, _ = (probe = function () { return x; })]) {}
+  console.log("catch parameter default closure:", probe());
+  console.log("for-in var initializer:", eval("for (var q = 5 in {}); q"));
+}
