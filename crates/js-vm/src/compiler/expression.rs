@@ -947,7 +947,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 .into_iter()
                 .map(|obj| self.emit(Instruction::WithDelete { dst, obj, name: c, found: u32::MAX }))
                 .collect();
-            if self.symbol_of(id).is_none() {
+            if self.symbol_of(id).is_none() && !(id.name == "arguments" && self.arguments_location().is_some()) {
                 let c = self.name_constant(id.name.as_str());
                 self.emit(Instruction::DeleteGlobal { dst, name: c });
             } else {

@@ -17,13 +17,18 @@
 //!   body's scope, but closures in the parameter's defaults are made in
 //!   the catch clause's scope, before the body's exists (§14.15.2); they
 //!   are moved back so the clause's scope holds them.
+//! * `arguments` inside a nested non-arrow function: oxc resolves it to an
+//!   outer binding named `arguments`, but every such function has its own
+//!   implicit `arguments` (§10.2.11 step 22), so the reference is made
+//!   unresolved again (the compiler's implicit-`arguments` path).
 
 use oxc_ast::AstKind;
 use oxc_ast::ast::{BindingIdentifier, BindingPattern, VariableDeclarationKind};
 use oxc_semantic::{Scoping, Semantic};
 use oxc_span::Span;
 use oxc_syntax::node::NodeId;
-use oxc_syntax::scope::ScopeId;
+use oxc_syntax::reference::Reference;
+use oxc_syntax::scope::{ScopeFlags, ScopeId};
 use oxc_syntax::symbol::{SymbolFlags, SymbolId};
 
 /// What to split, found in the AST before the scope tree is taken over.
@@ -93,6 +98,7 @@ impl<'a> SplitPlan<'a> {
 
     /// Splits the bindings in `scoping`.
     pub(super) fn apply(self, scoping: &mut Scoping) {
+        own_arguments(scoping);
         for symbol in self.class_expressions {
             scoping.union_symbol_flag(symbol, SymbolFlags::ConstVariable);
         }
@@ -191,6 +197,41 @@ fn collect_identifiers<'a>(
             }
             if let Some(rest) = &p.rest {
                 collect_identifiers(&rest.argument, scope, out);
+            }
+        }
+    }
+}
+
+/// The nearest non-arrow function scope around `scope` (`None` at the top
+/// level): the function whose `arguments` a reference there sees.
+fn arguments_function(scoping: &Scoping, scope: ScopeId) -> Option<ScopeId> {
+    for s in scoping.scope_ancestors(scope) {
+        let flags = scoping.scope_flags(s);
+        if flags.contains(ScopeFlags::Function) && !flags.contains(ScopeFlags::Arrow) {
+            return Some(s);
+        }
+        if flags.contains(ScopeFlags::Top) {
+            return None;
+        }
+    }
+    None
+}
+
+/// Unresolves references to a binding named `arguments` made inside a
+/// non-arrow function nested in the binding's own function.
+fn own_arguments(scoping: &mut Scoping) {
+    let symbols: Vec<SymbolId> = scoping.symbol_ids().filter(|&s| scoping.symbol_name(s) == "arguments").collect();
+    for symbol in symbols {
+        let home = arguments_function(scoping, scoping.symbol_scope_id(symbol));
+        let references = scoping.get_resolved_reference_ids(symbol).to_vec();
+        for reference in references {
+            let r = scoping.get_reference(reference);
+            let (node, scope, flags) = (r.node_id(), r.scope_id(), r.flags());
+            let function = arguments_function(scoping, scope);
+            if function.is_some() && function != home {
+                *scoping.get_reference_mut(reference) = Reference::new(node, scope, flags);
+                scoping.delete_resolved_reference(symbol, reference);
+                scoping.add_root_unresolved_reference("arguments".into(), reference);
             }
         }
     }

@@ -252,3 +252,11 @@ console.log("static prototype getter:", outcome(() => class { static get ["proto
   console.log("catch parameter default closure:", probe());
   console.log("for-in var initializer:", eval("for (var q = 5 in {}); q"));
 }
+
+// ---- every non-arrow function has its own `arguments` ----
+{
+  function shadowed() { var arguments = undefined; return (function () { return arguments.length; })(1, 2); }
+  function deleted() { return delete arguments; }
+  function parameter(arguments) { return [arguments, (function () { return arguments.length; })()].join(); }
+  console.log("own arguments:", shadowed(), deleted(), parameter(5));
+}
