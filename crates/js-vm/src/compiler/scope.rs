@@ -114,31 +114,7 @@ impl Analysis {
         let mut class_scopes = HashSet::new();
         let mut declared_private = Vec::new();
         let mut switch_scopes = HashSet::new();
-        let mut lexical_decl_end = HashMap::new();
-        {
-            let scoping = semantic.scoping();
-            for symbol in scoping.symbol_ids() {
-                let flags = scoping.symbol_flags(symbol);
-                if !flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class)
-                {
-                    continue;
-                }
-                let node = scoping.symbol_declaration(symbol);
-                let nodes = semantic.nodes();
-                let end = match nodes.kind(node) {
-                    // A `for-in`/`for-of` declaration is in its TDZ while the
-                    // head's expression runs (§14.7.5.6 step 2).
-                    AstKind::VariableDeclarator(d) => match nodes.parent_kind(nodes.parent_id(node)) {
-                        AstKind::ForOfStatement(f) => oxc_span::GetSpan::span(&f.right).end,
-                        AstKind::ForInStatement(f) => oxc_span::GetSpan::span(&f.right).end,
-                        _ => d.span.end,
-                    },
-                    AstKind::Class(c) => c.span.end,
-                    _ => u32::MAX,
-                };
-                lexical_decl_end.insert(symbol, end);
-            }
-        }
+        let lexical_decl_end = lexical_declaration_ends(&semantic);
         let mut simple_parameters = HashMap::new();
         let with_statements = with_statements_making_closures(&semantic);
         for node in semantic.nodes().iter() {
@@ -408,6 +384,34 @@ impl Analysis {
     pub fn scopes_of(&self, boundary: ScopeId) -> &[ScopeId] {
         self.scopes_of.get(&boundary).map_or(&[], Vec::as_slice)
     }
+}
+
+/// Where each `let`/`const`/`class` declaration ends (see
+/// [`Analysis::initialized_at`]).
+fn lexical_declaration_ends(semantic: &Semantic<'_>) -> HashMap<SymbolId, u32> {
+    let mut lexical_decl_end = HashMap::new();
+    let scoping = semantic.scoping();
+    for symbol in scoping.symbol_ids() {
+        let flags = scoping.symbol_flags(symbol);
+        if !flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class) {
+            continue;
+        }
+        let node = scoping.symbol_declaration(symbol);
+        let nodes = semantic.nodes();
+        let end = match nodes.kind(node) {
+            // A `for-in`/`for-of` declaration is in its TDZ while the
+            // head's expression runs (§14.7.5.6 step 2).
+            AstKind::VariableDeclarator(d) => match nodes.parent_kind(nodes.parent_id(node)) {
+                AstKind::ForOfStatement(f) => oxc_span::GetSpan::span(&f.right).end,
+                AstKind::ForInStatement(f) => oxc_span::GetSpan::span(&f.right).end,
+                _ => d.span.end,
+            },
+            AstKind::Class(c) => c.span.end,
+            _ => u32::MAX,
+        };
+        lexical_decl_end.insert(symbol, end);
+    }
+    lexical_decl_end
 }
 
 /// The `with` statements whose body makes closures (by start offset), with
