@@ -217,6 +217,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         for d in &decl.declarations {
             let mark = self.mark();
+            if let Some(init) = &d.init
+                && decl.kind == VariableDeclarationKind::Var
+                && !self.with_objects.is_empty()
+                && let oxc_ast::ast::BindingPattern::BindingIdentifier(id) = &d.id
+                && let Some(symbol) = id.symbol_id.get()
+            {
+                self.var_initializer_in_with(symbol, id.name.as_str(), init)?;
+                self.release(mark);
+                continue;
+            }
             match &d.init {
                 Some(init) => {
                     let name = binding_name(&d.id);
