@@ -79,23 +79,28 @@ pub(crate) fn make_closure(
 /// `SetFunctionName` (§10.2.9) for a function whose name comes from a
 /// computed key or accessor.
 pub(crate) fn set_function_name(vm: &mut Vm, f: Gc<JsObject>, key: PropertyKey, prefix: Option<&str>) {
-    let base = match key {
-        PropertyKey::Symbol(s) if s.borrow(&vm.heap).private => {
-            s.borrow(&vm.heap).description.map(|d| d.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default()
+    // Built from code units: a key may hold lone surrogates.
+    let mut units: Vec<u16> = prefix.map(|p| format!("{p} ").encode_utf16().collect()).unwrap_or_default();
+    match key {
+        PropertyKey::Symbol(s) => {
+            let symbol = s.borrow(&vm.heap);
+            if let Some(d) = symbol.description {
+                let description = d.borrow(&vm.heap).flat().units();
+                if symbol.private {
+                    units.extend(description);
+                } else {
+                    units.push(u16::from(b'['));
+                    units.extend(description);
+                    units.push(u16::from(b']'));
+                }
+            }
         }
-        PropertyKey::Symbol(s) => match s.borrow(&vm.heap).description {
-            Some(d) => format!("[{}]", d.borrow(&vm.heap).flat().to_rust_string()),
-            None => String::new(),
-        },
-        other => crate::object::internal_methods::key_to_display(vm, other),
-    };
-    let name = match prefix {
-        Some(p) => format!("{p} {base}"),
-        None => base,
-    };
-    let value = vm.string(&name);
+        PropertyKey::String(s) => units.extend(s.borrow(&vm.heap).flat().units()),
+        PropertyKey::Index(i) => units.extend(i.to_string().encode_utf16()),
+    }
+    let name = vm.heap.alloc(JsString::from_utf16(&units));
     let name_key = PropertyKey::String(vm.names.name);
-    define_builtin(vm, f, name_key, value, Attributes::CONFIGURABLE_ONLY);
+    define_builtin(vm, f, name_key, Value::string(name), Attributes::CONFIGURABLE_ONLY);
 }
 
 /// `CreateUnmappedArgumentsObject` (§10.4.4.6), or
@@ -112,7 +117,10 @@ pub(crate) fn create_arguments_object(vm: &mut Vm, mapped: Option<&[u32]>) -> Gc
         }
         _ => ObjectKind::Arguments,
     };
-    let is_mapped = matches!(kind, ObjectKind::MappedArguments { .. });
+    // A sloppy function with simple parameters gets a mapped object even
+    // when no parameter is captured (no environment to alias): its
+    // `callee` is the function, not the strict-mode thrower.
+    let is_mapped = mapped.is_some();
     let obj = vm.new_object_of_kind(Some(proto), kind);
     let length_key = PropertyKey::String(vm.names.length);
     define_builtin(vm, obj, length_key, Value::number(values.len() as f64), Attributes::METHOD);

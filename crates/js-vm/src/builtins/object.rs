@@ -391,7 +391,7 @@ pub fn define_property_or_throw(
 
 /// `SetIntegrityLevel` (§7.3.16): `frozen` or sealed. False when the
 /// object refused to become non-extensible.
-fn set_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
+pub(crate) fn set_integrity_level(vm: &mut Vm, o: Gc<JsObject>, frozen: bool) -> JsResult<bool> {
     if !prevent_extensions(vm, o)? {
         return Ok(false);
     }

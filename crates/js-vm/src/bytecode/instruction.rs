@@ -117,11 +117,16 @@ pub enum Instruction {
     GetIndexedConvertKey { dst: Reg, obj: Reg, key: Reg },
     /// `obj[key] = src`
     SetIndexed { obj: Reg, key: Reg, src: Reg, strict: bool },
-    /// `dst = super.name` / `super[key]` with the home object's prototype.
-    GetSuper { dst: Reg, key: Reg },
-    /// `super[key] = src`: [[Set]] on the home object's prototype with
+    /// `dst = GetSuperBase()`: the running method's home object's
+    /// prototype, or null (taken when the super reference is made, before
+    /// its key is converted).
+    LoadSuperBase { dst: Reg },
+    /// `dst = super[key]`: [[Get]] on `proto` (from `LoadSuperBase`) with
+    /// `this` as the receiver.
+    GetSuper { dst: Reg, proto: Reg, key: Reg },
+    /// `super[key] = src`: [[Set]] on `proto` (from `LoadSuperBase`) with
     /// `this` as the receiver; a failed write throws in strict code.
-    SetSuper { key: Reg, src: Reg, strict: bool },
+    SetSuper { proto: Reg, key: Reg, src: Reg, strict: bool },
     /// `dst = delete obj[key]`
     Delete { dst: Reg, obj: Reg, key: Reg, strict: bool },
     /// CreateDataPropertyOrThrow(obj, key, src)
@@ -177,6 +182,9 @@ pub enum Instruction {
     Throw { src: Reg },
     /// Throws a `TypeError` for an assignment to a constant.
     ThrowConstAssign { name: ConstIndex },
+    /// Throws a `ReferenceError` whose message is the string constant
+    /// `message` (references that cannot be used, found at run time).
+    ThrowReferenceError { message: ConstIndex },
 
     /// `dst = lhs + rhs`
     Add { dst: Reg, lhs: Reg, rhs: Reg },

@@ -110,8 +110,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 _ => {}
             }
         }
-        // The inner name binding is initialised before static elements run.
-        if let Some(symbol) = class.id.as_ref().and_then(|id| id.symbol_id.get()) {
+        // The inner name binding (in the class scope, see `split_bindings`)
+        // is initialised before static elements run.
+        if let (Some(id), Some(scope)) = (&class.id, class.scope_id.get())
+            && let Some(symbol) = self.analysis.scoping.get_binding(scope, id.name.as_str().into())
+        {
             self.store_binding(symbol, ctor, true)?;
         }
         // Static private methods and accessors go on the constructor now.
@@ -140,7 +143,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                             self.emit(Instruction::Closure { dst: func, index });
                             self.emit(Instruction::SetHomeObject { func, home: ctor });
                             self.emit(Instruction::Call { dst: func, callee: func, this: ctor, args, argc: 0 });
-                            if p.computed && super::expression::is_anonymous_function(value) {
+                            if name.is_none() && super::expression::is_anonymous_function(value) {
                                 self.emit(Instruction::SetFunctionName { func, key, prefix: 0 });
                             }
                         }
@@ -230,7 +233,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 Some(v) => {
                     let name = if p.computed { None } else { Self::static_key_name(&p.key) };
                     fc.expression_named(v, value, name.as_deref())?;
-                    if p.computed && super::expression::is_anonymous_function(v) {
+                    if name.is_none() && super::expression::is_anonymous_function(v) {
                         fc.emit(Instruction::SetFunctionName { func: value, key, prefix: 0 });
                     }
                 }

@@ -24,9 +24,10 @@ pub(crate) enum PropertyRef {
     Keyed { obj: Reg, key: Reg },
     /// `obj.#name` (`key` holds the Private Name).
     Private { obj: Reg, key: Reg },
-    /// `super.name` / `super[key]`: the home object's prototype with
-    /// `this` as the receiver (`key` holds the key).
-    Super { key: Reg },
+    /// `super.name` / `super[key]`: the home object's prototype (taken
+    /// when the reference is made, in `proto`) with `this` as the
+    /// receiver (`key` holds the key).
+    Super { proto: Reg, key: Reg },
 }
 
 impl<'a> FunctionCompiler<'_, 'a> {
@@ -679,33 +680,45 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
-    /// The strings array (with `raw`) passed to a tag function.
+    /// The template object (§13.2.8.4 GetTemplateObject) passed to a tag
+    /// function: made once per site, when the site is compiled (each
+    /// evaluation of the site yields the same frozen object; the code is
+    /// the realm's, and a site compiled again, as by `eval`, is a new
+    /// site).
     fn template_object(&mut self, t: &'a TemplateLiteral<'a>, dst: Reg) -> CResult<()> {
-        let mark = self.mark();
-        let raw = self.temp()?;
-        let item = self.temp()?;
-        self.emit(Instruction::NewArray { dst });
-        self.emit(Instruction::NewArray { dst: raw });
+        let mut cooked = Vec::with_capacity(t.quasis.len());
+        let mut raw = Vec::with_capacity(t.quasis.len());
         for quasi in &t.quasis {
-            match quasi.value.cooked {
-                Some(c) => {
-                    let units = decode_lone_surrogates(c.as_str(), quasi.lone_surrogates);
-                    self.load_string_units(&units, item);
-                }
-                None => {
-                    self.emit(Instruction::LoadUndefined { dst: item });
-                }
-            }
-            self.emit(Instruction::ArrayPush { array: dst, src: item });
+            cooked.push(match quasi.value.cooked {
+                Some(c) => atom_value(self.vm, &decode_lone_surrogates(c.as_str(), quasi.lone_surrogates)),
+                None => Value::UNDEFINED,
+            });
             let raw_units: Vec<u16> = quasi.value.raw.as_str().encode_utf16().collect();
-            self.load_string_units(&raw_units, item);
-            self.emit(Instruction::ArrayPush { array: raw, src: item });
+            raw.push(atom_value(self.vm, &raw_units));
         }
-        let raw_name = self.name_constant("raw");
-        let key = self.temp()?;
-        self.emit(Instruction::LoadConst { dst: key, index: raw_name });
-        self.emit(Instruction::DefineMethod { obj: dst, key, func: raw, enumerable: false });
-        self.release(mark);
+        let raw_object = crate::builtins::array::array_create(self.vm, &raw);
+        let template = crate::builtins::array::array_create(self.vm, &cooked);
+        let raw_name: Vec<u16> = "raw".encode_utf16().collect();
+        let Some(raw_atom) = atom_value(self.vm, &raw_name).as_string() else {
+            return Err(CompileError::Range("could not make a template object".to_owned()));
+        };
+        let raw_key = crate::object::PropertyKey::String(raw_atom);
+        crate::object::internal_methods::define_builtin(
+            self.vm,
+            template,
+            raw_key,
+            Value::object(raw_object),
+            crate::object::Attributes::NONE,
+        );
+        for object in [raw_object, template] {
+            // Fresh ordinary arrays: freezing them cannot fail or run code.
+            let frozen = crate::builtins::object::set_integrity_level(self.vm, object, true);
+            if !matches!(frozen, Ok(true)) {
+                return Err(CompileError::Range("could not freeze a template object".to_owned()));
+            }
+        }
+        let c = self.constant(Value::object(template));
+        self.emit(Instruction::LoadConst { dst, index: c });
         Ok(())
     }
 
@@ -759,10 +772,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
-    /// The static name of a non-computed key, for function names.
+    /// The static name of a non-computed key, for function names. A string
+    /// literal with lone surrogates has none here (a Rust string cannot
+    /// hold it): its functions are named from the key at run time.
     pub fn static_key_name(key: &PropertyKey<'_>) -> Option<String> {
         match key {
             PropertyKey::StaticIdentifier(id) => Some(id.name.as_str().to_owned()),
+            PropertyKey::PrivateIdentifier(id) => Some(format!("#{}", id.name)),
+            PropertyKey::StringLiteral(s) if s.lone_surrogates => None,
             PropertyKey::StringLiteral(s) => Some(s.value.as_str().to_owned()),
             PropertyKey::NumericLiteral(n) => Some(crate::abstract_ops::number_to_string(n.value)),
             PropertyKey::BigIntLiteral(b) => Some(b.value.as_str().to_owned()),
@@ -808,7 +825,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                             if p.method {
                                 self.emit(Instruction::SetHomeObject { func: value, home: obj });
                             }
-                            if p.computed && is_anonymous_fn {
+                            if static_name.is_none() && is_anonymous_fn {
                                 self.emit(Instruction::SetFunctionName { func: value, key, prefix: 0 });
                             }
                             if p.method {
@@ -850,7 +867,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn unary(&mut self, u: &'a UnaryExpression<'a>, dst: Reg) -> CResult<()> {
         match u.operator {
             UnaryOperator::Typeof => {
-                if let Expression::Identifier(id) = &u.argument
+                if let Expression::Identifier(id) = strip_parens(&u.argument)
                     // A global `var` may have been deleted (eval code's).
                     && self.symbol_of(id).is_none_or(|symbol| self.location_of(symbol) == Location::GlobalVar)
                     && self.outer_binding(id.name.as_str()).is_none()
@@ -898,6 +915,17 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     fn delete(&mut self, target: &'a Expression<'a>, dst: Reg) -> CResult<()> {
         let target = strip_parens(target);
+        if let Some(m) = target.as_member_expression()
+            && matches!(m.object(), Expression::Super(_))
+        {
+            // §13.5.1.2 step 5.a: the reference is evaluated (`this` checked,
+            // key evaluated but not converted), then deleting it throws.
+            let mark = self.mark();
+            let _ = self.super_ref(m)?;
+            self.emit_throw_reference_error("Unsupported reference to 'super'");
+            self.release(mark);
+            return Ok(());
+        }
         if let Some(m) = target.as_member_expression() {
             let mark = self.mark();
             let obj = self.temp()?;
@@ -930,6 +958,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 .collect();
             let location = self.symbol_of(id).map(|symbol| self.location_of(symbol));
             match location {
+                // A function's own `arguments` object is not deletable.
+                None if id.name == "arguments" && self.arguments_location().is_some() => {
+                    self.emit(Instruction::LoadBool { dst, value: false });
+                }
                 // Unresolved, or a global `var` (deletable when eval code
                 // made it).
                 None | Some(Location::GlobalVar) => {
@@ -963,6 +995,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.release(mark);
         self.emit(Instruction::LoadBool { dst, value: true });
         Ok(())
+    }
+
+    /// Throws a ReferenceError with `message`.
+    pub(super) fn emit_throw_reference_error(&mut self, message: &str) {
+        let message = self.name_constant(message);
+        self.emit(Instruction::ThrowReferenceError { message });
     }
 
     /// A binary expression; left-nested chains (`a + b + c + …`, common in
@@ -1016,7 +1054,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     /// Evaluates the base (and key) of a member expression used as a
     /// reference.
-    fn property_ref(&mut self, m: &'a MemberExpression<'a>) -> CResult<PropertyRef> {
+    pub(super) fn property_ref(&mut self, m: &'a MemberExpression<'a>) -> CResult<PropertyRef> {
         if matches!(m.object(), Expression::Super(_)) {
             return self.super_ref(m);
         }
@@ -1073,8 +1111,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
             PropertyRef::Private { obj, key } => {
                 self.emit(Instruction::GetPrivate { dst, obj, key });
             }
-            PropertyRef::Super { key } => {
-                self.emit(Instruction::GetSuper { dst, key });
+            PropertyRef::Super { proto, key } => {
+                self.emit(Instruction::GetSuper { dst, proto, key });
             }
         }
     }
@@ -1086,9 +1124,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
             PropertyRef::Keyed { obj, key } => {
                 self.emit(Instruction::GetIndexedConvertKey { dst, obj, key });
             }
-            PropertyRef::Super { key } => {
+            PropertyRef::Super { proto, key } => {
                 self.emit(Instruction::ToPropertyKey { dst: key, src: key });
-                self.emit(Instruction::GetSuper { dst, key });
+                self.emit(Instruction::GetSuper { dst, proto, key });
             }
             other => self.get_ref(other, dst),
         }
@@ -1107,8 +1145,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
             PropertyRef::Private { obj, key } => {
                 self.emit(Instruction::SetPrivate { obj, key, src });
             }
-            PropertyRef::Super { key } => {
-                self.emit(Instruction::SetSuper { key, src, strict: self.strict });
+            PropertyRef::Super { proto, key } => {
+                self.emit(Instruction::SetSuper { proto, key, src, strict: self.strict });
             }
         }
     }
@@ -1122,8 +1160,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
-    /// The key of a `super.x` / `super[x]` reference, in a new register.
+    /// A `super.x` / `super[x]` reference (§13.3.7.1): the `this` binding
+    /// is checked first, then the key is evaluated, then the super base is
+    /// taken (before the key is converted), each in a new register.
     pub(super) fn super_ref(&mut self, m: &'a MemberExpression<'a>) -> CResult<PropertyRef> {
+        let proto = self.temp()?;
+        // GetThisBinding: a derived constructor's `this` before `super()`
+        // is a ReferenceError before anything else runs.
+        let _ = self.this_register(proto);
         let key = self.temp()?;
         match m {
             MemberExpression::StaticMemberExpression(s) => {
@@ -1135,7 +1179,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 return Err(CompileError::syntax("Unexpected private field".to_owned()));
             }
         }
-        Ok(PropertyRef::Super { key })
+        self.emit(Instruction::LoadSuperBase { dst: proto });
+        Ok(PropertyRef::Super { proto, key })
     }
 
     /// A member read; `exits` collects optional-chain short-circuits.
@@ -1220,6 +1265,22 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let callee_expr = strip_parens(&c.callee);
         if let Some(m) = callee_expr.as_member_expression() {
             self.member_with_this(m, callee, this, exits)?;
+        } else if let Expression::ChainExpression(chain) = callee_expr
+            && let Some(m) = chain.expression.as_member_expression()
+        {
+            // `(a?.b)()`: the parenthesised chain is still a reference, so
+            // `a` is the receiver; a short-circuit leaves undefined.
+            let mut inner = Some(Vec::new());
+            self.member_with_this(m, callee, this, &mut inner)?;
+            let inner = inner.unwrap_or_default();
+            if !inner.is_empty() {
+                let to_end = self.emit_jump();
+                for j in inner {
+                    self.patch_here(j);
+                }
+                self.emit(Instruction::LoadUndefined { dst: callee });
+                self.patch_here(to_end);
+            }
         } else if let (Expression::Identifier(id), false) = (callee_expr, self.with_objects.is_empty()) {
             // A call through a `with` object passes it as `this`.
             self.emit(Instruction::LoadUndefined { dst: this });
@@ -1308,7 +1369,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     fn assignment(&mut self, a: &'a AssignmentExpression<'a>, dst: Reg) -> CResult<()> {
         let name = match &a.left {
-            AssignmentTarget::AssignmentTargetIdentifier(id) => Some(id.name.as_str().to_owned()),
+            // `(f) = function () {}` names nothing: a parenthesised target
+            // is not an IdentifierRef (§13.15.2 step 1.c); the expression
+            // then starts at the parenthesis, before the identifier.
+            AssignmentTarget::AssignmentTargetIdentifier(id) if id.span.start == a.span.start => {
+                Some(id.name.as_str().to_owned())
+            }
             _ => None,
         };
         if a.operator == AssignmentOperator::Assign {
@@ -1320,6 +1386,19 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.expression(&a.right, dst)?;
                 self.mark_position(a.span.start);
                 self.set_ref(r, dst);
+                self.release(mark);
+                return Ok(());
+            }
+            if let AssignmentTarget::AssignmentTargetIdentifier(id) = &a.left
+                && !self.with_objects.is_empty()
+            {
+                // Inside `with`, the reference is resolved before the
+                // right-hand side runs (§13.15.2 step 1.a), which may
+                // delete the property it found.
+                let mark = self.mark();
+                let base = self.resolve_identifier_reference(id)?;
+                self.expression_named(&a.right, dst, name.as_deref())?;
+                self.put_identifier_reference(id, base, dst)?;
                 self.release(mark);
                 return Ok(());
             }

@@ -77,6 +77,14 @@ pub(crate) struct FunctionCompiler<'c, 'a> {
     pub await_count: u32,
     /// In a module's top level: the environment slot of `*default*`.
     pub module_default_slot: Option<u32>,
+    /// While a parameter list with expressions is bound: the parameters
+    /// not bound yet, in their TDZ (§10.2.11 step 28 binds them one after
+    /// the other, so a default can read only the earlier ones).
+    pub parameters_in_tdz: Vec<SymbolId>,
+    /// The `finally` blocks being compiled in script or eval code: the
+    /// control-stack depth where each began and the completion register
+    /// outside it (`break` out of one carries its own value out).
+    pub finally_completions: Vec<(usize, Reg)>,
     /// Compiling the parameter list (its expressions may call `eval`,
     /// whose `var`s may not redeclare a parameter).
     pub in_parameters: bool,
@@ -132,6 +140,8 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             own_name: None,
             await_count: 0,
             module_default_slot: None,
+            parameters_in_tdz: Vec::new(),
+            finally_completions: Vec::new(),
             in_parameters: false,
             parameter_names: Vec::new(),
         }
@@ -481,6 +491,13 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     pub fn store_binding(&mut self, symbol: SymbolId, src: Reg, init: bool) -> CResult<()> {
         let flags = self.analysis.scoping.symbol_flags(symbol);
         let name = self.analysis.scoping.symbol_name(symbol).to_owned();
+        if !self.parameters_in_tdz.is_empty() && self.parameters_in_tdz.contains(&symbol) {
+            if init {
+                self.parameters_in_tdz.retain(|&s| s != symbol);
+            } else {
+                self.throw_parameter_tdz(&name)?;
+            }
+        }
         if let Location::Import { .. } = self.location_of(symbol) {
             // Import bindings are immutable (§9.1.1.5.5): an uninitialised
             // one reports its TDZ first.
@@ -569,6 +586,10 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     /// [`FunctionCompiler::load_binding`] for a use at source offset `at`:
     /// register reads past the declaration skip the TDZ check.
     pub fn load_binding_at(&mut self, symbol: SymbolId, dst: Reg, copy: bool, at: Option<u32>) -> CResult<Reg> {
+        if !self.parameters_in_tdz.is_empty() && self.parameters_in_tdz.contains(&symbol) {
+            let name = self.analysis.scoping.symbol_name(symbol).to_owned();
+            self.throw_parameter_tdz(&name)?;
+        }
         let flags = self.analysis.scoping.symbol_flags(symbol);
         let lexical =
             flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class);
@@ -628,6 +649,18 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             }
         }
         Ok(dst)
+    }
+
+    /// Throws the TDZ ReferenceError of a parameter read (or assigned)
+    /// before it is bound.
+    fn throw_parameter_tdz(&mut self, name: &str) -> CResult<()> {
+        let mark = self.mark();
+        let r = self.temp()?;
+        let c = self.name_constant(name);
+        self.emit(Instruction::LoadHole { dst: r });
+        self.emit(Instruction::CheckTdz { src: r, name: c });
+        self.release(mark);
+        Ok(())
     }
 
     // ----- functions -----
@@ -1115,6 +1148,20 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
                 return self.compile_rest_and_body(params, body, expression);
             }
         }
+        let has_expressions = params
+            .items
+            .iter()
+            .any(|p| p.initializer.is_some() || !matches!(p.pattern, BindingPattern::BindingIdentifier(_)));
+        if has_expressions {
+            let mut symbols = Vec::new();
+            for param in &params.items {
+                super::pattern::pattern_symbols(&param.pattern, &mut symbols);
+            }
+            if let Some(rest) = &params.rest {
+                super::pattern::pattern_symbols(&rest.rest.argument, &mut symbols);
+            }
+            self.parameters_in_tdz = symbols;
+        }
         for (i, param) in params.items.iter().enumerate() {
             let arg = Reg(1 + i as u16);
             if let Some(init) = &param.initializer {
@@ -1142,6 +1189,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             self.bind_pattern(&rest.rest.argument, r, true)?;
             self.release(mark);
         }
+        self.parameters_in_tdz.clear();
         self.in_parameters = false;
         if let Some(statements) = body {
             self.hoist_functions(statements)?;

@@ -15,6 +15,7 @@ mod module;
 mod nesting;
 mod pattern;
 mod scope;
+mod split_bindings;
 mod statement;
 mod syntax_message;
 mod using;
@@ -123,7 +124,7 @@ pub fn compile_eval(
     // completion value.
     let strict_source;
     let source = if strict {
-        strict_source = Rc::new(Source::new(&source.name, format!("\"use strict\";{}", source.text)));
+        strict_source = Rc::new(Source::new(&source.name, format!("\"use strict\";{}", blank_hashbang(&source.text))));
         strict_source.referrer.replace(source.referrer.borrow().clone());
         &strict_source
     } else {
@@ -132,6 +133,17 @@ pub fn compile_eval(
     stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || {
         compile_on_big_stack(vm, source, CodeKind::Eval, strict, outer)
     })
+}
+
+/// `text` with a leading hashbang comment (§12.5 HashbangComment) turned
+/// into spaces of the same length, so that a directive can be put in front
+/// of it (the comment is only one at the very start).
+fn blank_hashbang(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.starts_with("#!") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let end = text.find(['\n', '\r', '\u{2028}', '\u{2029}']).unwrap_or(text.len());
+    std::borrow::Cow::Owned(format!("{}{}", " ".repeat(end), &text[end..]))
 }
 
 /// Runs a step of oxc on untrusted text, turning a panic inside it (an
@@ -303,6 +315,14 @@ mod tests {
         assert_eq!(decode_lone_surrogates("a\u{FFFD}d800b", true), vec![97, 0xD800, 98]);
         assert_eq!(decode_lone_surrogates("\u{FFFD}fffd", true), vec![0xFFFD]);
         assert_eq!(decode_lone_surrogates("é", false), vec![0xE9]);
+    }
+
+    #[test]
+    fn a_hashbang_gives_way_to_an_injected_directive() {
+        // Same length in bytes: "é" is two.
+        assert_eq!(blank_hashbang("#!x é\n1"), format!("{}\n1", " ".repeat(6)));
+        assert_eq!(blank_hashbang("#!"), "  ");
+        assert_eq!(blank_hashbang("1 #!"), "1 #!");
     }
 
     #[test]

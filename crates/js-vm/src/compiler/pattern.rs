@@ -3,10 +3,11 @@
 //! `DestructuringAssignmentEvaluation`).
 
 use oxc_ast::ast::{
-    AssignmentTarget, AssignmentTargetMaybeDefault, AssignmentTargetProperty, BindingPattern, PropertyKey,
+    AssignmentTarget, AssignmentTargetMaybeDefault, AssignmentTargetProperty, BindingPattern, Expression, PropertyKey,
     SimpleAssignmentTarget,
 };
 
+use super::control::Control;
 use super::expression::is_anonymous_function;
 use super::function::FunctionCompiler;
 use super::{CResult, CompileError};
@@ -78,19 +79,21 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 let record = self.temp()?;
                 let item = self.temp()?;
                 self.emit(Instruction::GetIterator { dst: record, src: value });
-                for element in &p.elements {
-                    self.emit(Instruction::LoadUndefined { dst: item });
-                    let next = self.emit(Instruction::IteratorNext { dst: item, iter: record, done: u32::MAX });
-                    self.patch_here(next);
-                    if let Some(element) = element {
-                        self.bind_pattern(element, item, init)?;
+                self.closing_iterator_on_exit(record, |fc| {
+                    for element in &p.elements {
+                        fc.emit(Instruction::LoadUndefined { dst: item });
+                        let next = fc.emit(Instruction::IteratorNext { dst: item, iter: record, done: u32::MAX });
+                        fc.patch_here(next);
+                        if let Some(element) = element {
+                            fc.bind_pattern(element, item, init)?;
+                        }
                     }
-                }
-                if let Some(rest) = &p.rest {
-                    self.collect_rest(record, item)?;
-                    self.bind_pattern(&rest.argument, item, init)?;
-                }
-                self.emit(Instruction::IteratorClose { iter: record });
+                    if let Some(rest) = &p.rest {
+                        fc.collect_rest(record, item)?;
+                        fc.bind_pattern(&rest.argument, item, init)?;
+                    }
+                    Ok(())
+                })?;
                 self.release(mark);
                 Ok(())
             }
@@ -176,8 +179,17 @@ impl<'a> FunctionCompiler<'_, 'a> {
                             if let Some(k) = keys {
                                 self.emit(Instruction::Move { dst: Reg(k.0 + i as u16), src: key });
                             }
+                            let element_mark = self.mark();
+                            let split = split_default(&p.binding);
+                            let lref = match split {
+                                Some((target, _)) => self.target_ref(target)?,
+                                None => None,
+                            };
                             self.get_by_key(&p.name, p.computed, value, key, item);
-                            self.assign_maybe_default(&p.binding, item)?;
+                            if let Some((target, init)) = split {
+                                self.assign_element(target, init, lref, item)?;
+                            }
+                            self.release(element_mark);
                         }
                     }
                 }
@@ -194,19 +206,29 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 let record = self.temp()?;
                 let item = self.temp()?;
                 self.emit(Instruction::GetIterator { dst: record, src: value });
-                for element in &p.elements {
-                    self.emit(Instruction::LoadUndefined { dst: item });
-                    let next = self.emit(Instruction::IteratorNext { dst: item, iter: record, done: u32::MAX });
-                    self.patch_here(next);
-                    if let Some(element) = element {
-                        self.assign_maybe_default(element, item)?;
+                self.closing_iterator_on_exit(record, |fc| {
+                    for element in &p.elements {
+                        let element_mark = fc.mark();
+                        let split = element.as_ref().and_then(split_default);
+                        let lref = match split {
+                            Some((target, _)) => fc.target_ref(target)?,
+                            None => None,
+                        };
+                        fc.emit(Instruction::LoadUndefined { dst: item });
+                        let next = fc.emit(Instruction::IteratorNext { dst: item, iter: record, done: u32::MAX });
+                        fc.patch_here(next);
+                        if let Some((target, init)) = split {
+                            fc.assign_element(target, init, lref, item)?;
+                        }
+                        fc.release(element_mark);
                     }
-                }
-                if let Some(rest) = &p.rest {
-                    self.collect_rest(record, item)?;
-                    self.assign_to_target(&rest.target, item)?;
-                }
-                self.emit(Instruction::IteratorClose { iter: record });
+                    if let Some(rest) = &p.rest {
+                        let lref = fc.target_ref(&rest.target)?;
+                        fc.collect_rest(record, item)?;
+                        fc.assign_element(&rest.target, None, lref, item)?;
+                    }
+                    Ok(())
+                })?;
                 self.release(mark);
                 Ok(())
             }
@@ -254,24 +276,104 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
-    fn assign_maybe_default(&mut self, target: &'a AssignmentTargetMaybeDefault<'a>, value: Reg) -> CResult<()> {
-        match target {
-            AssignmentTargetMaybeDefault::AssignmentTargetWithDefault(d) => {
-                let skip = self.emit(Instruction::JumpIfNotUndefined { src: value, target: u32::MAX });
-                let name = match (&d.binding, &d.init) {
-                    (AssignmentTarget::AssignmentTargetIdentifier(id), init) if is_anonymous_function(init) => {
-                        Some(id.name.as_str().to_owned())
-                    }
-                    _ => None,
-                };
-                self.expression_named(&d.init, value, name.as_deref())?;
-                self.patch_here(skip);
-                self.assign_to_target(&d.binding, value)
+    /// The reference of a property assignment target, evaluated before the
+    /// value is fetched (§13.15.5.5 step 1, §13.15.5.6 step 1); `None` for
+    /// identifiers and patterns, which are resolved when assigned.
+    fn target_ref(&mut self, target: &'a AssignmentTarget<'a>) -> CResult<Option<super::expression::PropertyRef>> {
+        match target.as_simple_assignment_target().and_then(SimpleAssignmentTarget::as_member_expression) {
+            Some(m) => Ok(Some(self.property_ref(m)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Finishes a destructuring element whose value is in `value`: applies
+    /// the default, then assigns through `lref` (from
+    /// [`Self::target_ref`]) or to the target.
+    fn assign_element(
+        &mut self,
+        target: &'a AssignmentTarget<'a>,
+        init: Option<&'a Expression<'a>>,
+        lref: Option<super::expression::PropertyRef>,
+        value: Reg,
+    ) -> CResult<()> {
+        if let Some(init) = init {
+            let skip = self.emit(Instruction::JumpIfNotUndefined { src: value, target: u32::MAX });
+            let name = match target {
+                AssignmentTarget::AssignmentTargetIdentifier(id) if is_anonymous_function(init) => {
+                    Some(id.name.as_str().to_owned())
+                }
+                _ => None,
+            };
+            self.expression_named(init, value, name.as_deref())?;
+            self.patch_here(skip);
+        }
+        match lref {
+            Some(reference) => {
+                self.set_ref(reference, value);
+                Ok(())
             }
-            other => match other.as_assignment_target() {
-                Some(t) => self.assign_to_target(t, value),
-                None => Ok(()),
-            },
+            None => self.assign_to_target(target, value),
+        }
+    }
+
+    /// Compiles the steps of an array destructuring (`body`) as a region
+    /// that closes the iterator in `record` on every exit: a throw calls
+    /// its `return` and rethrows (IteratorClose with a throw completion), a
+    /// generator's `return` closes it on the way out, and the normal end
+    /// closes it unless it is exhausted (§8.6.3, §13.15.5.2).
+    fn closing_iterator_on_exit(&mut self, record: Reg, body: impl FnOnce(&mut Self) -> CResult<()>) -> CResult<()> {
+        let saved_env = self.temp()?;
+        let exception = self.temp()?;
+        self.emit(Instruction::SaveEnv { dst: saved_env });
+        self.control.push(Control::Iterator { record, async_regs: None });
+        let start = self.here();
+        self.control.push(Control::Try { ranges: Vec::new(), open: Some(start), finalizer: None });
+        let result = body(self);
+        let protected = self.close_try();
+        self.control.pop();
+        result?;
+        self.emit(Instruction::IteratorClose { iter: record });
+        let over = self.emit_jump();
+        let handler = self.here();
+        self.push_handlers(&protected, handler, exception);
+        self.emit(Instruction::RestoreEnv { src: saved_env });
+        self.emit(Instruction::IteratorCloseOnThrow { iter: record });
+        self.emit(Instruction::Throw { src: exception });
+        self.patch_here(over);
+        Ok(())
+    }
+}
+
+/// An element's target and its default value, if it has one.
+fn split_default<'a>(
+    target: &'a AssignmentTargetMaybeDefault<'a>,
+) -> Option<(&'a AssignmentTarget<'a>, Option<&'a Expression<'a>>)> {
+    match target {
+        AssignmentTargetMaybeDefault::AssignmentTargetWithDefault(d) => Some((&d.binding, Some(&d.init))),
+        other => other.as_assignment_target().map(|t| (t, None)),
+    }
+}
+
+/// The symbols a binding pattern declares, in source order.
+pub(crate) fn pattern_symbols(pattern: &BindingPattern<'_>, out: &mut Vec<oxc_syntax::symbol::SymbolId>) {
+    match pattern {
+        BindingPattern::BindingIdentifier(id) => out.extend(id.symbol_id.get()),
+        BindingPattern::AssignmentPattern(p) => pattern_symbols(&p.left, out),
+        BindingPattern::ObjectPattern(p) => {
+            for property in &p.properties {
+                pattern_symbols(&property.value, out);
+            }
+            if let Some(rest) = &p.rest {
+                pattern_symbols(&rest.argument, out);
+            }
+        }
+        BindingPattern::ArrayPattern(p) => {
+            for element in p.elements.iter().flatten() {
+                pattern_symbols(element, out);
+            }
+            if let Some(rest) = &p.rest {
+                pattern_symbols(&rest.argument, out);
+            }
         }
     }
 }

@@ -140,24 +140,7 @@ impl Analysis {
         let mut class_scopes = HashSet::new();
         let mut declared_private = Vec::new();
         let mut switch_scopes = HashSet::new();
-        let mut lexical_decl_end = HashMap::new();
-        {
-            let scoping = semantic.scoping();
-            for symbol in scoping.symbol_ids() {
-                let flags = scoping.symbol_flags(symbol);
-                if !flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class)
-                {
-                    continue;
-                }
-                let node = scoping.symbol_declaration(symbol);
-                let end = match semantic.nodes().kind(node) {
-                    AstKind::VariableDeclarator(d) => declarator_tdz_end(&semantic, node, d.span.end),
-                    AstKind::Class(c) => c.span.end,
-                    _ => u32::MAX,
-                };
-                lexical_decl_end.insert(symbol, end);
-            }
-        }
+        let lexical_decl_end = lexical_declaration_ends(&semantic);
         let mut simple_parameters = HashMap::new();
         let with_statements = with_statements_making_closures(&semantic);
         let eval_call_scopes = direct_eval_call_scopes(&semantic);
@@ -193,7 +176,9 @@ impl Analysis {
                 declared_private.push((scope, private_declarations(class)));
             }
         }
-        let scoping = semantic.into_scoping();
+        let split = super::split_bindings::SplitPlan::new(&semantic);
+        let mut scoping = semantic.into_scoping();
+        split.apply(&mut scoping);
         let count = scoping.scopes_len();
         let mut boundary = Vec::with_capacity(count);
         let mut scopes_of: HashMap<ScopeId, Vec<ScopeId>> = HashMap::new();
@@ -471,6 +456,27 @@ fn direct_eval_call_scopes(semantic: &Semantic<'_>) -> Vec<ScopeId> {
         })
         .map(oxc_semantic::AstNode::scope_id)
         .collect()
+}
+
+/// Where each `let`/`const`/`class` declaration ends (see
+/// [`Analysis::initialized_at`]).
+fn lexical_declaration_ends(semantic: &Semantic<'_>) -> HashMap<SymbolId, u32> {
+    let mut lexical_decl_end = HashMap::new();
+    let scoping = semantic.scoping();
+    for symbol in scoping.symbol_ids() {
+        let flags = scoping.symbol_flags(symbol);
+        if !flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class) {
+            continue;
+        }
+        let node = scoping.symbol_declaration(symbol);
+        let end = match semantic.nodes().kind(node) {
+            AstKind::VariableDeclarator(d) => declarator_tdz_end(semantic, node, d.span.end),
+            AstKind::Class(c) => c.span.end,
+            _ => u32::MAX,
+        };
+        lexical_decl_end.insert(symbol, end);
+    }
+    lexical_decl_end
 }
 
 /// The `with` statements whose body makes closures (by start offset), with

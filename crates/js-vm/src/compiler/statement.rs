@@ -30,6 +30,21 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     #[allow(clippy::too_many_lines, reason = "one arm per statement kind")]
     fn statement_inner(&mut self, statement: &'a Statement<'a>, labels: Vec<String>) -> CResult<()> {
+        if matches!(
+            statement,
+            Statement::IfStatement(_)
+                | Statement::WhileStatement(_)
+                | Statement::DoWhileStatement(_)
+                | Statement::ForStatement(_)
+                | Statement::ForInStatement(_)
+                | Statement::ForOfStatement(_)
+                | Statement::SwitchStatement(_)
+                | Statement::TryStatement(_)
+        ) {
+            // These statements complete with UpdateEmpty(result, undefined):
+            // an empty body, or a `break` with no value, leaves undefined.
+            self.reset_completion();
+        }
         match statement {
             Statement::BlockStatement(block) => self.block(block),
             // Function declarations were hoisted to the start of their
@@ -146,6 +161,30 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
     }
 
+    /// Sets the completion value (of script and eval code) to undefined.
+    fn reset_completion(&mut self) {
+        if let Some(completion) = self.completion {
+            self.emit(Instruction::LoadUndefined { dst: completion });
+        }
+    }
+
+    /// A `finally` block: its normal completion value is dropped (§14.15.3:
+    /// the `try` statement's value is the block's or the handler's), but a
+    /// `break` or `continue` out of it carries the finally block's own.
+    fn finally_block(&mut self, block: &'a BlockStatement<'a>) -> CResult<()> {
+        let Some(outer) = self.completion else { return self.block(block) };
+        let mark = self.mark();
+        let own = self.temp()?;
+        self.emit(Instruction::LoadUndefined { dst: own });
+        self.completion = Some(own);
+        self.finally_completions.push((self.control.len(), outer));
+        let result = self.block(block);
+        self.finally_completions.pop();
+        self.completion = Some(outer);
+        self.release(mark);
+        result
+    }
+
     /// A block with its own scope.
     pub fn block(&mut self, block: &'a BlockStatement<'a>) -> CResult<()> {
         self.block_then(block, |_| {})
@@ -174,6 +213,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         for d in &decl.declarations {
             let mark = self.mark();
+            if let Some(init) = &d.init
+                && decl.kind == VariableDeclarationKind::Var
+                && !self.with_objects.is_empty()
+                && let oxc_ast::ast::BindingPattern::BindingIdentifier(id) = &d.id
+                && let Some(symbol) = id.symbol_id.get()
+            {
+                self.var_initializer_in_with(symbol, id.name.as_str(), init)?;
+                self.release(mark);
+                continue;
+            }
             match &d.init {
                 Some(init) => {
                     let name = binding_name(&d.id);
@@ -283,6 +332,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let Some(level) = target else {
             return Err(CompileError::syntax("Illegal break or continue statement".to_owned()));
         };
+        // Leaving a `finally` block: its value becomes the statement's.
+        if let Some(&(_, outer)) = self.finally_completions.iter().find(|(len, _)| *len > level)
+            && let Some(own) = self.completion
+        {
+            self.emit(Instruction::Move { dst: outer, src: own });
+        }
         self.unwind_for_exit(level + 1)?;
         let jump = self.emit_jump();
         match &mut self.control[level] {
@@ -361,7 +416,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn inline_finally(&mut self, level: usize, block: &'a BlockStatement<'a>) -> CResult<()> {
         let saved_control: Vec<Control<'a>> = self.control.drain(level..).collect();
         let saved_scopes = self.scope_stack.clone();
-        let result = self.block(block);
+        let result = self.finally_block(block);
         self.scope_stack = saved_scopes;
         self.control.extend(saved_control);
         result
@@ -380,7 +435,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let try_ranges = self.close_try();
         let mut to_end = Vec::new();
         if let Some(f) = finalizer {
-            self.block(f)?;
+            self.finally_block(f)?;
         }
         to_end.push(self.emit_jump());
         let mut finally_ranges = Vec::new();
@@ -394,8 +449,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.control.push(Control::Try { ranges: Vec::new(), open: Some(here), finalizer });
             }
             let pushed = self.enter_scope(catch.scope_id.get(), &[])?;
-            // The body's scope is entered before the parameter is bound, in
-            // case the parameter's bindings live there.
+            // The parameter is bound in the catch clause's scope (where
+            // `split_bindings` keeps its bindings) before the body's is
+            // entered: closures in its defaults see that scope (§14.15.2).
+            if let Some(param) = &catch.param {
+                self.bind_pattern(&param.pattern, exception, true)?;
+            }
             let body_scope = catch.body.scope_id.get();
             let body_pushed = if body_scope == catch.scope_id.get() {
                 self.hoist_block_functions(&catch.body.body)?;
@@ -403,9 +462,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             } else {
                 Some(self.enter_scope(body_scope, &catch.body.body)?)
             };
-            if let Some(param) = &catch.param {
-                self.bind_pattern(&param.pattern, exception, true)?;
-            }
+            self.reset_completion();
             for statement in &catch.body.body {
                 self.statement(statement)?;
             }
@@ -417,7 +474,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 finally_ranges = self.close_try();
             }
             if let Some(f) = finalizer {
-                self.block(f)?;
+                self.finally_block(f)?;
             }
             to_end.push(self.emit_jump());
         } else {
@@ -428,7 +485,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             self.push_handlers(&finally_ranges, target, exception);
             self.emit(Instruction::RestoreEnv { src: saved_env });
             self.scope_stack = scopes_before;
-            self.block(f)?;
+            self.finally_block(f)?;
             self.emit(Instruction::Throw { src: exception });
         }
         for j in to_end {
@@ -438,7 +495,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     }
 
     /// Pops a `try` entry, returning its ranges.
-    fn close_try(&mut self) -> Vec<(u32, u32)> {
+    pub(super) fn close_try(&mut self) -> Vec<(u32, u32)> {
         let here = self.here();
         match self.control.pop() {
             Some(Control::Try { mut ranges, open, .. }) => {
@@ -453,7 +510,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
     }
 
-    fn push_handlers(&mut self, ranges: &[(u32, u32)], target: u32, exception: Reg) {
+    pub(super) fn push_handlers(&mut self, ranges: &[(u32, u32)], target: u32, exception: Reg) {
         for &(start, end) in ranges {
             self.handlers.push(Handler { start, end, target, exception });
         }
@@ -539,6 +596,19 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     fn for_in_statement(&mut self, s: &'a ForInStatement<'a>, labels: Vec<String>) -> CResult<()> {
         let iter = self.temp()?;
+        // B.3.5: `for (var x = init in obj)` in sloppy code binds `init`
+        // first (the parser allows it only there).
+        if let ForStatementLeft::VariableDeclaration(decl) = &s.left
+            && decl.kind == VariableDeclarationKind::Var
+            && let Some(d) = decl.declarations.first()
+            && let Some(init) = &d.init
+        {
+            let mark = self.mark();
+            let r = self.temp()?;
+            self.expression_named(init, r, binding_name(&d.id).as_deref())?;
+            self.bind_pattern(&d.id, r, true)?;
+            self.release(mark);
+        }
         {
             let mark = self.mark();
             let r = self.temp()?;

@@ -30,7 +30,7 @@ use crate::bytecode::{Code, CodeKind, CompareOp, Instruction, Reg};
 use crate::environment::DeclarativeEnvironment;
 use crate::function::{Closure, Function};
 use crate::object::internal_methods::{
-    self as im, create_data_property_or_throw, define_own_property, get, get_value, has_property, key_to_display,
+    self as im, create_data_property_or_throw, get, get_value, has_property, key_to_display,
 };
 use crate::object::{
     Attributes, CachedProperty, JsObject, LookupCache, ObjectKind, PropertyDescriptor, PropertyKey, Shape,
@@ -861,18 +861,21 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let k = to_property_key(vm, key_value)?;
                     put_value(vm, target, k, v, strict)?;
                 }
-                Instruction::GetSuper { dst, key } => {
+                Instruction::LoadSuperBase { dst } => {
+                    r!(dst) = super_base(vm)?.map_or(Value::NULL, Value::object);
+                }
+                Instruction::GetSuper { dst, proto, key } => {
                     let k = to_property_key(vm, r!(key))?;
                     let this = vm.stack[base];
-                    r!(dst) = match super_base(vm)? {
+                    r!(dst) = match r!(proto).as_object() {
                         Some(p) => get(vm, p, k, this)?,
                         None => return Err(vm.type_error("Cannot read properties of null (super)")),
                     };
                 }
-                Instruction::SetSuper { key, src, strict } => {
+                Instruction::SetSuper { proto, key, src, strict } => {
                     let k = to_property_key(vm, r!(key))?;
                     let (this, value) = (vm.stack[base], r!(src));
-                    let Some(p) = super_base(vm)? else {
+                    let Some(p) = r!(proto).as_object() else {
                         return Err(vm.type_error("Cannot set properties of null (super)"));
                     };
                     if !im::set(vm, p, k, value, this)? && strict {
@@ -903,7 +906,12 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     if let Some(o) = target.as_object() {
                         let k = to_property_key(vm, key_value)?;
                         let attrs = Attributes::METHOD.with(Attributes::ENUMERABLE, enumerable);
-                        define_own_property(vm, o, k, PropertyDescriptor::data(f, attrs))?;
+                        crate::builtins::object::define_property_or_throw(
+                            vm,
+                            o,
+                            k,
+                            PropertyDescriptor::data(f, attrs),
+                        )?;
                     }
                 }
                 Instruction::DefineAccessor { obj, key, func, setter, enumerable } => {
@@ -920,7 +928,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                         } else {
                             desc.get = Some(f);
                         }
-                        define_own_property(vm, o, k, desc)?;
+                        crate::builtins::object::define_property_or_throw(vm, o, k, desc)?;
                     }
                 }
                 Instruction::CopyDataProperties { dst, src } => {
@@ -1010,6 +1018,21 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let (this, new_target) =
                         if is_arrow { (this, new_target) } else { (Value::UNDEFINED, Value::UNDEFINED) };
                     let f = crate::builtins::function::make_closure(vm, child, env, this, new_target);
+                    if is_arrow {
+                        // `super` in an arrow is its enclosing method's
+                        // (§10.2.1.1: arrows have a lexical [[HomeObject]]).
+                        let home = vm.frames.last().and_then(|f| f.callee).and_then(|c| {
+                            match c.borrow(&vm.heap).as_function() {
+                                Some(Function::Closure(cl)) => cl.home_object,
+                                _ => None,
+                            }
+                        });
+                        if let Some(home) = home
+                            && let ObjectKind::Function(Function::Closure(cl)) = &mut f.borrow_mut(&mut vm.heap).kind
+                        {
+                            cl.home_object = Some(home);
+                        }
+                    }
                     r!(dst) = Value::object(f);
                 }
                 Instruction::Call { dst, callee, this, args, argc } => {
@@ -1092,6 +1115,11 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let text = n.as_string().map(|s| s.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default();
                     let _ = text;
                     return Err(vm.type_error("Assignment to constant variable."));
+                }
+                Instruction::ThrowReferenceError { message } => {
+                    let m = constant!(message);
+                    let text = m.as_string().map(|s| s.borrow(&vm.heap).flat().to_rust_string()).unwrap_or_default();
+                    return Err(vm.reference_error(&text));
                 }
 
                 Instruction::Add { dst, lhs, rhs } => {
