@@ -1047,6 +1047,46 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         Ok(())
     }
 
+    /// A function whose code calls `eval` by name gets a variable object for
+    /// the `var`s sloppy eval code may declare in it: its slot starts empty
+    /// (until eval code declares one), and names resolve through it as
+    /// through a `with` object.
+    fn init_eval_var_object(&mut self) -> CResult<()> {
+        let Some(slot) = self.analysis.eval_var_object(self.boundary) else { return Ok(()) };
+        let mark = self.mark();
+        let r = self.temp()?;
+        self.emit(Instruction::LoadUndefined { dst: r });
+        self.emit(Instruction::SetEnv { src: r, depth: 0, slot });
+        self.release(mark);
+        let outer = self.analysis.scoping.scope_parent_id(self.boundary).unwrap_or(self.boundary);
+        self.with_objects.push(super::with::WithObject::var_object(self.boundary, outer, slot));
+        Ok(())
+    }
+
+    /// Uncaptured simple parameters stay in the registers the arguments
+    /// arrive in (sloppy duplicate names take the general path).
+    fn keep_parameters_in_registers(&mut self, params: &'a FormalParameters<'a>) {
+        let names: Vec<&str> = params
+            .items
+            .iter()
+            .filter_map(|p| match &p.pattern {
+                BindingPattern::BindingIdentifier(id) => Some(id.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        if names.iter().enumerate().any(|(i, n)| names[i + 1..].contains(n)) {
+            return;
+        }
+        for (i, param) in params.items.iter().enumerate() {
+            if let BindingPattern::BindingIdentifier(id) = &param.pattern
+                && let Some(symbol) = id.symbol_id.get()
+                && self.analysis.slot(symbol).is_none()
+            {
+                self.locations.insert(symbol, Location::Register(1 + i as u16));
+            }
+        }
+    }
+
     /// Parameters and body of a function; `expression` is a concise arrow
     /// body.
     pub fn compile_function_body(
@@ -1071,38 +1111,10 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         if function_env > 0 {
             self.emit(Instruction::PushEnv { slots: function_env });
         }
-        if let Some(slot) = self.analysis.eval_var_object(self.boundary) {
-            // Empty until eval code declares a `var` here.
-            let mark = self.mark();
-            let r = self.temp()?;
-            self.emit(Instruction::LoadUndefined { dst: r });
-            self.emit(Instruction::SetEnv { src: r, depth: 0, slot });
-            self.release(mark);
-            let outer = self.analysis.scoping.scope_parent_id(self.boundary).unwrap_or(self.boundary);
-            self.with_objects.push(super::with::WithObject::var_object(self.boundary, outer, slot));
-        }
-        // Uncaptured simple parameters stay in the registers the arguments
-        // arrive in (sloppy duplicate names take the general path).
-        let names: Vec<&str> = params
-            .items
-            .iter()
-            .filter_map(|p| match &p.pattern {
-                BindingPattern::BindingIdentifier(id) => Some(id.name.as_str()),
-                _ => None,
-            })
-            .collect();
-        let duplicates = names.iter().enumerate().any(|(i, n)| names[i + 1..].contains(n));
+        self.init_eval_var_object()?;
         self.parameter_names = super::declaration_instantiation::parameter_names(params);
         self.in_parameters = true;
-        for (i, param) in params.items.iter().enumerate() {
-            if let BindingPattern::BindingIdentifier(id) = &param.pattern
-                && !duplicates
-                && let Some(symbol) = id.symbol_id.get()
-                && self.analysis.slot(symbol).is_none()
-            {
-                self.locations.insert(symbol, Location::Register(1 + i as u16));
-            }
-        }
+        self.keep_parameters_in_registers(params);
         self.allocate_bindings()?;
         // `var`s in environments start as undefined, not in a TDZ.
         self.init_function_scope_vars()?;
