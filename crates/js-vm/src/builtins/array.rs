@@ -290,18 +290,26 @@ fn slice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::object(a))
 }
 
-fn splice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let (o, len) = this_object(vm, info)?;
+/// The actual start and the count of elements to remove of `splice` and
+/// `toSpliced(start, count, ...)` on a `len`-element object (the same steps
+/// in §23.1.3.31 and §23.1.3.35): no count argument removes to the end.
+fn splice_range(vm: &mut Vm, info: &CallInfo, len: f64) -> JsResult<(f64, f64)> {
     let start_arg = info.arg(vm, 0);
     let start = relative_index(vm, start_arg, len, 0.0)?;
-    let delete_count = if info.argc == 0 {
+    let count = if info.argc == 0 {
         0.0
     } else if info.argc == 1 {
         len - start
     } else {
-        let dc = info.arg(vm, 1);
-        to_integer_or_infinity(to_number(vm, dc)?).clamp(0.0, len - start)
+        let count_arg = info.arg(vm, 1);
+        to_integer_or_infinity(to_number(vm, count_arg)?).clamp(0.0, len - start)
     };
+    Ok((start, count))
+}
+
+fn splice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    let (o, len) = this_object(vm, info)?;
+    let (start, delete_count) = splice_range(vm, info, len)?;
     let items: Vec<Value> = info.args(vm).into_iter().skip(2).collect();
     let item_count = items.len() as f64;
     if len + item_count - delete_count > MAX_SAFE_INTEGER {
@@ -769,16 +777,7 @@ fn with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `splice` on a copy, holes read as undefined, no species.
 fn to_spliced(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, len) = this_object(vm, info)?;
-    let start_arg = info.arg(vm, 0);
-    let start = relative_index(vm, start_arg, len, 0.0)?;
-    let skip_count = if info.argc == 0 {
-        0.0
-    } else if info.argc == 1 {
-        len - start
-    } else {
-        let sc = info.arg(vm, 1);
-        to_integer_or_infinity(to_number(vm, sc)?).clamp(0.0, len - start)
-    };
+    let (start, skip_count) = splice_range(vm, info, len)?;
     let inserted: Vec<Value> = info.args(vm).into_iter().skip(2).collect();
     let new_len = len + inserted.len() as f64 - skip_count;
     if new_len > MAX_SAFE_INTEGER {

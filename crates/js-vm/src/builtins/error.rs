@@ -185,9 +185,18 @@ fn stack_setter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 /// The shared body of the error constructors (§20.5.1.1).
-fn construct_error(vm: &mut Vm, info: &CallInfo, kind: ErrorKind, message_index: usize) -> JsResult<Value> {
+/// The steps every error constructor starts with: the object from
+/// `OrdinaryCreateFromConstructor(newTarget, default_prototype)` (kept
+/// alive) and its `message` from the argument at `message_index` when that
+/// is not undefined, with the message's text for the `stack` header.
+pub(crate) fn create_error_with_message(
+    vm: &mut Vm,
+    info: &CallInfo,
+    default_prototype: impl FnOnce(&crate::realm::Intrinsics) -> Gc<JsObject>,
+    message_index: usize,
+) -> JsResult<(Gc<JsObject>, String)> {
     let new_target = info.new_target.unwrap_or(info.callee);
-    let proto = prototype_from_constructor(vm, new_target, |i| kind.intrinsic_prototype(i))?;
+    let proto = prototype_from_constructor(vm, new_target, default_prototype)?;
     let site = vm.current_site();
     let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED, site });
     vm.keep_alive(Value::object(obj));
@@ -199,6 +208,11 @@ fn construct_error(vm: &mut Vm, info: &CallInfo, kind: ErrorKind, message_index:
         let key = PropertyKey::String(vm.names.message);
         define_builtin(vm, obj, key, Value::string(s), Attributes::METHOD);
     }
+    Ok((obj, message_text))
+}
+
+fn construct_error(vm: &mut Vm, info: &CallInfo, kind: ErrorKind, message_index: usize) -> JsResult<Value> {
+    let (obj, message_text) = create_error_with_message(vm, info, |i| kind.intrinsic_prototype(i), message_index)?;
     let options = info.arg(vm, message_index + 1);
     if let Some(o) = options.as_object() {
         let cause = PropertyKey::String(vm.names.cause);

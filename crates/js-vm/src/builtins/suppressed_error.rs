@@ -5,10 +5,9 @@
 
 use js_gc::Gc;
 
-use super::error::install_stack;
+use super::error::{create_error_with_message, install_stack};
 use super::{constructor, value_property};
-use crate::abstract_ops::to_string;
-use crate::interpreter::{CallInfo, prototype_from_constructor};
+use crate::interpreter::CallInfo;
 use crate::object::internal_methods::{define_builtin, get};
 use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
 use crate::value::Value;
@@ -35,19 +34,7 @@ pub(crate) fn new_suppressed_error(vm: &mut Vm, error: Value, suppressed: Value)
 
 /// `SuppressedError(error, suppressed, message)` (§20.5.8.1.1).
 fn suppressed_error_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let new_target = info.new_target.unwrap_or(info.callee);
-    let proto = prototype_from_constructor(vm, new_target, |i| i.suppressed_error_prototype)?;
-    let site = vm.current_site();
-    let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Error { stack: Value::UNDEFINED, site });
-    vm.keep_alive(Value::object(obj));
-    let message = info.arg(vm, 2);
-    let mut message_text = String::new();
-    if !message.is_undefined() {
-        let s = to_string(vm, message)?;
-        message_text = crate::interpreter::string_text(vm, s);
-        let key = PropertyKey::String(vm.names.message);
-        define_builtin(vm, obj, key, Value::string(s), Attributes::METHOD);
-    }
+    let (obj, message_text) = create_error_with_message(vm, info, |i| i.suppressed_error_prototype, 2)?;
     let (error, suppressed) = (info.arg(vm, 0), info.arg(vm, 1));
     define_error_and_suppressed(vm, obj, error, suppressed);
     // The `stack` header names the error as `Error.prototype.toString`
