@@ -11,7 +11,7 @@ use crate::abstract_ops::{
     is_callable, is_strictly_equal, same_value_zero, to_boolean, to_integer_or_infinity, to_number, to_object,
     to_string, to_uint32,
 };
-use crate::interpreter::{CallInfo, prototype_from_constructor};
+use crate::interpreter::{CallInfo, prototype_from_constructor, prototypes_have_no_elements};
 use crate::object::internal_methods::{
     call, create_data_property_or_throw, delete, get, get_value, has_property, length_of_array_like, set,
 };
@@ -189,7 +189,49 @@ fn is_array(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::boolean(crate::abstract_ops::is_array(vm, v)?))
 }
 
+/// `push` on an extensible Array whose elements are dense up to a writable
+/// `length` and whose prototypes have no elements: each Set appends an own
+/// data element and nothing observable runs, so the arguments are appended
+/// directly. `None` when the generic steps are needed.
+fn push_dense(vm: &mut Vm, info: &CallInfo) -> Option<u32> {
+    let o = info.this.as_object()?;
+    let object = o.borrow(&vm.heap);
+    let ObjectKind::Array { length, length_writable: true } = object.kind else { return None };
+    let Elements::Dense(elements) = &object.elements else { return None };
+    let new_length = u32::try_from(u64::from(length) + info.argc as u64).ok().filter(|&n| n < u32::MAX)?;
+    if !object.extensible || elements.len() != length as usize || !prototypes_have_no_elements(vm, o) {
+        return None;
+    }
+    let base = info.args_base;
+    let object = o.borrow_mut(&mut vm.heap);
+    if let Elements::Dense(elements) = &mut object.elements {
+        elements.extend_from_slice(&vm.stack[base..base + info.argc]);
+    }
+    if let ObjectKind::Array { length, .. } = &mut object.kind {
+        *length = new_length;
+    }
+    Some(new_length)
+}
+
+/// `pop` on an Array whose elements are dense up to a writable `length`
+/// with the last one present: the Get reads an own data element, the
+/// delete and the length write always succeed and run nothing.
+fn pop_dense(vm: &mut Vm, info: &CallInfo) -> Option<Value> {
+    let o = info.this.as_object()?;
+    let object = o.borrow_mut(&mut vm.heap);
+    let ObjectKind::Array { length, length_writable: true } = &mut object.kind else { return None };
+    let Elements::Dense(elements) = &mut object.elements else { return None };
+    if *length == 0 || elements.len() != *length as usize || elements.last().is_none_or(|v| v.is_hole()) {
+        return None;
+    }
+    *length -= 1;
+    elements.pop()
+}
+
 fn push(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    if let Some(new_length) = push_dense(vm, info) {
+        return Ok(Value::number(f64::from(new_length)));
+    }
     let (o, len) = this_object(vm, info)?;
     if len + info.argc as f64 > MAX_SAFE_INTEGER {
         return Err(vm.type_error("Pushing elements past 2^53-1 length"));
@@ -205,6 +247,9 @@ fn push(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 fn pop(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    if let Some(v) = pop_dense(vm, info) {
+        return Ok(v);
+    }
     let (o, len) = this_object(vm, info)?;
     if len == 0.0 {
         set_length(vm, o, 0.0)?;

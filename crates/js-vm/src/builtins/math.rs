@@ -91,38 +91,47 @@ fn pow(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::number(crate::interpreter::js_pow(x, y)))
 }
 
-fn max(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let mut values = Vec::with_capacity(info.argc);
+/// `Math.max` (`larger` = true) and `Math.min`: ToNumber on every argument
+/// in order (the spec's first loop, whose conversions may be observable),
+/// then the extreme, with NaN winning and -0 below +0. When every argument
+/// is already a Number nothing observable can happen, so they are read
+/// straight from the caller's argument registers without a copy.
+fn extreme(vm: &mut Vm, info: &CallInfo, larger: bool) -> JsResult<Value> {
+    let pick = |numbers: &mut dyn Iterator<Item = f64>| {
+        let mut best = if larger { f64::NEG_INFINITY } else { f64::INFINITY };
+        for x in numbers {
+            if x.is_nan() {
+                return f64::NAN;
+            }
+            let replaces = if larger {
+                x > best || (x == 0.0 && best == 0.0 && best.is_sign_negative())
+            } else {
+                x < best || (x == 0.0 && best == 0.0 && x.is_sign_negative())
+            };
+            if replaces {
+                best = x;
+            }
+        }
+        best
+    };
+    let args = info.arg_values(vm);
+    if args.iter().all(|v| v.as_number().is_some()) {
+        let best = pick(&mut args.iter().filter_map(|v| v.as_number()));
+        return Ok(Value::number(best));
+    }
+    let mut numbers = Vec::with_capacity(info.argc);
     for i in 0..info.argc {
-        values.push(number_arg(vm, info, i)?);
+        numbers.push(number_arg(vm, info, i)?);
     }
-    let mut best = f64::NEG_INFINITY;
-    for x in values {
-        if x.is_nan() {
-            return Ok(Value::number(f64::NAN));
-        }
-        if x > best || (x == 0.0 && best == 0.0 && best.is_sign_negative()) {
-            best = x;
-        }
-    }
-    Ok(Value::number(best))
+    Ok(Value::number(pick(&mut numbers.into_iter())))
+}
+
+fn max(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    extreme(vm, info, true)
 }
 
 fn min(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let mut values = Vec::with_capacity(info.argc);
-    for i in 0..info.argc {
-        values.push(number_arg(vm, info, i)?);
-    }
-    let mut best = f64::INFINITY;
-    for x in values {
-        if x.is_nan() {
-            return Ok(Value::number(f64::NAN));
-        }
-        if x < best || (x == 0.0 && best == 0.0 && x.is_sign_negative()) {
-            best = x;
-        }
-    }
-    Ok(Value::number(best))
+    extreme(vm, info, false)
 }
 
 fn hypot(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

@@ -76,6 +76,12 @@ impl CallInfo {
         if i < self.argc { vm.stack[self.args_base + i] } else { Value::UNDEFINED }
     }
 
+    /// All arguments, in the caller's argument registers (no copy).
+    #[inline]
+    pub fn arg_values<'a>(&self, vm: &'a Vm) -> &'a [Value] {
+        &vm.stack[self.args_base..self.args_base + self.argc]
+    }
+
     /// All arguments, copied.
     pub fn args(&self, vm: &Vm) -> Vec<Value> {
         vm.stack[self.args_base..self.args_base + self.argc].to_vec()

@@ -23,16 +23,33 @@ pub struct InlineCache {
     /// For a read found on the prototype: the prototype objects of `shape`
     /// had (objects of one shape can have different prototypes).
     pub prototype: Option<Gc<JsObject>>,
-    /// For global reads: the index of the binding in the global object's
-    /// dictionary (`u32::MAX` when unknown).
+    /// For global reads and writes of a `var` (a property of the global
+    /// object): the index of the binding in the global object's dictionary
+    /// (`u32::MAX` when unknown). Valid while the realm has as many global
+    /// lexical bindings as `lexical_count` says (a later script's `let` may
+    /// shadow a configurable global property).
     pub dictionary_index: u32,
+    /// For a global `let`/`const`/`class` binding: its index in the realm's
+    /// global lexicals (`u32::MAX` when unknown). For a global `var`: the
+    /// number of global lexical bindings when the entry was made.
+    pub lexical_index: u32,
 }
 
 impl Default for InlineCache {
     fn default() -> Self {
-        Self { shape: None, slot: 0, transition: None, prototype: None, dictionary_index: u32::MAX }
+        Self {
+            shape: None,
+            slot: 0,
+            transition: None,
+            prototype: None,
+            dictionary_index: u32::MAX,
+            lexical_index: u32::MAX,
+        }
     }
 }
+
+// Entries are copied on every cached access; keep them five words.
+const _: () = assert!(size_of::<InlineCache>() <= 40);
 
 impl InlineCache {
     /// A cached own data property.

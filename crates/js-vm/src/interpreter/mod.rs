@@ -1997,41 +1997,51 @@ fn not_constructor(vm: &mut Vm, code: Gc<Code>, pc: usize) -> Exception {
     vm.type_error(&format!("{text} is not a constructor"))
 }
 
-/// A global read through the inline cache: the binding's index in the
-/// global object's dictionary, checked against the key stored there.
+/// A global read through the inline cache: for a global lexical binding its
+/// index in the realm's lexicals (a binding still in its TDZ takes the full
+/// path, which throws), for a global `var` its index in the global object's
+/// dictionary, each checked against the key stored there.
 #[inline]
 fn cached_global(vm: &Vm, ic_table: u32, ic: u32, name: Value) -> Option<Value> {
-    let index = vm.inline_caches.get(ic_table, ic).dictionary_index;
-    if index == u32::MAX {
-        return None;
-    }
+    let entry = vm.inline_caches.get(ic_table, ic);
     let atom = name.as_string()?;
-    if vm.realm.global_lexicals.contains_key(&atom) {
+    if entry.dictionary_index == u32::MAX {
+        let (key, binding) = vm.realm.global_lexicals.get_index(entry.lexical_index as usize)?;
+        return (*key == atom && !binding.value.is_hole()).then_some(binding.value);
+    }
+    if vm.realm.global_lexicals.len() != entry.lexical_index as usize {
         return None;
     }
     let crate::object::Properties::Dictionary(map) = &vm.realm.global.borrow(&vm.heap).properties else { return None };
-    let (key, (value, attrs)) = map.get_index(index as usize)?;
+    let (key, (value, attrs)) = map.get_index(entry.dictionary_index as usize)?;
     (*key == PropertyKey::String(atom) && !attrs.is_accessor()).then_some(*value)
 }
 
-/// Writes `v` to the global `var` binding `name` through the inline cache:
-/// only when the cached dictionary entry is still `name` and a writable
-/// data property (a setter, a non-writable property or a global lexical
-/// binding takes the full path). Returns whether it wrote.
+/// Writes `v` to the global binding `name` through the inline cache: only
+/// when the cached entry is still `name` and a mutable, initialised lexical
+/// binding or a writable data property of the global object (a setter, a
+/// non-writable property, a constant or a binding in its TDZ takes the full
+/// path). Returns whether it wrote.
 fn store_cached_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value, v: Value) -> bool {
-    let index = vm.inline_caches.get(ic_table, ic).dictionary_index;
-    if index == u32::MAX {
-        return false;
-    }
+    let entry = vm.inline_caches.get(ic_table, ic);
     let Some(atom) = name.as_string() else { return false };
-    if vm.realm.global_lexicals.contains_key(&atom) {
+    if entry.dictionary_index == u32::MAX {
+        return match vm.realm.global_lexicals.get_index_mut(entry.lexical_index as usize) {
+            Some((key, binding)) if *key == atom && binding.mutable && !binding.value.is_hole() => {
+                binding.value = v;
+                true
+            }
+            _ => false,
+        };
+    }
+    if vm.realm.global_lexicals.len() != entry.lexical_index as usize {
         return false;
     }
     let global = vm.realm.global;
     let crate::object::Properties::Dictionary(map) = &mut global.borrow_mut(&mut vm.heap).properties else {
         return false;
     };
-    match map.get_index_mut(index as usize) {
+    match map.get_index_mut(entry.dictionary_index as usize) {
         Some((key, (value, attrs)))
             if *key == PropertyKey::String(atom) && !attrs.is_accessor() && attrs.writable() =>
         {
@@ -2042,13 +2052,23 @@ fn store_cached_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value, v: Valu
     }
 }
 
-/// Records where a global data property lives for [`cached_global`] and
-/// [`store_cached_global`].
+/// Records where the global binding `name` lives for [`cached_global`] and
+/// [`store_cached_global`]: a lexical binding's index, or a global object
+/// data property's dictionary index with the lexical count it was found
+/// under.
 fn cache_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value) {
     let Some(atom) = name.as_string() else { return };
+    let lexicals = &vm.realm.global_lexicals;
+    if let Some(index) = lexicals.get_index_of(&atom) {
+        let entry = InlineCache { lexical_index: index as u32, ..InlineCache::default() };
+        vm.inline_caches.set(ic_table, ic, entry);
+        return;
+    }
+    let lexical_count = lexicals.len() as u32;
     let crate::object::Properties::Dictionary(map) = &vm.realm.global.borrow(&vm.heap).properties else { return };
     if let Some(index) = map.get_index_of(&PropertyKey::String(atom)) {
-        let entry = InlineCache { dictionary_index: index as u32, ..InlineCache::default() };
+        let entry =
+            InlineCache { dictionary_index: index as u32, lexical_index: lexical_count, ..InlineCache::default() };
         vm.inline_caches.set(ic_table, ic, entry);
     }
 }
@@ -2175,7 +2195,9 @@ fn set_fast_element(vm: &mut Vm, o: Gc<JsObject>, n: f64, v: Value) -> bool {
     true
 }
 
-fn prototypes_have_no_elements(vm: &Vm, o: Gc<JsObject>) -> bool {
+/// Whether no prototype of `o` is a proxy or has elements, so that a Set of
+/// a missing index on `o` defines an own element without running user code.
+pub(crate) fn prototypes_have_no_elements(vm: &Vm, o: Gc<JsObject>) -> bool {
     let mut p = o.borrow(&vm.heap).proto;
     while let Some(proto) = p {
         let obj = proto.borrow(&vm.heap);

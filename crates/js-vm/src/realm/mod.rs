@@ -3,8 +3,6 @@
 
 mod names;
 
-use std::collections::HashMap;
-
 use js_gc::{Gc, Heap, Trace, Tracer};
 
 pub use names::{CommonAtoms, WellKnownSymbols};
@@ -241,8 +239,11 @@ pub struct GlobalLexical {
 pub struct Realm {
     /// `[[GlobalObject]]`.
     pub global: Gc<JsObject>,
-    /// The global environment's declarative record, by atom.
-    pub global_lexicals: HashMap<Gc<JsString>, GlobalLexical, ahash::RandomState>,
+    /// The global environment's declarative record, by atom, in declaration
+    /// order. Bindings are never removed, so an index names the same binding
+    /// for the realm's lifetime and the length only grows: the global
+    /// inline caches keep both.
+    pub global_lexicals: indexmap::IndexMap<Gc<JsString>, GlobalLexical, ahash::RandomState>,
     /// `[[Intrinsics]]`.
     pub intrinsics: Intrinsics,
     /// `%RegExp%`'s legacy static slots (`RegExp.$1`, `RegExp.lastMatch`, …).
@@ -312,7 +313,7 @@ impl Realm {
         let empty = heap.alloc(JsString::from_rust_str(""));
         Self {
             global,
-            global_lexicals: HashMap::default(),
+            global_lexicals: indexmap::IndexMap::default(),
             legacy_regexp: crate::builtins::regexp::legacy::LegacyRegExpStatics::new(empty),
             intrinsics: Intrinsics {
                 object_prototype,
