@@ -1053,7 +1053,13 @@ fn is_unmodified(vm: &mut Vm, r: Gc<JsObject>) -> bool {
 /// an unmodified RegExp: every match, or the first without `g`, with
 /// `lastIndex` moved past empty matches. The legacy statics end as the
 /// last match left them.
-fn all_matches(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>, text: &[u16], flags: FlagSet) -> JsResult<Vec<regress::Match>> {
+fn all_matches(
+    vm: &mut Vm,
+    r: Gc<JsObject>,
+    s: Gc<JsString>,
+    text: &[u16],
+    flags: FlagSet,
+) -> JsResult<Vec<regress::Match>> {
     let global = flags.has(FlagSet::GLOBAL);
     if global {
         set_last_index(vm, r, 0.0)?;
@@ -1116,22 +1122,19 @@ fn replace_unmodified(
                 let groups = groups_object(vm, &named_groups(m), |vm, range| slice_value(vm, text, range))?;
                 vm.keep_alive(groups);
                 let matched = &text[m.range()];
-                let replaced = match replacement {
-                    Some(replacement) => {
-                        get_substitution(vm, matched, text, position, &captures, groups, replacement)?
+                let replaced = if let Some(replacement) = replacement {
+                    get_substitution(vm, matched, text, position, &captures, groups, replacement)?
+                } else {
+                    let mut args = vec![slice_value(vm, text, m.range())];
+                    args.extend_from_slice(&captures);
+                    args.push(Value::number(position as f64));
+                    args.push(Value::string(s));
+                    if !groups.is_undefined() {
+                        args.push(groups);
                     }
-                    None => {
-                        let mut args = vec![slice_value(vm, text, m.range())];
-                        args.extend_from_slice(&captures);
-                        args.push(Value::number(position as f64));
-                        args.push(Value::string(s));
-                        if !groups.is_undefined() {
-                            args.push(groups);
-                        }
-                        let v = call(vm, replace_value, Value::UNDEFINED, &args)?;
-                        let rs = to_string(vm, v)?;
-                        units_of(vm, rs)
-                    }
+                    let v = call(vm, replace_value, Value::UNDEFINED, &args)?;
+                    let rs = to_string(vm, v)?;
+                    units_of(vm, rs)
                 };
                 out.extend_from_slice(&replaced);
             }
@@ -1410,6 +1413,7 @@ pub(crate) fn install(vm: &mut Vm) {
 #[cfg(test)]
 mod tests {
     use super::pattern_code_units;
+    use crate::value::Value;
     use crate::vm::Vm;
 
     /// Evaluates `source` and returns the completion value as `console.log`
@@ -1448,8 +1452,8 @@ mod tests {
     fn equal_patterns_share_one_compiled_program_and_other_flags_do_not() {
         let mut vm = Vm::new();
         let program_of = |vm: &mut Vm, source: &str| {
-            let v = vm.eval_script("test.js", source).ok().and_then(|v| v.as_object());
-            let o = v.expect("a RegExp");
+            let handle = vm.eval_script("test.js", source).ok();
+            let o = handle.and_then(|h| vm.handle_value(&h)).and_then(Value::as_object).expect("a RegExp");
             match &o.borrow(&vm.heap).kind {
                 crate::object::ObjectKind::RegExp(d) => std::rc::Rc::clone(&d.program),
                 _ => panic!("not a RegExp"),

@@ -158,11 +158,9 @@ impl ProgramCache {
         let hash = self.hash(source, flags);
         self.uses += 1;
         let uses = self.uses;
-        let entry = self
-            .buckets
-            .get_mut(&hash)?
-            .iter_mut()
-            .find(|e| e.flags == flags && e.units.len() == source.len() && e.units.iter().copied().eq(source.units()))?;
+        let entry = self.buckets.get_mut(&hash)?.iter_mut().find(|e| {
+            e.flags == flags && e.units.len() == source.len() && e.units.iter().copied().eq(source.units())
+        })?;
         entry.last_use = uses;
         Some(Rc::clone(&entry.program))
     }
