@@ -248,6 +248,8 @@ pub struct Realm {
     pub intrinsics: Intrinsics,
     /// `%RegExp%`'s legacy static slots (`RegExp.$1`, `RegExp.lastMatch`, …).
     pub legacy_regexp: crate::builtins::regexp::legacy::LegacyRegExpStatics,
+    /// RegExp's compiled-program cache and fast-path state.
+    pub regexp: crate::builtins::regexp::RegExpRealmState,
 }
 
 impl Realm {
@@ -315,6 +317,7 @@ impl Realm {
             global,
             global_lexicals: indexmap::IndexMap::default(),
             legacy_regexp: crate::builtins::regexp::legacy::LegacyRegExpStatics::new(empty),
+            regexp: crate::builtins::regexp::RegExpRealmState::default(),
             intrinsics: Intrinsics {
                 object_prototype,
                 function_prototype,
@@ -420,5 +423,6 @@ unsafe impl Trace for Realm {
             object.trace(tracer);
         }
         self.legacy_regexp.trace(tracer);
+        self.regexp.trace(tracer);
     }
 }

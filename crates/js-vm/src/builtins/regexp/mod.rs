@@ -1,13 +1,24 @@
 //! RegExp (§22.2) on the `regress` engine: construction, `exec`, the
 //! flag getters, and the `@@match`, `@@matchAll`, `@@replace`, `@@search`
 //! and `@@split` protocols that the String methods dispatch to.
+//!
+//! A pattern is compiled once per realm and source/flags pair
+//! ([`program`]); RegExpBuiltinExec reads and writes `lastIndex` in its
+//! slot and builds the match array in its final shape while the object is
+//! as RegExpAlloc made it, and the protocols skip the `flags` getters'
+//! calls when they would only reach the intrinsic ones ([`realm_state`]).
 
 mod escape;
 pub mod legacy;
+mod program;
+mod realm_state;
 
 use std::rc::Rc;
 
 use js_gc::{Gc, Trace, Tracer};
+
+pub use program::{FlagSet, Program};
+pub use realm_state::RegExpRealmState;
 
 use super::iteration::iter_result;
 use super::{accessor_property, constructor, method, symbol_method};
@@ -16,28 +27,20 @@ use crate::abstract_ops::{
 };
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{add_property, call, create_data_property_or_throw, get, get_value, set};
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, CachedProperty, JsObject, ObjectKind, Properties, PropertyKey, PropertySlots};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
 /// A RegExp object's internal slots.
-#[allow(clippy::struct_excessive_bools, reason = "one field per flag the matcher needs, as the spec's flags")]
 pub struct RegExpData {
     /// `[[OriginalSource]]`.
     pub source: Gc<JsString>,
     /// `[[OriginalFlags]]`.
     pub flags: Gc<JsString>,
-    /// `[[RegExpMatcher]]`.
-    pub matcher: Rc<regress::Regex>,
-    /// The `g` flag.
-    pub global: bool,
-    /// The `y` flag.
-    pub sticky: bool,
-    /// The `u` or `v` flag (code-point matching).
-    pub unicode: bool,
-    /// The `d` flag.
-    pub has_indices: bool,
+    /// `[[RegExpMatcher]]` with the parsed flags, shared with every RegExp
+    /// of the same source and flags.
+    pub program: Rc<Program>,
     /// `[[Realm]]` (legacy RegExp features): the realm whose statics a
     /// match updates.
     pub realm: crate::realm::RealmId,
@@ -59,55 +62,66 @@ fn units_of(vm: &mut Vm, s: Gc<JsString>) -> Vec<u16> {
     s.borrow(&vm.heap).flat().units().collect()
 }
 
+/// The code units of a subject string, shared with the realm's one-entry
+/// cache: `replace`, `split` and `match` run RegExpBuiltinExec on the same
+/// string once per match, and converting it each time made a global
+/// replace quadratic.
+fn subject_units(vm: &mut Vm, s: Gc<JsString>) -> Rc<[u16]> {
+    if let Some((cached, units)) = &vm.realm.regexp.subject
+        && *cached == s
+    {
+        return Rc::clone(units);
+    }
+    let s = JsString::flatten(&mut vm.heap, s);
+    let units: Rc<[u16]> = s.borrow(&vm.heap).flat().units().collect();
+    vm.realm.regexp.subject = Some((s, Rc::clone(&units)));
+    units
+}
+
 /// RegExpInitialize: parses flags and pattern.
 fn regexp_initialize(vm: &mut Vm, pattern: Gc<JsString>, flags: Gc<JsString>) -> JsResult<RegExpData> {
-    let flag_text = crate::interpreter::string_text(vm, flags);
-    let mut seen = String::new();
-    for c in flag_text.chars() {
-        if !"dgimsuvy".contains(c) || seen.contains(c) {
-            return Err(vm.syntax_error(&format!("Invalid regular expression flags '{flag_text}'")));
-        }
-        seen.push(c);
-    }
-    if seen.contains('u') && seen.contains('v') {
+    let flags = JsString::flatten(&mut vm.heap, flags);
+    let Some(flag_set) = FlagSet::parse(flags.borrow(&vm.heap).flat()) else {
+        let flag_text = crate::interpreter::string_text(vm, flags);
         return Err(vm.syntax_error(&format!("Invalid regular expression flags '{flag_text}'")));
-    }
-    let regress_flags = regress::Flags {
-        icase: seen.contains('i'),
-        multiline: seen.contains('m'),
-        dot_all: seen.contains('s'),
-        no_opt: false,
-        unicode: seen.contains('u'),
-        unicode_sets: seen.contains('v'),
     };
+    let program = compiled_program(vm, pattern, flags, flag_set)?;
+    Ok(RegExpData { source: pattern, flags, program, realm: vm.realm_id, legacy_features_enabled: true })
+}
+
+/// The program for `pattern` with `flags`: the realm's cached one, or a
+/// new compilation that the cache then keeps.
+fn compiled_program(
+    vm: &mut Vm,
+    pattern: Gc<JsString>,
+    flag_text: Gc<JsString>,
+    flags: FlagSet,
+) -> JsResult<Rc<Program>> {
+    let pattern = JsString::flatten(&mut vm.heap, pattern);
+    if let Some(program) = vm.realm.regexp.programs.get(pattern.borrow(&vm.heap).flat(), flags) {
+        return Ok(program);
+    }
     let units = units_of(vm, pattern);
     // Without `u` or `v` a pattern is a sequence of code units: a
     // surrogate pair is two pattern characters, matched unit by unit.
-    let code_points: Vec<u32> = if regress_flags.unicode || regress_flags.unicode_sets {
+    let code_points: Vec<u32> = if flags.full_unicode() {
         char::decode_utf16(units.iter().copied())
             .map(|r| r.map_or_else(|e| u32::from(e.unpaired_surrogate()), u32::from))
             .collect()
     } else {
         pattern_code_units(&units)
     };
-    let matcher = match regress::Regex::from_unicode(code_points.into_iter(), regress_flags) {
+    let matcher = match regress::Regex::from_unicode(code_points.into_iter(), flags.regress_flags()) {
         Ok(m) => m,
         Err(e) => {
             let text = crate::interpreter::string_text(vm, pattern);
+            let flag_text = crate::interpreter::string_text(vm, flag_text);
             return Err(vm.syntax_error(&format!("Invalid regular expression: /{text}/{flag_text}: {e}")));
         }
     };
-    Ok(RegExpData {
-        source: pattern,
-        flags,
-        matcher: Rc::new(matcher),
-        global: seen.contains('g'),
-        sticky: seen.contains('y'),
-        unicode: seen.contains('u') || seen.contains('v'),
-        has_indices: seen.contains('d'),
-        realm: vm.realm_id,
-        legacy_features_enabled: true,
-    })
+    let program = Rc::new(Program { matcher, flags });
+    vm.realm.regexp.programs.insert(pattern.borrow(&vm.heap).flat(), Rc::clone(&program));
+    Ok(program)
 }
 
 /// A non-unicode pattern's characters for `regress`: each code unit on its
@@ -202,9 +216,24 @@ fn regexp_create_legacy(
     data.legacy_features_enabled = legacy_features_enabled;
     let proto = proto.unwrap_or(vm.realm.intrinsics.regexp_prototype);
     let o = vm.new_object_of_kind(Some(proto), ObjectKind::RegExp(Box::new(data)));
-    let key = vm.key("lastIndex");
-    add_property(vm, o, key, Value::number(0.0), Attributes::from_bits(Attributes::WRITABLE));
+    define_last_index(vm, o);
     Ok(Value::object(o))
+}
+
+/// RegExpAlloc's `lastIndex` (writable, neither enumerable nor
+/// configurable, 0) on a new object: straight into the realm's instance
+/// shape once the first object has made it.
+fn define_last_index(vm: &mut Vm, o: Gc<JsObject>) {
+    let zero = Value::number(0.0);
+    if let Some(shape) = vm.realm.regexp.instance_shape {
+        let mut slots = PropertySlots::new();
+        slots.push(zero);
+        o.borrow_mut(&mut vm.heap).properties = Properties::Shaped { shape, slots };
+        return;
+    }
+    let key = PropertyKey::String(vm.names.last_index);
+    add_property(vm, o, key, zero, Attributes::from_bits(Attributes::WRITABLE));
+    vm.realm.regexp.instance_shape = o.borrow(&vm.heap).shape();
 }
 
 fn regexp_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -226,12 +255,12 @@ fn regexp_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             (Value::string(source), if flags.is_undefined() { Value::string(original_flags) } else { flags })
         }
         _ if pattern_is_regexp => {
-            let source_key = vm.key("source");
+            let source_key = PropertyKey::String(vm.names.source);
             let s = get_value(vm, pattern, source_key)?;
             // Held while the `flags` getter runs.
             vm.keep_alive(s);
             let f = if flags.is_undefined() {
-                let flags_key = vm.key("flags");
+                let flags_key = PropertyKey::String(vm.names.flags);
                 get_value(vm, pattern, flags_key)?
             } else {
                 flags
@@ -240,9 +269,9 @@ fn regexp_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         }
         _ => (pattern, flags),
     };
-    let p = if p.is_undefined() { vm.atoms.intern_str(&mut vm.heap, "") } else { to_string(vm, p)? };
+    let p = if p.is_undefined() { vm.names.empty } else { to_string(vm, p)? };
     vm.keep_alive(Value::string(p));
-    let f = if f.is_undefined() { vm.atoms.intern_str(&mut vm.heap, "") } else { to_string(vm, f)? };
+    let f = if f.is_undefined() { vm.names.empty } else { to_string(vm, f)? };
     vm.keep_alive(Value::string(f));
     let new_target = info.new_target.unwrap_or(info.callee);
     let proto = prototype_from_constructor(vm, new_target, |i| i.regexp_prototype)?;
@@ -268,11 +297,35 @@ fn this_regexp(vm: &mut Vm, this: Value, name: &str) -> JsResult<Gc<JsObject>> {
     }
 }
 
-fn last_index_key(vm: &mut Vm) -> PropertyKey {
-    vm.key("lastIndex")
+fn last_index_key(vm: &Vm) -> PropertyKey {
+    PropertyKey::String(vm.names.last_index)
 }
 
+/// Whether `r` still has the shape RegExpAlloc gave it: `lastIndex` its
+/// only own property, a writable data property in slot 0. Reading or
+/// writing that slot is then exactly `[[Get]]`/`[[Set]]` of `lastIndex`.
+fn has_instance_shape(vm: &Vm, r: Gc<JsObject>) -> bool {
+    let shape = r.borrow(&vm.heap).shape();
+    shape.is_some() && shape == vm.realm.regexp.instance_shape
+}
+
+/// `ToLength(? Get(R, "lastIndex"))`.
+fn read_last_index(vm: &mut Vm, r: Gc<JsObject>) -> JsResult<f64> {
+    let value = if has_instance_shape(vm, r) {
+        r.borrow(&vm.heap).slot(0)
+    } else {
+        let key = last_index_key(vm);
+        get(vm, r, key, Value::object(r))?
+    };
+    to_length(vm, value)
+}
+
+/// `? Set(R, "lastIndex", v, true)`.
 fn set_last_index(vm: &mut Vm, r: Gc<JsObject>, v: f64) -> JsResult<()> {
+    if has_instance_shape(vm, r) {
+        r.borrow_mut(&mut vm.heap).set_slot(0, Value::number(v));
+        return Ok(());
+    }
     let key = last_index_key(vm);
     if !set(vm, r, key, Value::number(v), Value::object(r))? {
         return Err(vm.type_error("Cannot assign to read only property 'lastIndex'"));
@@ -280,30 +333,20 @@ fn set_last_index(vm: &mut Vm, r: Gc<JsObject>, v: f64) -> JsResult<()> {
     Ok(())
 }
 
-/// RegExpBuiltinExec (§22.2.7.2).
-#[allow(clippy::too_many_lines, reason = "the spec's steps, including the match indices array")]
-fn builtin_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value> {
-    let key = last_index_key(vm);
-    let li = get(vm, r, key, Value::object(r))?;
-    let mut last_index = to_length(vm, li)?;
-    let ObjectKind::RegExp(data) = &r.borrow(&vm.heap).kind else { return Ok(Value::NULL) };
-    let (global, sticky, unicode, has_indices, matcher) =
-        (data.global, data.sticky, data.unicode, data.has_indices, Rc::clone(&data.matcher));
-    let (r_realm, legacy_enabled) = (data.realm, data.legacy_features_enabled);
-    if !global && !sticky {
-        last_index = 0.0;
-    }
-    let text = units_of(vm, s);
-    if last_index > text.len() as f64 {
-        if global || sticky {
-            set_last_index(vm, r, 0.0)?;
-        }
-        return Ok(Value::NULL);
-    }
-    let start = last_index as usize;
-    // A backtracking match can take exponential time: it polls the
-    // interrupt flag and the step budget as it goes, and an answer after a
-    // stop means "stopped", not "no match".
+/// A successful match of RegExpBuiltinExec, before its result array.
+struct FoundMatch {
+    m: regress::Match,
+    /// The subject's code units.
+    text: Rc<[u16]>,
+    flags: FlagSet,
+    realm: crate::realm::RealmId,
+    legacy_enabled: bool,
+}
+
+/// Runs `program` on `text` from `start`. A backtracking match can take
+/// exponential time: it polls the interrupt flag and the step budget as
+/// it goes, and an answer after a stop means "stopped", not "no match".
+fn run_program(vm: &Vm, program: &Program, text: &[u16], start: usize) -> JsResult<Option<regress::Match>> {
     let stopped = std::cell::Cell::new(false);
     let check = || {
         let stop = vm.check_interrupt_for(u64::from(regress::POLL_INTERVAL)).is_err();
@@ -311,44 +354,70 @@ fn builtin_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value
         stop
     };
     let found = regress::with_interrupt_check(&check, || {
-        if unicode { matcher.find_from_utf16(&text, start).next() } else { matcher.find_from_ucs2(&text, start).next() }
+        if program.flags.full_unicode() {
+            program.matcher.find_from_utf16(text, start).next()
+        } else {
+            program.matcher.find_from_ucs2(text, start).next()
+        }
     });
     if stopped.get() {
         return Err(Exception::Terminated);
     }
-    let m = match found {
-        Some(m) if !sticky || m.start() == start => m,
+    Ok(found)
+}
+
+/// RegExpBuiltinExec (§22.2.7.2) up to its match: reads and updates
+/// `lastIndex` and runs the matcher; `None` where the spec returns null.
+fn builtin_match(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Option<FoundMatch>> {
+    let mut last_index = read_last_index(vm, r)?;
+    let ObjectKind::RegExp(data) = &r.borrow(&vm.heap).kind else { return Ok(None) };
+    let (program, realm, legacy_enabled) = (Rc::clone(&data.program), data.realm, data.legacy_features_enabled);
+    let flags = program.flags;
+    let updates_last_index = flags.has(FlagSet::GLOBAL) || flags.has(FlagSet::STICKY);
+    if !updates_last_index {
+        last_index = 0.0;
+    }
+    let text = subject_units(vm, s);
+    if last_index > text.len() as f64 {
+        if updates_last_index {
+            set_last_index(vm, r, 0.0)?;
+        }
+        return Ok(None);
+    }
+    let start = last_index as usize;
+    let m = match run_program(vm, &program, &text, start)? {
+        Some(m) if !flags.has(FlagSet::STICKY) || m.start() == start => m,
         _ => {
-            if global || sticky {
+            if updates_last_index {
                 set_last_index(vm, r, 0.0)?;
             }
-            return Ok(Value::NULL);
+            return Ok(None);
         }
     };
-    if global || sticky {
+    if updates_last_index {
         set_last_index(vm, r, m.end() as f64)?;
     }
-    let slice = |vm: &mut Vm, range: &std::ops::Range<usize>| {
-        Value::string(vm.heap.alloc(JsString::from_utf16(&text[range.clone()])))
-    };
-    let mut values = vec![slice(vm, &m.range())];
-    for capture in &m.captures {
-        values.push(match capture {
-            Some(range) => slice(vm, range),
-            None => Value::UNDEFINED,
-        });
-    }
-    for v in &values {
-        vm.keep_alive(*v);
-    }
-    let array = super::array::array_create(vm, &values);
-    vm.keep_alive(Value::object(array));
-    let index_key = vm.key("index");
-    create_data_property_or_throw(vm, array, index_key, Value::number(m.start() as f64))?;
-    let input_key = vm.key("input");
-    create_data_property_or_throw(vm, array, input_key, Value::string(s))?;
-    // A name used by several groups (in different alternatives) gets the
-    // range of the one that participated, in order of first appearance.
+    Ok(Some(FoundMatch { m, text, flags, realm, legacy_enabled }))
+}
+
+/// RegExpBuiltinExec (§22.2.7.2).
+fn builtin_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value> {
+    let Some(found) = builtin_match(vm, r, s)? else { return Ok(Value::NULL) };
+    let array = match_result(vm, s, &found)?;
+    let FoundMatch { m, realm, legacy_enabled, .. } = found;
+    legacy::after_match(vm, realm, legacy_enabled, s, m.range(), m.captures);
+    Ok(Value::object(array))
+}
+
+/// The substring of `text` in `range`, as a new string.
+fn slice_value(vm: &mut Vm, text: &[u16], range: std::ops::Range<usize>) -> Value {
+    Value::string(vm.heap.alloc(JsString::from_utf16(&text[range])))
+}
+
+/// The named groups of a match, each name once: a name used by several
+/// groups (in different alternatives) gets the range of the one that
+/// participated, in order of first appearance.
+fn named_groups(m: &regress::Match) -> Vec<(String, Option<std::ops::Range<usize>>)> {
     let mut named: Vec<(String, Option<std::ops::Range<usize>>)> = Vec::new();
     for (name, range) in m.named_groups() {
         match named.iter_mut().find(|(seen, _)| seen == name) {
@@ -360,67 +429,119 @@ fn builtin_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value
             None => named.push((name.to_owned(), range)),
         }
     }
-    let groups = if named.is_empty() {
-        Value::UNDEFINED
-    } else {
-        let g = vm.new_object(None);
-        vm.keep_alive(Value::object(g));
-        for (name, range) in &named {
-            let v = match range {
-                Some(range) => slice(vm, range),
-                None => Value::UNDEFINED,
-            };
-            let k = vm.key(name);
-            create_data_property_or_throw(vm, g, k, v)?;
-        }
-        Value::object(g)
-    };
-    let groups_key = vm.key("groups");
-    create_data_property_or_throw(vm, array, groups_key, groups)?;
-    if has_indices {
-        let mut pairs = Vec::new();
-        let ranges: Vec<Option<std::ops::Range<usize>>> =
-            std::iter::once(Some(m.range())).chain(m.captures.iter().cloned()).collect();
-        for range in ranges {
-            pairs.push(match range {
-                Some(r) => Value::object(super::array::array_create(
-                    vm,
-                    &[Value::number(r.start as f64), Value::number(r.end as f64)],
-                )),
-                None => Value::UNDEFINED,
-            });
-            vm.keep_alive(*pairs.last().unwrap_or(&Value::UNDEFINED));
-        }
-        let indices = super::array::array_create(vm, &pairs);
-        vm.keep_alive(Value::object(indices));
-        let indices_groups = if named.is_empty() {
-            Value::UNDEFINED
-        } else {
-            let g = vm.new_object(None);
-            for (name, range) in &named {
-                let v = match range {
-                    Some(r) => Value::object(super::array::array_create(
-                        vm,
-                        &[Value::number(r.start as f64), Value::number(r.end as f64)],
-                    )),
-                    None => Value::UNDEFINED,
-                };
-                let k = vm.key(name);
-                create_data_property_or_throw(vm, g, k, v)?;
-            }
-            Value::object(g)
+    named
+}
+
+/// A null-prototype object with one property per named group: each
+/// value made by `value_of` from the group's range (`undefined` for one
+/// that did not participate).
+fn groups_object(
+    vm: &mut Vm,
+    named: &[(String, Option<std::ops::Range<usize>>)],
+    mut value_of: impl FnMut(&mut Vm, std::ops::Range<usize>) -> Value,
+) -> JsResult<Value> {
+    if named.is_empty() {
+        return Ok(Value::UNDEFINED);
+    }
+    let g = vm.new_object(None);
+    for (name, range) in named {
+        let v = match range {
+            Some(range) => value_of(vm, range.clone()),
+            None => Value::UNDEFINED,
         };
-        create_data_property_or_throw(vm, indices, groups_key, indices_groups)?;
-        let indices_key = vm.key("indices");
+        let k = vm.key(name);
+        create_data_property_or_throw(vm, g, k, v)?;
+    }
+    Ok(Value::object(g))
+}
+
+/// The array RegExpBuiltinExec returns for a match of `s`: the match and
+/// its captures as elements, then `index`, `input` and `groups` (and
+/// `indices` for the `d` flag). Built in its final shape: nothing can
+/// observe a fresh array gaining its properties one by one.
+fn match_result(vm: &mut Vm, s: Gc<JsString>, found: &FoundMatch) -> JsResult<Gc<JsObject>> {
+    let (m, text) = (&found.m, &*found.text);
+    let mut values = Vec::with_capacity(m.captures.len() + 1);
+    values.push(slice_value(vm, text, m.range()));
+    for capture in &m.captures {
+        values.push(match capture {
+            Some(range) => slice_value(vm, text, range.clone()),
+            None => Value::UNDEFINED,
+        });
+    }
+    let named = named_groups(m);
+    let groups = groups_object(vm, &named, |vm, range| slice_value(vm, text, range))?;
+    let array = super::array::array_create(vm, &values);
+    let index = Value::number(m.start() as f64);
+    let shape = match vm.realm.regexp.result_shape {
+        Some(shape) => shape,
+        None => result_shape(vm),
+    };
+    let mut slots = PropertySlots::new();
+    for v in [index, Value::string(s), groups] {
+        slots.push(v);
+    }
+    array.borrow_mut(&mut vm.heap).properties = Properties::Shaped { shape, slots };
+    if found.flags.has(FlagSet::HAS_INDICES) {
+        let indices = match_indices(vm, m, &named)?;
+        let indices_key = PropertyKey::String(vm.names.indices);
         create_data_property_or_throw(vm, array, indices_key, Value::object(indices))?;
     }
-    legacy::after_match(vm, r_realm, legacy_enabled, s, m.range(), m.captures);
-    Ok(Value::object(array))
+    Ok(array)
+}
+
+/// The shape of a match array's named properties (`index`, `input`,
+/// `groups`: plain data properties in that order), made once per realm.
+#[cold]
+fn result_shape(vm: &mut Vm) -> Gc<crate::object::Shape> {
+    let mut shape = vm.root_shape;
+    for name in [vm.names.index, vm.names.input, vm.names.groups] {
+        let key = PropertyKey::String(name);
+        shape = crate::object::Shape::add_property(&mut vm.heap, shape, key, Attributes::DEFAULT);
+    }
+    vm.realm.regexp.result_shape = Some(shape);
+    shape
+}
+
+/// MakeMatchIndicesIndexPairArray (§22.2.7.8).
+fn match_indices(
+    vm: &mut Vm,
+    m: &regress::Match,
+    named: &[(String, Option<std::ops::Range<usize>>)],
+) -> JsResult<Gc<JsObject>> {
+    let pair = |vm: &mut Vm, r: std::ops::Range<usize>| {
+        Value::object(super::array::array_create(vm, &[Value::number(r.start as f64), Value::number(r.end as f64)]))
+    };
+    let mut pairs = Vec::with_capacity(m.captures.len() + 1);
+    for range in std::iter::once(Some(m.range())).chain(m.captures.iter().cloned()) {
+        pairs.push(match range {
+            Some(r) => pair(vm, r),
+            None => Value::UNDEFINED,
+        });
+    }
+    let indices = super::array::array_create(vm, &pairs);
+    let indices_groups = groups_object(vm, named, pair)?;
+    let groups_key = PropertyKey::String(vm.names.groups);
+    create_data_property_or_throw(vm, indices, groups_key, indices_groups)?;
+    Ok(indices)
+}
+
+/// Whether RegExpExec (§22.2.7.1) on `r` would call the intrinsic `exec`:
+/// `[[Get]]` of `exec` finds it through the lookup cache (which runs no
+/// code) and `r` is a RegExp.
+fn exec_is_intrinsic(vm: &mut Vm, r: Gc<JsObject>) -> bool {
+    let key = PropertyKey::String(vm.names.exec);
+    let intrinsic = Value::object(vm.realm.intrinsics.regexp_exec);
+    matches!(vm.lookup_cache.lookup(&vm.heap, r, key), Some(CachedProperty::Data(v)) if v == intrinsic)
+        && matches!(r.borrow(&vm.heap).kind, ObjectKind::RegExp(_))
 }
 
 /// RegExpExec (§22.2.7.1): a user `exec` if there is one.
 pub fn regexp_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value> {
-    let exec_key = vm.key("exec");
+    if exec_is_intrinsic(vm, r) {
+        return builtin_exec(vm, r, s);
+    }
+    let exec_key = PropertyKey::String(vm.names.exec);
     let exec = get(vm, r, exec_key, Value::object(r))?;
     if is_callable(vm, exec) && exec != Value::object(vm.realm.intrinsics.regexp_exec) {
         let result = call(vm, exec, Value::object(r), &[Value::string(s)])?;
@@ -450,20 +571,89 @@ fn this_object(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Gc<JsObject
     }
 }
 
+/// `RegExp.prototype.test` (§22.2.6.16). When `exec` is the intrinsic
+/// one, the match array it would build is thrown away unseen, so only the
+/// match runs.
 fn test(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let r = this_object(vm, info, "test")?;
     let s = info.arg(vm, 0);
     let s = to_string(vm, s)?;
     vm.keep_alive(Value::string(s));
+    if exec_is_intrinsic(vm, r) {
+        let Some(found) = builtin_match(vm, r, s)? else { return Ok(Value::FALSE) };
+        let FoundMatch { m, realm, legacy_enabled, .. } = found;
+        legacy::after_match(vm, realm, legacy_enabled, s, m.range(), m.captures);
+        return Ok(Value::TRUE);
+    }
     Ok(Value::boolean(!regexp_exec(vm, r, s)?.is_null()))
+}
+
+/// The flags of `r` when `? ToString(? Get(R, "flags"))` would run only
+/// the intrinsic `flags` getter and, from it, only the intrinsic flag
+/// getters on a RegExp (the lookup cache finds each without running code):
+/// then they are the RegExp's own flags, and nothing observable happens.
+fn intrinsic_flags(vm: &mut Vm, r: Gc<JsObject>) -> Option<FlagSet> {
+    let flags = match &r.borrow(&vm.heap).kind {
+        ObjectKind::RegExp(d) => d.program.flags,
+        _ => return None,
+    };
+    let getters = vm.realm.regexp.getters.as_ref()?;
+    let mut expected = [getters.flags; 9];
+    expected[1..].copy_from_slice(&getters.flag);
+    for (key, getter) in expected {
+        match vm.lookup_cache.lookup(&vm.heap, r, PropertyKey::String(key)) {
+            Some(CachedProperty::Getter(g)) if g == Value::object(getter) => {}
+            _ => return None,
+        }
+    }
+    Some(flags)
+}
+
+/// The flags the protocols test, from `? ToString(? Get(R, "flags"))`
+/// (each letter present, whatever else the string holds), and that
+/// string.
+fn protocol_flags(vm: &mut Vm, r: Gc<JsObject>, this: Value) -> JsResult<(FlagSet, Option<Gc<JsString>>)> {
+    if let Some(flags) = intrinsic_flags(vm, r) {
+        return Ok((flags, None));
+    }
+    let flags_key = PropertyKey::String(vm.names.flags);
+    let flags = get(vm, r, flags_key, this)?;
+    let flags = to_string(vm, flags)?;
+    let flags = JsString::flatten(&mut vm.heap, flags);
+    Ok((FlagSet::containing(flags.borrow(&vm.heap).flat()), Some(flags)))
+}
+
+/// The intrinsic getter function of accessor `key` on `obj`.
+fn own_getter(vm: &Vm, obj: Gc<JsObject>, key: Gc<JsString>) -> Option<Gc<JsObject>> {
+    let (value, attrs) = obj.borrow(&vm.heap).get_own(&vm.heap, PropertyKey::String(key))?;
+    if !attrs.is_accessor() {
+        return None;
+    }
+    value.as_internal::<crate::object::Accessor>()?.borrow(&vm.heap).get.as_object()
+}
+
+/// Records the intrinsic `flags` getter and flag getters of `proto` for
+/// [`intrinsic_flags`].
+fn record_intrinsic_getters(vm: &mut Vm, proto: Gc<JsObject>) {
+    let flags_key = vm.names.flags;
+    let Some(flags_getter) = own_getter(vm, proto, flags_key) else { return };
+    let mut flag = [(flags_key, flags_getter); 8];
+    for (slot, (name, _)) in flag.iter_mut().zip(realm_state::FLAG_GETTERS) {
+        let key = vm.atoms.intern_str(&mut vm.heap, name);
+        let Some(getter) = own_getter(vm, proto, key) else { return };
+        *slot = (key, getter);
+    }
+    vm.realm.regexp.getters = Some(realm_state::IntrinsicGetters { flags: (flags_key, flags_getter), flag });
 }
 
 fn to_string_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let r = this_object(vm, info, "toString")?;
-    let source_key = vm.key("source");
+    let source_key = PropertyKey::String(vm.names.source);
     let source = get(vm, r, source_key, info.this)?;
     let source = to_string(vm, source)?;
-    let flags_key = vm.key("flags");
+    // Held while the `flags` getter runs.
+    vm.keep_alive(Value::string(source));
+    let flags_key = PropertyKey::String(vm.names.flags);
     let flags = get(vm, r, flags_key, info.this)?;
     let flags = to_string(vm, flags)?;
     let text =
@@ -532,34 +722,28 @@ fn flags_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(o) = info.this.as_object() else {
         return Err(vm.type_error("RegExp.prototype.flags getter called on a non-object"));
     };
+    if let Some(flags) = intrinsic_flags(vm, o) {
+        return Ok(vm.string(&flags.text()));
+    }
     let mut out = String::new();
-    for (name, c) in [
-        ("hasIndices", 'd'),
-        ("global", 'g'),
-        ("ignoreCase", 'i'),
-        ("multiline", 'm'),
-        ("dotAll", 's'),
-        ("unicode", 'u'),
-        ("unicodeSets", 'v'),
-        ("sticky", 'y'),
-    ] {
+    for (name, bit) in realm_state::FLAG_GETTERS {
         let key = vm.key(name);
         let v = get(vm, o, key, info.this)?;
         if to_boolean(vm, v) {
-            out.push(c);
+            out.push_str(&FlagSet::from_bits(bit).text());
         }
     }
     Ok(vm.string(&out))
 }
 
 macro_rules! flag_getter {
-    ($fn_name:ident, $letter:literal, $name:literal) => {
+    ($fn_name:ident, $bit:expr, $name:literal) => {
         fn $fn_name(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             let Some(o) = info.this.as_object() else {
                 return Err(vm.type_error(concat!("RegExp.prototype.", $name, " getter called on a non-object")));
             };
             let flags = match &o.borrow(&vm.heap).kind {
-                ObjectKind::RegExp(d) => d.flags,
+                ObjectKind::RegExp(d) => d.program.flags,
                 _ if o == vm.realm.intrinsics.regexp_prototype => return Ok(Value::UNDEFINED),
                 _ => {
                     return Err(vm.type_error(concat!(
@@ -569,20 +753,19 @@ macro_rules! flag_getter {
                     )))
                 }
             };
-            let text = crate::interpreter::string_text(vm, flags);
-            Ok(Value::boolean(text.contains($letter)))
+            Ok(Value::boolean(flags.has($bit)))
         }
     };
 }
 
-flag_getter!(has_indices, 'd', "hasIndices");
-flag_getter!(global, 'g', "global");
-flag_getter!(ignore_case, 'i', "ignoreCase");
-flag_getter!(multiline, 'm', "multiline");
-flag_getter!(dot_all, 's', "dotAll");
-flag_getter!(unicode, 'u', "unicode");
-flag_getter!(unicode_sets, 'v', "unicodeSets");
-flag_getter!(sticky, 'y', "sticky");
+flag_getter!(has_indices, FlagSet::HAS_INDICES, "hasIndices");
+flag_getter!(global, FlagSet::GLOBAL, "global");
+flag_getter!(ignore_case, FlagSet::IGNORE_CASE, "ignoreCase");
+flag_getter!(multiline, FlagSet::MULTILINE, "multiline");
+flag_getter!(dot_all, FlagSet::DOT_ALL, "dotAll");
+flag_getter!(unicode, FlagSet::UNICODE, "unicode");
+flag_getter!(unicode_sets, FlagSet::UNICODE_SETS, "unicodeSets");
+flag_getter!(sticky, FlagSet::STICKY, "sticky");
 
 /// AdvanceStringIndex (§22.2.7.3).
 fn advance(text: &[u16], index: usize, unicode: bool) -> usize {
@@ -604,17 +787,22 @@ fn symbol_match(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let s = info.arg(vm, 0);
     let s = to_string(vm, s)?;
     vm.keep_alive(Value::string(s));
-    let flags_key = vm.key("flags");
-    let flags = get(vm, r, flags_key, info.this)?;
-    let flags = to_string(vm, flags)?;
-    let flag_text = crate::interpreter::string_text(vm, flags);
-    if !flag_text.contains('g') {
+    let (flags, flags_string) = protocol_flags(vm, r, info.this)?;
+    if !flags.has(FlagSet::GLOBAL) {
         return regexp_exec(vm, r, s);
     }
-    let full_unicode = flag_text.contains('u') || flag_text.contains('v');
+    let text = subject_units(vm, s);
+    if flags_string.is_none() && is_unmodified(vm, r) {
+        let found = all_matches(vm, r, s, &text, flags)?;
+        if found.is_empty() {
+            return Ok(Value::NULL);
+        }
+        let matches: Vec<Value> = found.iter().map(|m| slice_value(vm, &text, m.range())).collect();
+        return Ok(Value::object(super::array::array_create(vm, &matches)));
+    }
+    let full_unicode = flags.full_unicode();
     set_last_index(vm, r, 0.0)?;
     let mut matches = Vec::new();
-    let text = units_of(vm, s);
     loop {
         let result = regexp_exec(vm, r, s)?;
         let Some(result) = result.as_object() else {
@@ -659,7 +847,7 @@ fn symbol_search(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     match result.as_object() {
         Some(o) => {
-            let index_key = vm.key("index");
+            let index_key = PropertyKey::String(vm.names.index);
             get(vm, o, index_key, result)
         }
         None => Ok(Value::number(-1.0)),
@@ -760,7 +948,7 @@ fn symbol_replace(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let s = info.arg(vm, 0);
     let s = to_string(vm, s)?;
     vm.keep_alive(Value::string(s));
-    let text = units_of(vm, s);
+    let text = subject_units(vm, s);
     let replace_value = info.arg(vm, 1);
     let functional = is_callable(vm, replace_value);
     let replacement = if functional {
@@ -769,12 +957,12 @@ fn symbol_replace(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let rs = to_string(vm, replace_value)?;
         Some(units_of(vm, rs))
     };
-    let flags_key = vm.key("flags");
-    let flags = get(vm, r, flags_key, info.this)?;
-    let flags = to_string(vm, flags)?;
-    let flag_text = crate::interpreter::string_text(vm, flags);
-    let global = flag_text.contains('g');
-    let full_unicode = flag_text.contains('u') || flag_text.contains('v');
+    let (flags, flags_string) = protocol_flags(vm, r, info.this)?;
+    if flags_string.is_none() && is_unmodified(vm, r) {
+        return replace_unmodified(vm, r, s, &text, flags, replace_value, replacement.as_deref());
+    }
+    let global = flags.has(FlagSet::GLOBAL);
+    let full_unicode = flags.full_unicode();
     if global {
         set_last_index(vm, r, 0.0)?;
     }
@@ -803,7 +991,7 @@ fn symbol_replace(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         // Passed to a replacer function after the getters below.
         vm.keep_alive(Value::string(matched));
         let matched_units = units_of(vm, matched);
-        let index_key = vm.key("index");
+        let index_key = PropertyKey::String(vm.names.index);
         let pos = get(vm, result, index_key, Value::object(result))?;
         let position = to_integer_or_infinity(to_number(vm, pos)?).clamp(0.0, text.len() as f64) as usize;
         let mut captures = Vec::new();
@@ -813,7 +1001,7 @@ fn symbol_replace(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             vm.keep_alive(c);
             captures.push(c);
         }
-        let groups_key = vm.key("groups");
+        let groups_key = PropertyKey::String(vm.names.groups);
         let mut groups = get(vm, result, groups_key, Value::object(result))?;
         let replaced: Vec<u16> = if functional {
             let mut args = vec![Value::string(matched)];
@@ -853,6 +1041,110 @@ fn symbol_replace(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(Value::string(vm.heap.alloc(JsString::from_utf16(&out))))
 }
 
+/// Whether `r` is a RegExp as RegExpAlloc made it (only `lastIndex`, a
+/// writable data property, of its own) whose `exec` is the intrinsic
+/// one: then RegExpExec is RegExpBuiltinExec, and the arrays it returns
+/// are seen by nobody but the protocol that asked for them.
+fn is_unmodified(vm: &mut Vm, r: Gc<JsObject>) -> bool {
+    has_instance_shape(vm, r) && exec_is_intrinsic(vm, r)
+}
+
+/// RegExpBuiltinExec over and over as `@@replace` and `@@match` run it on
+/// an unmodified RegExp: every match, or the first without `g`, with
+/// `lastIndex` moved past empty matches. The legacy statics end as the
+/// last match left them.
+fn all_matches(
+    vm: &mut Vm,
+    r: Gc<JsObject>,
+    s: Gc<JsString>,
+    text: &[u16],
+    flags: FlagSet,
+) -> JsResult<Vec<regress::Match>> {
+    let global = flags.has(FlagSet::GLOBAL);
+    if global {
+        set_last_index(vm, r, 0.0)?;
+    }
+    let mut matches = Vec::new();
+    let mut last = None;
+    while let Some(found) = builtin_match(vm, r, s)? {
+        last = Some((found.realm, found.legacy_enabled));
+        let empty = found.m.range().is_empty();
+        matches.push(found.m);
+        if !global {
+            break;
+        }
+        if empty {
+            let this_index = read_last_index(vm, r)? as usize;
+            set_last_index(vm, r, advance(text, this_index, flags.full_unicode()) as f64)?;
+        }
+    }
+    if let (Some((realm, legacy_enabled)), Some(m)) = (last, matches.last()) {
+        legacy::after_match(vm, realm, legacy_enabled, s, m.range(), m.captures.clone());
+    }
+    Ok(matches)
+}
+
+/// `@@replace` (§22.2.6.11) on an unmodified RegExp ([`is_unmodified`]):
+/// the same steps, with each match kept as ranges instead of a result
+/// array that only this function would read.
+fn replace_unmodified(
+    vm: &mut Vm,
+    r: Gc<JsObject>,
+    s: Gc<JsString>,
+    text: &[u16],
+    flags: FlagSet,
+    replace_value: Value,
+    replacement: Option<&[u16]>,
+) -> JsResult<Value> {
+    let matches = all_matches(vm, r, s, text, flags)?;
+    if matches.is_empty() {
+        return Ok(Value::string(s));
+    }
+    let dollar = u16::from(b'$');
+    let mut out: Vec<u16> = Vec::with_capacity(text.len());
+    let mut next_source_position = 0usize;
+    for m in &matches {
+        let position = m.start();
+        out.extend_from_slice(&text[next_source_position.min(position)..position]);
+        match replacement {
+            // No `$`: GetSubstitution gives the replacement as it is.
+            Some(replacement) if !replacement.contains(&dollar) => out.extend_from_slice(replacement),
+            _ => {
+                let mut captures = Vec::with_capacity(m.captures.len());
+                for capture in &m.captures {
+                    let v = match capture {
+                        Some(range) => slice_value(vm, text, range.clone()),
+                        None => Value::UNDEFINED,
+                    };
+                    vm.keep_alive(v);
+                    captures.push(v);
+                }
+                let groups = groups_object(vm, &named_groups(m), |vm, range| slice_value(vm, text, range))?;
+                vm.keep_alive(groups);
+                let matched = &text[m.range()];
+                let replaced = if let Some(replacement) = replacement {
+                    get_substitution(vm, matched, text, position, &captures, groups, replacement)?
+                } else {
+                    let mut args = vec![slice_value(vm, text, m.range())];
+                    args.extend_from_slice(&captures);
+                    args.push(Value::number(position as f64));
+                    args.push(Value::string(s));
+                    if !groups.is_undefined() {
+                        args.push(groups);
+                    }
+                    let v = call(vm, replace_value, Value::UNDEFINED, &args)?;
+                    let rs = to_string(vm, v)?;
+                    units_of(vm, rs)
+                };
+                out.extend_from_slice(&replaced);
+            }
+        }
+        next_source_position = m.end();
+    }
+    out.extend_from_slice(&text[next_source_position..]);
+    Ok(Value::string(vm.heap.alloc(JsString::from_utf16(&out))))
+}
+
 /// `RegExp.prototype[@@split]` (§22.2.6.14), with the spec's sticky
 /// splitter made from the species constructor.
 fn symbol_split(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -860,16 +1152,17 @@ fn symbol_split(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let s = info.arg(vm, 0);
     let s = to_string(vm, s)?;
     vm.keep_alive(Value::string(s));
-    let text = units_of(vm, s);
+    let text = subject_units(vm, s);
     let default = vm.realm.intrinsics.regexp_constructor;
     let ctor = crate::abstract_ops::species_constructor(vm, r, default)?;
     vm.keep_alive(Value::object(ctor));
-    let flags_key = vm.key("flags");
-    let flags = get(vm, r, flags_key, info.this)?;
-    let flags = to_string(vm, flags)?;
-    let flag_text = crate::interpreter::string_text(vm, flags);
-    let unicode = flag_text.contains('u') || flag_text.contains('v');
-    let new_flags = if flag_text.contains('y') { flag_text.clone() } else { format!("{flag_text}y") };
+    let (flags, flags_string) = protocol_flags(vm, r, info.this)?;
+    let flag_text = match flags_string {
+        Some(f) => crate::interpreter::string_text(vm, f),
+        None => flags.text(),
+    };
+    let unicode = flags.full_unicode();
+    let new_flags = if flags.has(FlagSet::STICKY) { flag_text } else { format!("{flag_text}y") };
     let new_flags_value = vm.string(&new_flags);
     let splitter = crate::object::internal_methods::construct(vm, ctor, &[Value::object(r), new_flags_value], None)?;
     let Some(splitter) = splitter.as_object() else { return Ok(Value::UNDEFINED) };
@@ -936,9 +1229,11 @@ fn symbol_match_all(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let default = vm.realm.intrinsics.regexp_constructor;
     let ctor = crate::abstract_ops::species_constructor(vm, r, default)?;
     vm.keep_alive(Value::object(ctor));
-    let flags_key = vm.key("flags");
-    let flags = get(vm, r, flags_key, info.this)?;
-    let flags = to_string(vm, flags)?;
+    let (flag_set, flags_string) = protocol_flags(vm, r, info.this)?;
+    let flags = match flags_string {
+        Some(f) => f,
+        None => vm.heap.alloc(JsString::from_rust_str(&flag_set.text())),
+    };
     vm.keep_alive(Value::string(flags));
     let matcher =
         crate::object::internal_methods::construct(vm, ctor, &[Value::object(r), Value::string(flags)], None)?;
@@ -949,15 +1244,14 @@ fn symbol_match_all(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if let Some(m) = matcher.as_object() {
         set_last_index(vm, m, last_index)?;
     }
-    let flag_text = crate::interpreter::string_text(vm, flags);
     let proto = vm.realm.intrinsics.regexp_string_iterator_prototype;
     let it = vm.new_object_of_kind(
         Some(proto),
         ObjectKind::RegExpStringIterator {
             regexp: matcher,
             string: s,
-            global: flag_text.contains('g'),
-            unicode: flag_text.contains('u') || flag_text.contains('v'),
+            global: flag_set.has(FlagSet::GLOBAL),
+            unicode: flag_set.full_unicode(),
             done: false,
         },
     );
@@ -997,7 +1291,7 @@ fn string_iterator_next(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let key = last_index_key(vm);
         let li = get(vm, r, key, regexp)?;
         let this_index = to_length(vm, li)? as usize;
-        let text = units_of(vm, string);
+        let text = subject_units(vm, string);
         set_last_index(vm, r, advance(&text, this_index, unicode) as f64)?;
     }
     Ok(iter_result(vm, result, false))
@@ -1020,7 +1314,7 @@ fn string_protocol(
     // included) never have their prototype's Symbol.match consulted.
     if regexp.is_object() {
         if name == "matchAll" && is_regexp(vm, regexp)? {
-            let flags_key = vm.key("flags");
+            let flags_key = PropertyKey::String(vm.names.flags);
             let f = get_value(vm, regexp, flags_key)?;
             if f.is_nullish() {
                 return Err(vm.type_error("String.prototype.matchAll called with a non-global RegExp argument"));
@@ -1037,7 +1331,7 @@ fn string_protocol(
     }
     let s = to_string(vm, info.this)?;
     vm.keep_alive(Value::string(s));
-    let pattern = if regexp.is_undefined() { vm.atoms.intern_str(&mut vm.heap, "") } else { to_string(vm, regexp)? };
+    let pattern = if regexp.is_undefined() { vm.names.empty } else { to_string(vm, regexp)? };
     let flags = vm.atoms.intern_str(&mut vm.heap, flags);
     let rx = regexp_create(vm, pattern, flags, None)?;
     vm.keep_alive(rx);
@@ -1113,11 +1407,64 @@ pub(crate) fn install(vm: &mut Vm) {
     method(vm, string_proto, "match", 1, string_match);
     method(vm, string_proto, "matchAll", 1, string_match_all);
     method(vm, string_proto, "search", 1, string_search);
+    record_intrinsic_getters(vm, proto);
 }
 
 #[cfg(test)]
 mod tests {
     use super::pattern_code_units;
+    use crate::value::Value;
+    use crate::vm::Vm;
+
+    /// Evaluates `source` and returns the completion value as `console.log`
+    /// prints it (or the thrown value's description).
+    fn eval(source: &str) -> String {
+        let mut vm = Vm::new();
+        match vm.eval_script("test.js", source) {
+            Ok(v) => v.display(&mut vm),
+            Err(crate::JsError::Throw(v)) => format!("threw {}", v.describe_uncaught(&mut vm)),
+            Err(_) => "abrupt".to_owned(),
+        }
+    }
+
+    #[test]
+    fn the_protocols_read_flags_through_the_flags_property() {
+        // §22.2.6.8 and §22.2.6.11 read `flags` (ES2024): an own `flags`
+        // property without "g" makes the match and the replace non-global
+        // even though [[OriginalFlags]] has it. (Node 20 still reads
+        // `global`, so this is not among the node-compared programs.)
+        let out = eval(
+            r#"const r = /a/g;
+               Object.defineProperty(r, "flags", { value: "" });
+               ["aaa".replace(r, "b"), JSON.stringify("aaa".match(r)), r.lastIndex].join(" ")"#,
+        );
+        assert_eq!(out, "baa [\"a\"] 0");
+        let out = eval(
+            r#"let reads = 0;
+               const r = /a/;
+               Object.defineProperty(r, "flags", { get() { reads++; return "u"; } });
+               ["aaba".replace(r, "-"), "aaba".match(r).index, "a,b".split(r).length, reads].join(" ")"#,
+        );
+        assert_eq!(out, "-aba 0 2 3");
+    }
+
+    #[test]
+    fn equal_patterns_share_one_compiled_program_and_other_flags_do_not() {
+        let mut vm = Vm::new();
+        let program_of = |vm: &mut Vm, source: &str| {
+            let handle = vm.eval_script("test.js", source).ok();
+            let o = handle.and_then(|h| vm.handle_value(&h)).and_then(Value::as_object).expect("a RegExp");
+            match &o.borrow(&vm.heap).kind {
+                crate::object::ObjectKind::RegExp(d) => std::rc::Rc::clone(&d.program),
+                _ => panic!("not a RegExp"),
+            }
+        };
+        let a = program_of(&mut vm, "/ab+c/g");
+        let b = program_of(&mut vm, "new RegExp('ab+c', 'g')");
+        let c = program_of(&mut vm, "/ab+c/gi");
+        assert!(std::rc::Rc::ptr_eq(&a, &b));
+        assert!(!std::rc::Rc::ptr_eq(&a, &c));
+    }
 
     fn utf16(s: &str) -> Vec<u16> {
         s.encode_utf16().collect()
