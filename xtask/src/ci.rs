@@ -70,6 +70,9 @@ pub fn run() -> Result<(), TaskError> {
         cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
 
+    // The subsystem crates package and their packaged sources build.
+    crate::package::run(&[])?;
+
     let mut totals = TestTotals::default();
     cargo_test("cargo test --workspace", &["test", "--workspace"], &[], &mut totals)?;
 
@@ -126,6 +129,9 @@ mod tests {
 
     #[test]
     fn sums_cargo_summary_lines() {
+        // The subsystem crates package and their packaged sources build.
+        crate::package::run(&[])?;
+
         let mut totals = TestTotals::default();
         totals
             .add_line("test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s");

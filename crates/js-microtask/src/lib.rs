@@ -75,6 +75,11 @@
 //! with the loop taking whole batches, the lock is held for a few
 //! instructions per post.
 
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod call_cache;
 mod inbox;
 mod job;

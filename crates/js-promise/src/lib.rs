@@ -109,6 +109,11 @@
     reason = "spec operation names (PerformPromiseThen, TypeError) are prose here, not code"
 )]
 
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod awaiting;
 mod context;
 mod error;

@@ -88,6 +88,11 @@
 
 #![allow(clippy::doc_markdown, reason = "spec names (ReadableStream, TypeError, WebIDL) are prose here, not code")]
 
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod adoption;
 pub mod host;
 pub mod jobs;
