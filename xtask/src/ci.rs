@@ -129,9 +129,6 @@ mod tests {
 
     #[test]
     fn sums_cargo_summary_lines() {
-        // The subsystem crates package and their packaged sources build.
-        crate::package::run(&[])?;
-
         let mut totals = TestTotals::default();
         totals
             .add_line("test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s");
