@@ -13,7 +13,7 @@ fn outcome(result: Result<Option<String>, Exception>) -> String {
     match result {
         Ok(Some(text)) => text,
         Ok(None) => "undefined".to_owned(),
-        Err(Exception::Json(error)) => format!("{:?}Error: {error}", error.kind()),
+        Err(Exception::Json(error)) => format!("{:?}: {error}", error.kind()),
         Err(Exception::Thrown(value)) => format!("thrown {value:?}"),
     }
 }
