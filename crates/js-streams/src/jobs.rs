@@ -11,8 +11,8 @@ use crate::host::StreamHost;
 use crate::promises::queue_continuation;
 
 /// The job kinds this crate owns, `0xFE00..=0xFEFF`: `0xFE00..=0xFE3F` are
-/// continuations, `0xFE80..` and `0xFEC0..` their adoptions
-/// ([`ADOPT_BASE`]). Register the range in the host's
+/// continuations, `0xFE80..` and `0xFEC0..` the jobs that adopt a
+/// promise for them. Register the range in the host's
 /// [`js_microtask::JobKindSpace`] beside its own.
 pub const JOB_KINDS: JobKindRange = JobKindRange::new("js-streams", 0xFE00, 0xFEFF);
 
