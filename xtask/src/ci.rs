@@ -70,6 +70,9 @@ pub fn run() -> Result<(), TaskError> {
         cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
 
+    // The subsystem crates package and their packaged sources build.
+    crate::package::run(&[])?;
+
     let mut totals = TestTotals::default();
     cargo_test("cargo test --workspace", &["test", "--workspace"], &[], &mut totals)?;
 

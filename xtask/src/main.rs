@@ -1,6 +1,7 @@
 //! `cargo xtask`: the project's tasks, one subcommand each.
 //!
 //! * `ci` — everything CI checks: formatting, clippy (warnings are errors),
+//!   the packaging check of the subsystem crates,
 //!   the workspace tests, the loom model tests of crates that have them, and
 //!   the test suites again with the heap in gc-stress mode.
 //! * `bench [CRATE] [--peers] [--filter SUBSTR] [--instructions]` — the
@@ -16,6 +17,8 @@
 //! * `octane [--check] [--filter NAME]` — Octane 2.0 on jsvm and its peers
 //!   (scores, ratios, `bench/OCTANE.md`); `--check` runs each program once
 //!   on jsvm as a correctness check.
+//! * `package` — `cargo package` of every subsystem crate, in dependency
+//!   order, verifying that the packaged sources build.
 //! * `fuzz [TARGET] [--seconds N]` — runs the fuzz targets of `fuzz/` and
 //!   the promise-ordering differential against node.
 
@@ -26,15 +29,16 @@ mod command;
 mod diff;
 mod fuzz;
 mod octane;
+mod package;
 mod pool;
 mod test262;
 mod wpt;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE | --peers --filter SUBSTR --instructions] | test262 [--check] [--verbose] [PATHS] | wpt [--check] [--verbose] [PATHS] | diff [FILES] | octane [--check] [--filter NAME]>
+const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE | --peers --filter SUBSTR --instructions] | test262 [--check] [--verbose] [PATHS] | wpt [--check] [--verbose] [PATHS] | diff [FILES] | octane [--check] [--filter NAME] | package>
 
-  ci               fmt check, clippy -D warnings, tests, loom tests, gc-stress tests, test262 check
+  ci               fmt check, clippy -D warnings, docs, package check, tests, loom tests, gc-stress tests, test262 check
   bench            quick criterion benchmarks of every crate, then bench/workloads on jsvm and its
                    peers (node, node --jitless, QuickJS, Boa); writes bench/RESULTS.md
     --peers          first build the QuickJS and Boa runners (xtask/peers, compiled once)
@@ -47,6 +51,7 @@ const USAGE: &str = "usage: cargo xtask <ci | bench [CRATE | --peers --filter SU
   octane           Octane 2.0 (../shared/benchmarks/octane) on jsvm and its peers; writes bench/OCTANE.md
     --check          each program once on jsvm (one iteration), failing on any error (CI)
     --filter NAME    only the programs whose name contains NAME
+  package          cargo package of the six subsystem crates (dependency order), packaged sources built
   fuzz [TARGET] [--seconds N]
                    run fuzz targets (json_parse, json_escape, frontend, run, gc_model, promises)";
 
@@ -60,6 +65,7 @@ fn main() -> ExitCode {
         Some("diff") => diff::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("octane") => octane::run(&args[1..]),
+        Some("package") => package::run(&args[1..]),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())

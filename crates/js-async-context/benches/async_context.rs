@@ -5,7 +5,6 @@
 //! so no counting allocator perturbs these measurements.
 //! Run with `cargo xtask bench async-context`.
 
-mod callgrind;
 mod workload;
 
 use std::hint::black_box;
@@ -14,6 +13,9 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use js_async_context::{ContextState, Frame, SwapScope};
 use workload::tracking;
+
+/// The callgrind harness: 100,000 operations in the shorter run.
+const CALLGRIND: bench_support::callgrind::Callgrind = bench_support::callgrind::Callgrind::new(100_000);
 
 #[inline]
 fn swap_scope(state: &mut ContextState<u64>, captured: Option<Frame<u64>>) {
@@ -77,8 +79,8 @@ fn run_counted(op: &str, count: u64) {
 }
 
 fn instruction_facts() {
-    let measure = |op, baseline, label, unit| callgrind::Measure { op, baseline, label, unit };
-    callgrind::report(&[
+    let measure = |op, baseline, label, unit| bench_support::callgrind::Measure { op, baseline, label, unit };
+    CALLGRIND.report(&[
         measure("capture-off", Some("baseline"), "async-context/capture tracking off", "capture"),
         measure("capture-on", Some("baseline"), "async-context/capture tracking on", "capture"),
         measure("swap-off", Some("baseline-swap"), "async-context/swap-scope tracking off (enter + exit)", "scope"),
@@ -152,7 +154,7 @@ fn frame(c: &mut Criterion) {
 }
 
 fn main() {
-    if let Some((op, count)) = callgrind::child_request() {
+    if let Some((op, count)) = bench_support::callgrind::child_request() {
         run_counted(&op, count);
         return;
     }

@@ -67,6 +67,11 @@
 //! A frame is copied on every `with`: O(variables) per `run`, which is the
 //! right trade for the handful of variables real programs have.
 
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod error;
 mod frame;
 mod state;

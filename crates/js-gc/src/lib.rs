@@ -103,6 +103,11 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[allow(
     clippy::unnecessary_safety_comment,
     reason = "clippy attributes the `SAFETY:` comments of the crate docs' example to the first item"

@@ -88,6 +88,11 @@
 // not Rust items to put in backticks.
 #![allow(clippy::doc_markdown)]
 
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod error;
 mod escape;
 mod host;

@@ -6,64 +6,14 @@
 #[allow(dead_code, reason = "each benchmark binary uses its part of the shared workloads")]
 mod workload;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::hint::black_box;
 
+use bench_support::counting_allocator::{CountingAllocator, report};
 use js_microtask::JobQueue;
 use workload::{BURST, BoxedQueue, Cache, boxed_burst, callee, job_queue_burst, setup_of};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-/// The system allocator, counting `alloc`, `alloc_zeroed` and `realloc`
-/// calls of the calling thread.
-struct CountingAllocator;
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// counter is a const-initialised thread-local `Cell` without a destructor,
-// so touching it never allocates or re-enters the allocator.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|count| count.set(count.get() + 1));
-        // SAFETY: forwarded with the caller's guarantees.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-/// Runs `setup` (uncounted), then `ops` operations of `op`, and prints a
-/// `fact:` line with the allocations per operation.
-fn report<S>(label: &str, unit: &str, ops: u64, setup: impl FnOnce() -> S, op: impl FnOnce(&mut S)) {
-    let mut state = setup();
-    let before = ALLOCATIONS.with(Cell::get);
-    op(&mut state);
-    let allocations = ALLOCATIONS.with(Cell::get) - before;
-    println!(
-        "fact: allocations: {label}: {:.3} per {unit} ({allocations} in {ops} {unit}s after warm-up)",
-        allocations as f64 / ops as f64
-    );
-}
 
 /// Allocations per job and per cache lookup once warm.
 fn main() {

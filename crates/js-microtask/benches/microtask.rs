@@ -6,7 +6,6 @@
 //! so no counting allocator perturbs these measurements.
 //! Run with `cargo xtask bench microtask`.
 
-mod callgrind;
 mod workload;
 
 use std::collections::VecDeque;
@@ -21,6 +20,9 @@ use js_microtask::{JobQueue, RemoteInbox, WaitStatus};
 use workload::{
     BURST, BoxedQueue, Cache, boxed_burst, callee, full_set_cache, job_queue_burst, setup_of, warm_cache, wide_setup_of,
 };
+
+/// The callgrind harness: 100,000 operations in the shorter run.
+const CALLGRIND: bench_support::callgrind::Callgrind = bench_support::callgrind::Callgrind::new(100_000);
 
 /// The cache as the engine holds it: behind a pointer the compiler cannot
 /// see through, so its fields (counters included) live in memory across
@@ -130,8 +132,8 @@ fn run_counted(op: &str, count: u64) {
 }
 
 fn instruction_facts() {
-    let measure = |op, baseline, label, unit| callgrind::Measure { op, baseline, label, unit };
-    let counts = callgrind::report(&[
+    let measure = |op, baseline, label, unit| bench_support::callgrind::Measure { op, baseline, label, unit };
+    let counts = CALLGRIND.report(&[
         measure("job-queue", None, "microtask/queue-drain JobQueue (enqueue + drain + dispatch)", "job"),
         measure(
             "boxed-closures",
@@ -337,7 +339,7 @@ fn inbox_throughput(c: &mut Criterion) {
 }
 
 fn main() {
-    if let Some((op, count)) = callgrind::child_request() {
+    if let Some((op, count)) = bench_support::callgrind::child_request() {
         run_counted(&op, count);
         return;
     }

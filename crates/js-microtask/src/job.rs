@@ -15,7 +15,10 @@ pub const CONTEXT_SLOT: usize = JOB_ARGS - 1;
 
 /// What a job does, as the embedder numbers it (for example
 /// `PromiseReactionJob`, `PromiseResolveThenableJob`, an await resumption,
-/// a `queueMicrotask` callback). The queue never interprets it.
+/// a `queueMicrotask` callback). The queue never interprets it. A crate
+/// names its kinds as offsets into the [`JobKindRange`](crate::JobKindRange)
+/// it owns, and the embedder registers the ranges in one
+/// [`JobKindSpace`](crate::JobKindSpace) so that no two collide.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JobKind(u16);
 

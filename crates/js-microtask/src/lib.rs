@@ -24,6 +24,12 @@
 //!   argument slots of the embedder's `Copy` value type. By convention the
 //!   fourth slot carries the async-context frame when
 //!   [`JobFlags::CONTEXT_FRAME`] says so.
+//! * [`JobKindRange`] and [`JobKindSpace`]: the declared space of job
+//!   kinds. Each crate that queues jobs owns a range of tags and names its
+//!   kinds as offsets into it; the embedder registers every range it links
+//!   in one `const` [`JobKindSpace`], so two crates taking the same number
+//!   is a compile error (or a [`KindCollision`] when the space is built at
+//!   run time).
 //! * [`JobQueue`]: FIFO ring buffer of jobs; [`JobQueue::drain`] pops one
 //!   job at a time, so jobs can queue jobs. The host decides what a
 //!   checkpoint is (Node: the `nextTick` queue, then microtasks, repeat) by
@@ -69,12 +75,19 @@
 //! with the loop taking whole batches, the lock is held for a few
 //! instructions per post.
 
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod call_cache;
 mod inbox;
 mod job;
+mod kind_space;
 mod queue;
 
 pub use call_cache::{CacheCounters, CacheKey, CallCache};
 pub use inbox::{PostError, RemoteInbox, WaitStatus};
 pub use job::{CONTEXT_SLOT, JOB_ARGS, Job, JobFlags, JobKind};
+pub use kind_space::{JobKindRange, JobKindSpace, KindCollision};
 pub use queue::{JobQueue, QueueCounters};

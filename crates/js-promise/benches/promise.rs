@@ -15,8 +15,6 @@
 #[path = "../tests/all/host.rs"]
 mod host;
 
-mod callgrind;
-
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -24,6 +22,9 @@ use criterion::Criterion;
 use host::{TestHost, Value};
 use js_async_context::Frame;
 use js_promise::{PromiseHost, fulfill_promise, promise_then};
+
+/// The callgrind harness: 20,000 operations in the shorter run.
+const CALLGRIND: bench_support::callgrind::Callgrind = bench_support::callgrind::Callgrind::new(20_000);
 
 /// One benchmarked operation.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -141,10 +142,10 @@ fn instruction_facts() {
     for with_frame in [false, true] {
         let suffix = if with_frame { "+frame" } else { "" };
         let frame_label = if with_frame { "active frame" } else { "no frame" };
-        let baseline = callgrind::per_op(&format!("baseline{suffix}")).ok();
+        let baseline = CALLGRIND.per_op(&format!("baseline{suffix}")).ok();
         for op in Op::ALL {
             let key = format!("{}{suffix}", op.key());
-            match callgrind::per_op(&key) {
+            match CALLGRIND.per_op(&key) {
                 Ok(raw) => {
                     let subtract = matches!(op, Op::AwaitPending | Op::Then | Op::ThenBoth);
                     match (subtract, baseline) {
@@ -183,7 +184,7 @@ fn wall_time(c: &mut Criterion) {
 }
 
 fn main() {
-    if let Some((op, count)) = callgrind::child_request() {
+    if let Some((op, count)) = bench_support::callgrind::child_request() {
         run_counted(&op, count);
         return;
     }

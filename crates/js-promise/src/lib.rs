@@ -101,12 +101,18 @@
 //!
 //! Jobs carry four slots, so a settled full reaction whose capability has
 //! functions (a subclass's `then`) is carried as its cell. The crate claims
-//! job kinds `0xFF00..=0xFF02` and embedder job flag bits 0 to 2.
+//! job kinds `0xFF00..=0xFF02` ([`JOB_KINDS`], for the host's
+//! [`js_microtask::JobKindSpace`]) and embedder job flag bits 0 to 2.
 
 #![allow(
     clippy::doc_markdown,
     reason = "spec operation names (PerformPromiseThen, TypeError) are prose here, not code"
 )]
+
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 mod awaiting;
 mod context;
@@ -126,8 +132,8 @@ pub use context::{capture_context, job_context, job_frame, with_job_context};
 pub use error::PromiseError;
 pub use host::{PromiseHost, RejectionOperation};
 pub use jobs::{
-    ContinuationJob, HANDLER_PRESENT, HAS_CAPABILITY, JobError, PROMISE_REACTION_JOB, PROMISE_REACTION_RECORD_JOB,
-    PROMISE_RESOLVE_THENABLE_JOB, SETTLED_REJECTED, is_promise_job, run_promise_job,
+    ContinuationJob, HANDLER_PRESENT, HAS_CAPABILITY, JOB_KINDS, JobError, PROMISE_REACTION_JOB,
+    PROMISE_REACTION_RECORD_JOB, PROMISE_RESOLVE_THENABLE_JOB, SETTLED_REJECTED, is_promise_job, run_promise_job,
 };
 pub use reaction::{
     ContextKind, ContextSlot, Continuation, FullReaction, InlineReaction, NewReaction, PromiseCapability,

@@ -100,12 +100,10 @@ pub trait StreamHost: PromiseHost {
     /// Keeps `value` alive until the current operation ends.
     fn root(&mut self, value: Self::Value);
 
-    /// Whether `signal` (an AbortSignal the host converted, e.g. `pipeTo`'s
-    /// `signal` option) is aborted.
-    fn signal_aborted(&mut self, signal: Self::Value) -> bool;
-
-    /// `signal`'s abort reason.
-    fn signal_abort_reason(&mut self, signal: Self::Value) -> Self::Value;
+    /// `signal`'s abort reason if it is aborted, `None` if it is not
+    /// (`signal` is an AbortSignal the host converted, e.g. `pipeTo`'s
+    /// `signal` option).
+    fn signal_abort_reason(&mut self, signal: Self::Value) -> Option<Self::Value>;
 
     /// Adds to `signal`, which is not aborted, an abort algorithm that
     /// calls [`crate::pipe_to::pipe_signal_aborted`] with `pipe`; returns
@@ -129,11 +127,9 @@ pub trait StreamHost: PromiseHost {
     /// `ArrayBufferView` (or the algorithms made as one).
     fn view_record(&mut self, view: Self::Value) -> ViewRecord<Self::Value>;
 
+    /// `buffer.[[ArrayBufferByteLength]]`, or `None` if
     /// `IsDetachedBuffer(buffer)`.
-    fn is_detached_buffer(&mut self, buffer: Self::Value) -> bool;
-
-    /// `buffer.[[ArrayBufferByteLength]]` (0 once detached).
-    fn array_buffer_byte_length(&mut self, buffer: Self::Value) -> usize;
+    fn array_buffer_byte_length(&mut self, buffer: Self::Value) -> Option<usize>;
 
     /// `TransferArrayBuffer(buffer)`: a new `ArrayBuffer` taking the bytes,
     /// `buffer` detached.

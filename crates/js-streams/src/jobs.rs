@@ -4,104 +4,110 @@
 //! or directly. The host's microtask loop hands jobs whose kind
 //! [`is_stream_job`] to [`run_stream_job`].
 
-use js_microtask::{Job, JobKind};
+use js_microtask::{Job, JobKind, JobKindRange};
 use js_promise::{ContinuationJob, PromiseValue, with_job_context};
 
 use crate::host::StreamHost;
 use crate::promises::queue_continuation;
 
+/// The job kinds this crate owns, `0xFE00..=0xFEFF`: `0xFE00..=0xFE3F` are
+/// continuations, `0xFE80..` and `0xFEC0..` the jobs that adopt a
+/// promise for them. Register the range in the host's
+/// [`js_microtask::JobKindSpace`] beside its own.
+pub const JOB_KINDS: JobKindRange = JobKindRange::new("js-streams", 0xFE00, 0xFEFF);
+
 /// A readable controller's start promise settled.
-pub const START_SETTLED_READABLE: JobKind = JobKind::new(0xFE00);
+pub const START_SETTLED_READABLE: JobKind = JOB_KINDS.kind(0x00);
 /// A readable controller's pull promise settled.
-pub const PULL_SETTLED: JobKind = JobKind::new(0xFE01);
+pub const PULL_SETTLED: JobKind = JOB_KINDS.kind(0x01);
 /// A source's cancel promise settled (slot 0: the promise `cancel()` returned).
-pub const CANCEL_SETTLED: JobKind = JobKind::new(0xFE02);
+pub const CANCEL_SETTLED: JobKind = JOB_KINDS.kind(0x02);
 /// A writable controller's start promise settled.
-pub const START_SETTLED_WRITABLE: JobKind = JobKind::new(0xFE03);
+pub const START_SETTLED_WRITABLE: JobKind = JOB_KINDS.kind(0x03);
 /// A sink's write promise settled.
-pub const WRITE_SETTLED: JobKind = JobKind::new(0xFE04);
+pub const WRITE_SETTLED: JobKind = JOB_KINDS.kind(0x04);
 /// A sink's close promise settled.
-pub const CLOSE_SETTLED: JobKind = JobKind::new(0xFE05);
+pub const CLOSE_SETTLED: JobKind = JOB_KINDS.kind(0x05);
 /// A sink's abort promise settled (slot 0: the stream).
-pub const ABORT_SETTLED: JobKind = JobKind::new(0xFE06);
+pub const ABORT_SETTLED: JobKind = JOB_KINDS.kind(0x06);
 /// A transform's promise settled (slot 0: the transform controller).
-pub const TRANSFORM_SETTLED: JobKind = JobKind::new(0xFE07);
+pub const TRANSFORM_SETTLED: JobKind = JOB_KINDS.kind(0x07);
 /// A transform run after backpressure lifted settled.
-pub const TRANSFORM_SETTLED_AFTER_BACKPRESSURE: JobKind = JobKind::new(0xFE08);
+pub const TRANSFORM_SETTLED_AFTER_BACKPRESSURE: JobKind = JOB_KINDS.kind(0x08);
 /// Backpressure lifted for a waiting write.
-pub const BACKPRESSURE_SETTLED: JobKind = JobKind::new(0xFE09);
+pub const BACKPRESSURE_SETTLED: JobKind = JOB_KINDS.kind(0x09);
 /// A flush promise settled.
-pub const FLUSH_SETTLED: JobKind = JobKind::new(0xFE0A);
+pub const FLUSH_SETTLED: JobKind = JOB_KINDS.kind(0x0A);
 /// A transformer's cancel promise settled.
-pub const TRANSFORM_CANCEL_SETTLED: JobKind = JobKind::new(0xFE0B);
+pub const TRANSFORM_CANCEL_SETTLED: JobKind = JOB_KINDS.kind(0x0B);
 /// [`WRITE_SETTLED`] one turn later.
-pub const WRITE_SETTLED_NEXT_TURN: JobKind = JobKind::new(0xFE0C);
+pub const WRITE_SETTLED_NEXT_TURN: JobKind = JOB_KINDS.kind(0x0C);
 /// A pipe's step promise's thenable job (it adopts the read's promise).
-pub const PIPE_STEP_THENABLE: JobKind = JobKind::new(0xFE10);
+pub const PIPE_STEP_THENABLE: JobKind = JOB_KINDS.kind(0x10);
 /// A pipe writes a chunk `enqueue()` handed to its read (slot 1: the
 /// chunk) and its step's promise settles.
-pub const PIPE_WRITE: JobKind = JobKind::new(0xFE2E);
+pub const PIPE_WRITE: JobKind = JOB_KINDS.kind(0x2E);
 /// A pipe step's `await ready` resumed.
-pub const PIPE_READY: JobKind = JobKind::new(0xFE11);
+pub const PIPE_READY: JobKind = JOB_KINDS.kind(0x11);
 /// The pipe's source reader's `closed` settled.
-pub const PIPE_SOURCE_CLOSED: JobKind = JobKind::new(0xFE12);
+pub const PIPE_SOURCE_CLOSED: JobKind = JOB_KINDS.kind(0x12);
 /// The pipe's destination writer's `closed` settled.
-pub const PIPE_DEST_CLOSED: JobKind = JobKind::new(0xFE13);
+pub const PIPE_DEST_CLOSED: JobKind = JOB_KINDS.kind(0x13);
 /// A pipe's step promise settled.
-pub const PIPE_STEP_SETTLED: JobKind = JobKind::new(0xFE14);
+pub const PIPE_STEP_SETTLED: JobKind = JOB_KINDS.kind(0x14);
 /// A pipe loop's `await step()` resumed.
-pub const PIPE_RUN: JobKind = JobKind::new(0xFE17);
+pub const PIPE_RUN: JobKind = JOB_KINDS.kind(0x17);
 /// The write a pipe's shutdown awaits settled.
-pub const PIPE_WRITE_AWAITED: JobKind = JobKind::new(0xFE28);
+pub const PIPE_WRITE_AWAITED: JobKind = JOB_KINDS.kind(0x28);
 /// A turn of a pipe's wait for its last write returning.
-pub const PIPE_HOP: JobKind = JobKind::new(0xFE29);
+pub const PIPE_HOP: JobKind = JOB_KINDS.kind(0x29);
 /// The pipe's shutdown action settled.
-pub const PIPE_ACTION_SETTLED: JobKind = JobKind::new(0xFE15);
+pub const PIPE_ACTION_SETTLED: JobKind = JOB_KINDS.kind(0x15);
 /// The promise derived from one of the actions of a pipe's `signal` abort
 /// settled (slot 0: the pipe record).
-pub const PIPE_SIGNAL_ACTION_SETTLED: JobKind = JobKind::new(0xFE16);
+pub const PIPE_SIGNAL_ACTION_SETTLED: JobKind = JOB_KINDS.kind(0x16);
 /// `Promise.all`'s reaction to one of a pipe's signal actions.
-pub const PIPE_SIGNAL_ELEMENT: JobKind = JobKind::new(0xFE2A);
+pub const PIPE_SIGNAL_ELEMENT: JobKind = JOB_KINDS.kind(0x2A);
 /// The `Promise.all` of a pipe's signal actions settled.
-pub const PIPE_SIGNAL_ALL: JobKind = JobKind::new(0xFE2B);
+pub const PIPE_SIGNAL_ALL: JobKind = JOB_KINDS.kind(0x2B);
 /// A tee read's chunk, a microtask after it arrived (slot 0: the tee
 /// record, slot 1: the chunk).
-pub const TEE_CHUNK: JobKind = JobKind::new(0xFE18);
+pub const TEE_CHUNK: JobKind = JOB_KINDS.kind(0x18);
 /// The tee's reader's `closed` settled.
-pub const TEE_READER_CLOSED: JobKind = JobKind::new(0xFE19);
+pub const TEE_READER_CLOSED: JobKind = JOB_KINDS.kind(0x19);
 /// `ReadableStream.from`: the iterator's `next()` result settled (slot 0:
 /// the controller).
-pub const FROM_NEXT_SETTLED: JobKind = JobKind::new(0xFE1A);
+pub const FROM_NEXT_SETTLED: JobKind = JOB_KINDS.kind(0x1A);
 /// `ReadableStream.from`: the iterator's `return()` result settled (slot
 /// 0: the cancel promise).
-pub const FROM_RETURN_SETTLED: JobKind = JobKind::new(0xFE1B);
+pub const FROM_RETURN_SETTLED: JobKind = JOB_KINDS.kind(0x1B);
 /// A byte tee's default read chunk, a microtask after it arrived (slot 0:
 /// the byte tee record, slot 1: the chunk).
-pub const BYTE_TEE_CHUNK: JobKind = JobKind::new(0xFE22);
+pub const BYTE_TEE_CHUNK: JobKind = JOB_KINDS.kind(0x22);
 /// A byte tee's BYOB read for branch 1 filled its view, a microtask later
 /// (slot 0: the byte tee record, slot 1: the view).
-pub const BYTE_TEE_BYOB_CHUNK_1: JobKind = JobKind::new(0xFE23);
+pub const BYTE_TEE_BYOB_CHUNK_1: JobKind = JOB_KINDS.kind(0x23);
 /// [`BYTE_TEE_BYOB_CHUNK_1`] for branch 2.
-pub const BYTE_TEE_BYOB_CHUNK_2: JobKind = JobKind::new(0xFE24);
+pub const BYTE_TEE_BYOB_CHUNK_2: JobKind = JOB_KINDS.kind(0x24);
 /// The byte tee's current reader's `closed` settled.
-pub const BYTE_TEE_READER_CLOSED: JobKind = JobKind::new(0xFE25);
+pub const BYTE_TEE_READER_CLOSED: JobKind = JOB_KINDS.kind(0x25);
 /// The thenable job of an async iterator's chained call (slot 1: the
 /// call's promise): the promise the steps made would be adopted from now.
-pub const ITERATOR_THENABLE_JOB: JobKind = JobKind::new(0xFE21);
+pub const ITERATOR_THENABLE_JOB: JobKind = JOB_KINDS.kind(0x21);
 /// A chained call's promise takes its steps' outcome (slot 1: the promise).
-pub const ITERATOR_ADOPTED: JobKind = JobKind::new(0xFE27);
+pub const ITERATOR_ADOPTED: JobKind = JOB_KINDS.kind(0x27);
 /// An async iterator's `return()` cancel settled.
-pub const ITERATOR_RETURN_SETTLED: JobKind = JobKind::new(0xFE20);
+pub const ITERATOR_RETURN_SETTLED: JobKind = JOB_KINDS.kind(0x20);
 /// The reaction to the promise an async iterator's call was chained on:
 /// the first queued chained call runs its steps.
-pub const ITERATOR_ONGOING_SETTLED: JobKind = JobKind::new(0xFE26);
+pub const ITERATOR_ONGOING_SETTLED: JobKind = JOB_KINDS.kind(0x26);
 
 /// The thenable job of a BYOB `read(view)`'s promise (slot 0: the
 /// reader, slot 1: the promise).
-pub const BYOB_READ_THENABLE: JobKind = JobKind::new(0xFE2C);
+pub const BYOB_READ_THENABLE: JobKind = JOB_KINDS.kind(0x2C);
 /// A BYOB `read(view)`'s promise takes its outcome (slot 0: the reader,
 /// slot 1: the promise).
-pub const BYOB_READ_ADOPTED: JobKind = JobKind::new(0xFE2D);
+pub const BYOB_READ_ADOPTED: JobKind = JOB_KINDS.kind(0x2D);
 
 /// The kinds that adopt a promise for a continuation: `0xFE80 | k` is the
 /// thenable job of WebIDL's "a promise resolved with" a native promise
@@ -109,9 +115,9 @@ pub const BYOB_READ_ADOPTED: JobKind = JobKind::new(0xFE2D);
 /// `0xFEC0 | k` is the adopted promise's reaction, which queues `0xFE00 |
 /// k` (the new promise's reaction). So the continuation runs three turns
 /// after the promise settles, with no promise made.
-const ADOPT_BASE: u16 = 0xFE80;
+const ADOPT_BASE: u16 = JOB_KINDS.first() | 0x80;
 /// See [`ADOPT_BASE`].
-const ADOPTED_BASE: u16 = 0xFEC0;
+const ADOPTED_BASE: u16 = JOB_KINDS.first() | 0xC0;
 /// The continuation kinds are `0xFE00..=0xFE3F`.
 const CONTINUATION_MASK: u16 = 0x3F;
 
@@ -121,10 +127,9 @@ pub(crate) const fn adopt_kind(settled: JobKind) -> JobKind {
     JobKind::new(ADOPT_BASE | (settled.tag() & CONTINUATION_MASK))
 }
 
-/// Whether `kind` is one of this crate's jobs. The crate claims kinds
-/// `0xFE00..=0xFEFF`.
+/// Whether `kind` is one of this crate's jobs ([`JOB_KINDS`]).
 pub const fn is_stream_job(kind: JobKind) -> bool {
-    matches!(kind.tag(), 0xFE00..=0xFEFF)
+    JOB_KINDS.contains(kind)
 }
 
 /// Runs one of this crate's jobs under the context it captured. A job
@@ -145,7 +150,7 @@ pub fn run_stream_job<H: StreamHost>(host: &mut H, job: &Job<H::Value>) {
             return;
         }
         if tag & !CONTINUATION_MASK == ADOPTED_BASE {
-            let settled = JobKind::new(0xFE00 | (tag & CONTINUATION_MASK));
+            let settled = JOB_KINDS.kind(tag & CONTINUATION_MASK);
             queue_continuation(host, settled, continuation.data, continuation.outcome);
             return;
         }

@@ -83,9 +83,15 @@
 //! branches close without node's `process.nextTick`, and
 //! `ReadableStream.from` awaits a sync iterator through
 //! `CreateAsyncFromSyncIterator`. The crate claims job kinds
-//! `0xFE00..=0xFEFF`.
+//! `0xFE00..=0xFEFF` ([`JOB_KINDS`], for the host's
+//! [`js_microtask::JobKindSpace`]).
 
 #![allow(clippy::doc_markdown, reason = "spec names (ReadableStream, TypeError, WebIDL) are prose here, not code")]
+
+// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 pub mod adoption;
 pub mod host;
@@ -112,7 +118,7 @@ pub mod writable_stream_default_controller;
 pub mod writable_stream_default_writer;
 
 pub use host::{ErrorKind, Slots, StreamHost, ViewRecord};
-pub use jobs::{is_stream_job, run_stream_job};
+pub use jobs::{JOB_KINDS, is_stream_job, run_stream_job};
 pub use lazy_promise::LazyPromise;
 pub use promises::mark_handled;
 pub use slots::StreamSlots;

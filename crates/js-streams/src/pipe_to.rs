@@ -87,7 +87,7 @@ pub fn readable_stream_pipe_to<H: StreamHost>(
         signal_actions_rejected: false,
     }));
     if let Some(signal) = signal {
-        if host.signal_aborted(signal) {
+        if host.signal_abort_reason(signal).is_some() {
             // Node returns here: no loop, no propagation rule.
             pipe_signal_aborted(host, record);
             return Ok(promise);
@@ -153,7 +153,7 @@ fn source_closed<H: StreamHost>(host: &mut H, record: H::Object) {
 /// signal's actions and its abort reason.
 pub fn pipe_signal_aborted<H: StreamHost>(host: &mut H, record: H::Object) {
     let Some(signal) = pipe(host, record).signal else { return };
-    let error = host.signal_abort_reason(signal);
+    let error = host.signal_abort_reason(signal).unwrap_or_else(H::Value::undefined);
     host.root(error);
     shutdown(host, record, ShutdownAction::SignalAbort(error), Some(error));
 }

@@ -256,13 +256,13 @@ pub fn readable_byte_stream_controller_enqueue<H: StreamHost>(
         return Ok(());
     }
     let record = host.view_record(chunk);
-    if host.is_detached_buffer(record.buffer) {
+    if host.array_buffer_byte_length(record.buffer).is_none() {
         return Err(host.new_error(ErrorKind::Type, "The chunk's buffer is detached"));
     }
     let transferred = host.transfer_array_buffer(record.buffer)?;
     host.root(transferred);
     if let Some(first) = byte_controller(host, controller).pending_pull_intos.front().copied() {
-        if host.is_detached_buffer(first.buffer) {
+        if host.array_buffer_byte_length(first.buffer).is_none() {
             return Err(host.new_error(ErrorKind::Type, "The BYOB request's buffer has been detached"));
         }
         invalidate_byob_request(host, controller);
@@ -546,7 +546,7 @@ pub(crate) fn pull_into<H: StreamHost>(
         }
     };
     host.root(buffer);
-    let buffer_byte_length = host.array_buffer_byte_length(buffer);
+    let buffer_byte_length = host.array_buffer_byte_length(buffer).unwrap_or(0);
     let mut descriptor = PullIntoDescriptor {
         buffer,
         buffer_byte_length,
@@ -723,7 +723,7 @@ pub fn readable_byte_stream_controller_respond_with_new_view<H: StreamHost>(
     if first.byte_offset + first.bytes_filled != record.byte_offset {
         return Err(host.new_error(ErrorKind::Range, "The region specified by view does not match byobRequest"));
     }
-    if first.buffer_byte_length != host.array_buffer_byte_length(record.buffer) {
+    if first.buffer_byte_length != host.array_buffer_byte_length(record.buffer).unwrap_or(0) {
         return Err(host.new_error(ErrorKind::Range, "The buffer of view has different capacity than byobRequest"));
     }
     if first.bytes_filled + record.byte_length > first.byte_length {
@@ -848,7 +848,7 @@ pub fn enqueue_method<H: StreamHost>(host: &mut H, controller: H::Object, chunk:
     if record.byte_length == 0 {
         return Err(host.new_error(ErrorKind::Type, "chunk must have non-zero byteLength"));
     }
-    if host.array_buffer_byte_length(record.buffer) == 0 {
+    if host.array_buffer_byte_length(record.buffer).unwrap_or(0) == 0 {
         return Err(host.new_error(ErrorKind::Type, "chunk's buffer must have non-zero byteLength"));
     }
     let slots = byte_controller(host, controller);

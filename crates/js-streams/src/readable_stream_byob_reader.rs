@@ -66,10 +66,10 @@ pub fn byob_reader_read<H: StreamHost>(host: &mut H, reader: H::Object, view: H:
     let record = host.view_record(view);
     let check = if record.byte_length == 0 {
         Some((ErrorKind::Type, "view must have non-zero byteLength"))
-    } else if host.array_buffer_byte_length(record.buffer) == 0 {
+    } else if matches!(host.array_buffer_byte_length(record.buffer), Some(0) | None) {
+        // A detached buffer's byte length is 0, so the spec's byte-length
+        // check comes before (and answers for) its IsDetachedBuffer check.
         Some((ErrorKind::Type, "view's buffer must have non-zero byteLength"))
-    } else if host.is_detached_buffer(record.buffer) {
-        Some((ErrorKind::Type, "view's buffer has been detached"))
     } else if min == 0 {
         Some((ErrorKind::Type, "options.min must be greater than 0"))
     } else {

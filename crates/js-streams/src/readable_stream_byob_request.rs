@@ -30,7 +30,7 @@ pub fn byob_request_respond<H: StreamHost>(
         return Err(host.new_error(ErrorKind::Type, "This BYOB request has been invalidated"));
     };
     let record = host.view_record(view);
-    if host.is_detached_buffer(record.buffer) {
+    if host.array_buffer_byte_length(record.buffer).is_none() {
         return Err(host.new_error(ErrorKind::Type, "The BYOB request's buffer has been detached"));
     }
     readable_byte_stream_controller_respond(host, controller, bytes_written)
@@ -51,7 +51,7 @@ pub fn byob_request_respond_with_new_view<H: StreamHost>(
         return Err(host.new_error(ErrorKind::Type, "This BYOB request has been invalidated"));
     };
     let record = host.view_record(view);
-    if host.is_detached_buffer(record.buffer) {
+    if host.array_buffer_byte_length(record.buffer).is_none() {
         return Err(host.new_error(ErrorKind::Type, "The view's buffer has been detached"));
     }
     readable_byte_stream_controller_respond_with_new_view(host, controller, view)

@@ -3,7 +3,7 @@
 use js_async_context::{ContextState, Frame, SwapScope};
 use js_gc::Heap;
 
-use crate::counting_allocator::allocations_during;
+use bench_support::counting_allocator::allocations_during;
 
 #[test]
 fn capture_and_swap_scopes_allocate_nothing_once_warm() {

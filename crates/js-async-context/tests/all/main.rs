@@ -3,8 +3,8 @@
 //! and counted allocations.
 
 mod allocations;
-mod counting_allocator;
 mod jobs;
 
 #[global_allocator]
-static ALLOCATOR: counting_allocator::CountingAllocator = counting_allocator::CountingAllocator;
+static ALLOCATOR: bench_support::counting_allocator::CountingAllocator =
+    bench_support::counting_allocator::CountingAllocator;

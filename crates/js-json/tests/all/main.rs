@@ -5,6 +5,7 @@
 #![allow(clippy::missing_errors_doc, clippy::missing_panics_doc)]
 
 mod draw;
+mod edge_cases;
 mod node;
 mod node_stringify;
 mod serde;

@@ -4,7 +4,7 @@ use std::num::NonZeroU64;
 
 use js_microtask::{CallCache, Job, JobFlags, JobKind, JobQueue};
 
-use crate::counting_allocator::allocations_during;
+use bench_support::counting_allocator::allocations_during;
 
 /// The usual queue: boxed closures.
 type BoxedQueue = std::collections::VecDeque<Box<dyn FnOnce(&mut u64)>>;

@@ -2,10 +2,10 @@
 //! way an engine uses them, with a real js-gc heap, and counted allocations.
 
 mod allocations;
-mod counting_allocator;
 mod nested_drain;
 mod reconcile;
 mod traced_queue;
 
 #[global_allocator]
-static ALLOCATOR: counting_allocator::CountingAllocator = counting_allocator::CountingAllocator;
+static ALLOCATOR: bench_support::counting_allocator::CountingAllocator =
+    bench_support::counting_allocator::CountingAllocator;

@@ -16,7 +16,7 @@
 //! [`SETTLED_REJECTED`] says the argument is a rejection reason.
 
 use js_gc::Gc;
-use js_microtask::{Job, JobFlags, JobKind};
+use js_microtask::{Job, JobFlags, JobKind, JobKindRange};
 use thiserror::Error;
 
 use crate::context::with_job_context;
@@ -28,15 +28,18 @@ use crate::resolving::{
 };
 use crate::value::PromiseValue;
 
+/// The job kinds this crate owns, `0xFF00..=0xFF02`: register the range in
+/// the host's [`js_microtask::JobKindSpace`] beside its own.
+pub const JOB_KINDS: JobKindRange = JobKindRange::new("js-promise", 0xFF00, 0xFF02);
+
 /// `PromiseReactionJob` of a reaction whose capability is `undefined` or
-/// intrinsic. The crate's job kinds use tags `0xFF00` and up; hosts number
-/// their own kinds below.
-pub const PROMISE_REACTION_JOB: JobKind = JobKind::new(0xFF00);
+/// intrinsic.
+pub const PROMISE_REACTION_JOB: JobKind = JOB_KINDS.kind(0);
 /// `PromiseReactionJob` of a reaction whose capability has functions: the
 /// job carries the reaction cell.
-pub const PROMISE_REACTION_RECORD_JOB: JobKind = JobKind::new(0xFF01);
+pub const PROMISE_REACTION_RECORD_JOB: JobKind = JOB_KINDS.kind(1);
 /// `PromiseResolveThenableJob`.
-pub const PROMISE_RESOLVE_THENABLE_JOB: JobKind = JobKind::new(0xFF02);
+pub const PROMISE_RESOLVE_THENABLE_JOB: JobKind = JOB_KINDS.kind(2);
 
 /// The job's argument is a rejection reason (the promise was rejected). The
 /// crate claims embedder flag bits 0 to 2 of the jobs it queues.
@@ -49,7 +52,7 @@ pub const HAS_CAPABILITY: JobFlags = JobFlags::embedder(2);
 
 /// Whether `kind` is one of this crate's jobs, for [`run_promise_job`].
 pub const fn is_promise_job(kind: JobKind) -> bool {
-    matches!(kind.tag(), 0xFF00..=0xFF02)
+    JOB_KINDS.contains(kind)
 }
 
 /// A job [`run_promise_job`] cannot run.

@@ -12,5 +12,6 @@ mod collection;
 mod context;
 mod host;
 mod ordering;
+mod reaction_kinds;
 mod rejection;
 mod thenables;

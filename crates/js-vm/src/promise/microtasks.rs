@@ -2,29 +2,38 @@
 //! and `queueMicrotask` callbacks run here, each under the async-context
 //! frame it captured.
 
-use js_microtask::{Job, JobKind};
+use js_microtask::{Job, JobKind, JobKindRange, JobKindSpace};
 use js_promise::{ContinuationJob, capture_context, is_promise_job, run_promise_job, with_job_context};
 
 use crate::embedding::JsError;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
+/// The job kinds the engine itself owns, `0x0000..=0x00FF`.
+pub const ENGINE_JOB_KINDS: JobKindRange = JobKindRange::new("js-vm", 0x0000, 0x00FF);
+
+/// Every job kind the engine queues, one range per crate: the place where
+/// the ranges are registered, so two crates taking the same tag is a
+/// compile error here.
+pub const JOB_KINDS: JobKindSpace<3> =
+    JobKindSpace::new([ENGINE_JOB_KINDS, js_promise::JOB_KINDS, js_streams::JOB_KINDS]);
+
 /// Resumes a suspended async function (slot 0: its state object).
-pub const RESUME_ASYNC_FUNCTION: JobKind = JobKind::new(1);
+pub const RESUME_ASYNC_FUNCTION: JobKind = ENGINE_JOB_KINDS.kind(1);
 /// Calls a `queueMicrotask` callback (slot 0).
-pub const MICROTASK_CALLBACK: JobKind = JobKind::new(2);
+pub const MICROTASK_CALLBACK: JobKind = ENGINE_JOB_KINDS.kind(2);
 /// Completes an async generator's `return` request once its value settled
 /// (slot 0: the generator).
-pub const ASYNC_GENERATOR_AWAIT_RETURN: JobKind = JobKind::new(3);
+pub const ASYNC_GENERATOR_AWAIT_RETURN: JobKind = ENGINE_JOB_KINDS.kind(3);
 /// Continues an async module once its body settled (continuation data:
 /// the module's index).
-pub const MODULE_ASYNC_SETTLED: JobKind = JobKind::new(4);
+pub const MODULE_ASYNC_SETTLED: JobKind = ENGINE_JOB_KINDS.kind(4);
 /// Loads, links and evaluates an `import()`ed module (slots: the promise,
 /// the specifier, the referrer).
-pub const DYNAMIC_IMPORT: JobKind = JobKind::new(5);
+pub const DYNAMIC_IMPORT: JobKind = ENGINE_JOB_KINDS.kind(5);
 /// Settles an `import()` promise once the module evaluated (continuation
 /// data: a `DynamicImportState`).
-pub const DYNAMIC_IMPORT_SETTLED: JobKind = JobKind::new(6);
+pub const DYNAMIC_IMPORT_SETTLED: JobKind = ENGINE_JOB_KINDS.kind(6);
 
 impl Vm {
     /// Runs microtasks until the queue is empty. A callback that throws
@@ -51,6 +60,7 @@ impl Vm {
 
     fn run_job(&mut self, job: &Job<Value>) -> JsResult<()> {
         let kind = job.kind();
+        debug_assert!(JOB_KINDS.owner_of(kind).is_some(), "{kind:?} is in no declared job-kind range");
         if is_promise_job(kind) {
             // Slots hold what this crate's promise code put there.
             let _ = run_promise_job(&mut self.host(), job);

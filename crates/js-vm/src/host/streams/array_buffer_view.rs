@@ -129,12 +129,14 @@ fn as_buffer(vm: &Vm, value: Value) -> Option<Gc<JsObject>> {
     value.as_object().filter(|&o| buffer_data(vm, o).is_some())
 }
 
-/// [`js_streams::StreamHost::is_detached_buffer`] (a non-buffer counts as
-/// detached: nothing can be read from it).
+/// `IsDetachedBuffer`, the `None` of
+/// [`js_streams::StreamHost::array_buffer_byte_length`] (a non-buffer counts
+/// as detached: nothing can be read from it).
 pub(super) fn is_detached_buffer(vm: &Vm, buffer: Value) -> bool {
     as_buffer(vm, buffer).and_then(|b| buffer_data(vm, b)).is_none_or(BufferData::is_detached)
 }
 
+/// `[[ArrayBufferByteLength]]`, the `Some` of
 /// [`js_streams::StreamHost::array_buffer_byte_length`].
 pub(super) fn array_buffer_byte_length(vm: &Vm, buffer: Value) -> usize {
     as_buffer(vm, buffer).and_then(|b| buffer_data(vm, b)).map_or(0, BufferData::byte_length)

@@ -202,12 +202,9 @@ impl StreamHost for VmHost<'_> {
         self.keep_alive(value);
     }
 
-    fn signal_aborted(&mut self, signal: Value) -> bool {
-        signal.as_object().is_some_and(|s| abort_signal::aborted(self, s))
-    }
-
-    fn signal_abort_reason(&mut self, signal: Value) -> Value {
-        signal.as_object().map_or(Value::UNDEFINED, |s| abort_signal::reason(self, s))
+    fn signal_abort_reason(&mut self, signal: Value) -> Option<Value> {
+        let signal = signal.as_object()?;
+        if abort_signal::aborted(self, signal) { Some(abort_signal::reason(self, signal)) } else { None }
     }
 
     fn add_pipe_abort_algorithm(&mut self, signal: Value, pipe: Gc<JsObject>) -> u64 {
@@ -239,12 +236,12 @@ impl StreamHost for VmHost<'_> {
         array_buffer_view::view_record(self, view)
     }
 
-    fn is_detached_buffer(&mut self, buffer: Value) -> bool {
-        array_buffer_view::is_detached_buffer(self, buffer)
-    }
-
-    fn array_buffer_byte_length(&mut self, buffer: Value) -> usize {
-        array_buffer_view::array_buffer_byte_length(self, buffer)
+    fn array_buffer_byte_length(&mut self, buffer: Value) -> Option<usize> {
+        if array_buffer_view::is_detached_buffer(self, buffer) {
+            None
+        } else {
+            Some(array_buffer_view::array_buffer_byte_length(self, buffer))
+        }
     }
 
     fn transfer_array_buffer(&mut self, buffer: Value) -> Result<Value, Value> {
