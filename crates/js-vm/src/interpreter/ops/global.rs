@@ -33,6 +33,7 @@ fn cached_global(vm: &Vm, ic_table: u32, ic: u32, name: Value) -> Option<Value> 
 /// only when the cached dictionary entry is still `name` and a writable
 /// data property (a setter, a non-writable property or a global lexical
 /// binding takes the full path). Returns whether it wrote.
+#[inline]
 fn store_cached_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value, v: Value) -> bool {
     let index = vm.inline_caches.get(ic_table, ic).dictionary_index;
     if index == u32::MAX {
@@ -59,6 +60,7 @@ fn store_cached_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value, v: Valu
 
 /// Records where a global data property lives for [`cached_global`] and
 /// [`store_cached_global`].
+#[inline]
 fn cache_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value) {
     let Some(atom) = name.as_string() else { return };
     let Properties::Dictionary(map) = &vm.realm.global.borrow(&vm.heap).properties else { return };
@@ -70,6 +72,7 @@ fn cache_global(vm: &mut Vm, ic_table: u32, ic: u32, name: Value) {
 
 /// `ResolveBinding` + `GetValue` for a global name; with `for_typeof` a
 /// missing name is `undefined` instead of a `ReferenceError`.
+#[inline]
 fn get_global(vm: &mut Vm, name: Value, for_typeof: bool) -> JsResult<Value> {
     let Some(atom) = name.as_string() else { return Ok(Value::UNDEFINED) };
     if let Some(binding) = vm.realm.global_lexicals.get(&atom) {
@@ -91,6 +94,7 @@ fn get_global(vm: &mut Vm, name: Value, for_typeof: bool) -> JsResult<Value> {
 }
 
 /// `PutValue` for a global name.
+#[inline]
 fn set_global(vm: &mut Vm, name: Value, v: Value, strict: bool) -> JsResult<()> {
     let Some(atom) = name.as_string() else { return Ok(()) };
     if let Some(binding) = vm.realm.global_lexicals.get_mut(&atom) {
@@ -119,13 +123,7 @@ fn set_global(vm: &mut Vm, name: Value, v: Value, strict: bool) -> JsResult<()> 
 
 /// `GetGlobal`.
 #[inline(always)]
-pub(in crate::interpreter) fn get(
-    vm: &mut Vm,
-    cx: &FrameContext,
-    dst: Reg,
-    name: u32,
-    ic: IcIndex,
-) -> JsResult<()> {
+pub(in crate::interpreter) fn get(vm: &mut Vm, cx: &FrameContext, dst: Reg, name: u32, ic: IcIndex) -> JsResult<()> {
     let name = cx.constant(vm, name);
     if let Some(v) = cached_global(vm, cx.ic_table, ic, name) {
         cx.set(vm, dst, v);

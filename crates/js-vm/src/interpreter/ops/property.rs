@@ -32,6 +32,7 @@ fn nullish_base_error(vm: &mut Vm, base: Value, key: Value, action: &str, verb: 
 /// Adds a property along a cached shape transition. `check_prototypes`
 /// for assignments (a setter or read-only property on the chain would
 /// intercept them); definitions ignore the chain.
+#[inline]
 fn add_by_transition(
     vm: &mut Vm,
     o: Gc<JsObject>,
@@ -71,6 +72,7 @@ fn add_by_transition(
 /// Caches a read that the lookup cache found on `o`'s prototype (one level
 /// up: an instance's method on its class prototype) in the instruction's
 /// inline cache. Reads found further up stay with the lookup cache.
+#[inline]
 fn cache_inherited(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, key: PropertyKey) {
     let Some(shape) = o.borrow(&vm.heap).shape() else { return };
     if let Some((proto, proto_shape, slot)) = vm.lookup_cache.inherited_data_slot(shape, key) {
@@ -80,6 +82,7 @@ fn cache_inherited(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, key: Pr
 
 /// After a property add that moved `o` from shape `from` to a shape one
 /// property longer, caches the transition.
+#[inline]
 fn record_transition(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, from: Gc<Shape>, key: PropertyKey) {
     let Some(to) = o.borrow(&vm.heap).shape() else { return };
     if to == from {
@@ -103,6 +106,7 @@ fn record_transition(vm: &mut Vm, ic_table: u32, ic: u32, o: Gc<JsObject>, from:
 }
 
 /// `PutValue` for a property reference (§6.2.5.6).
+#[inline]
 fn put_value(vm: &mut Vm, target: Value, key: PropertyKey, v: Value, strict: bool) -> JsResult<()> {
     if target.is_nullish() {
         let text = key_to_display(vm, key);
@@ -202,6 +206,7 @@ fn prototypes_have_no_elements(vm: &Vm, o: Gc<JsObject>) -> bool {
 
 /// `GetSuperBase`: the running method's home object's [[GetPrototypeOf]]
 /// (`None` for a null prototype, and for code without a home object).
+#[inline]
 fn super_base(vm: &mut Vm) -> JsResult<Option<Gc<JsObject>>> {
     let home = vm.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
         Some(Function::Closure(cl)) => cl.home_object,

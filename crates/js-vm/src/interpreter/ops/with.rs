@@ -129,13 +129,7 @@ pub(in crate::interpreter) fn resolve(
 
 /// `WithRefGet`: reads `name` from the object `WithResolve` found.
 #[inline(always)]
-pub(in crate::interpreter) fn ref_get(
-    vm: &mut Vm,
-    cx: &FrameContext,
-    dst: Reg,
-    base: Reg,
-    name: u32,
-) -> JsResult<()> {
+pub(in crate::interpreter) fn ref_get(vm: &mut Vm, cx: &FrameContext, dst: Reg, base: Reg, name: u32) -> JsResult<()> {
     if let (Some(o), Some(atom)) = (cx.get(vm, base).as_object(), cx.constant(vm, name).as_string()) {
         let v = object_binding_value(vm, o, atom, cx.strict)?;
         cx.set(vm, dst, v);
@@ -145,13 +139,7 @@ pub(in crate::interpreter) fn ref_get(
 
 /// `WithRefSet`: writes `name` of the object `WithResolve` found.
 #[inline(always)]
-pub(in crate::interpreter) fn ref_set(
-    vm: &mut Vm,
-    cx: &FrameContext,
-    base: Reg,
-    name: u32,
-    src: Reg,
-) -> JsResult<()> {
+pub(in crate::interpreter) fn ref_set(vm: &mut Vm, cx: &FrameContext, base: Reg, name: u32, src: Reg) -> JsResult<()> {
     if let (Some(o), Some(atom)) = (cx.get(vm, base).as_object(), cx.constant(vm, name).as_string()) {
         let v = cx.get(vm, src);
         set_object_binding(vm, o, atom, v, cx.strict)?;
