@@ -21,7 +21,13 @@ pub(in crate::interpreter) fn loosely_equal(
     negate: bool,
 ) -> JsResult<()> {
     let (a, b) = (cx.get(vm, lhs), cx.get(vm, rhs));
-    let equal = is_loosely_equal(vm, a, b)?;
+    let equal = match (a.as_number(), b.as_number()) {
+        (Some(x), Some(y)) => x == y,
+        // The same bits that are not a Number are the same constant or
+        // cell: equal without IsLooselyEqual's type dispatch.
+        _ if a == b => true,
+        _ => is_loosely_equal(vm, a, b)?,
+    };
     cx.set(vm, dst, Value::boolean(equal != negate));
     Ok(())
 }
@@ -37,7 +43,7 @@ pub(in crate::interpreter) fn strictly_equal(
     negate: bool,
 ) {
     let (a, b) = (cx.get(vm, lhs), cx.get(vm, rhs));
-    let equal = is_strictly_equal(vm, a, b);
+    let equal = strictly_equal_values(vm, a, b);
     cx.set(vm, dst, Value::boolean(equal != negate));
 }
 
@@ -53,9 +59,22 @@ pub(in crate::interpreter) fn holds(vm: &mut Vm, op: CompareOp, a: Value, b: Val
         (CompareOp::Le, ..) => operators::less_or_equal(vm, a, b)?,
         (CompareOp::Gt, ..) => operators::greater_than(vm, a, b)?,
         (CompareOp::Ge, ..) => operators::greater_or_equal(vm, a, b)?,
-        (CompareOp::StrictEq, ..) => is_strictly_equal(vm, a, b),
-        (CompareOp::StrictNe, ..) => !is_strictly_equal(vm, a, b),
+        (CompareOp::StrictEq, ..) => strictly_equal_values(vm, a, b),
+        (CompareOp::StrictNe, ..) => !strictly_equal_values(vm, a, b),
     })
+}
+
+/// `IsStrictlyEqual` with the cases that need no cell read inline: two
+/// Numbers, identical bits, and two values of which neither is a string
+/// or a BigInt (the only types whose distinct cells can be equal).
+#[inline(always)]
+fn strictly_equal_values(vm: &mut Vm, a: Value, b: Value) -> bool {
+    match (a.as_number(), b.as_number()) {
+        (Some(x), Some(y)) => x == y,
+        _ if a == b => true,
+        _ if !(a.is_string() || a.is_bigint()) => false,
+        _ => is_strictly_equal(vm, a, b),
+    }
 }
 
 /// `Lt`, `Le`, `Gt`, `Ge`: `dst = lhs op rhs`.
@@ -69,14 +88,7 @@ pub(in crate::interpreter) fn relational(
     rhs: Reg,
 ) -> JsResult<()> {
     let (a, b) = (cx.get(vm, lhs), cx.get(vm, rhs));
-    let result = match op {
-        CompareOp::Lt => operators::less_than(vm, a, b)?,
-        CompareOp::Le => operators::less_or_equal(vm, a, b)?,
-        CompareOp::Gt => operators::greater_than(vm, a, b)?,
-        CompareOp::Ge => operators::greater_or_equal(vm, a, b)?,
-        CompareOp::StrictEq => is_strictly_equal(vm, a, b),
-        CompareOp::StrictNe => !is_strictly_equal(vm, a, b),
-    };
+    let result = holds(vm, op, a, b)?;
     cx.set(vm, dst, Value::boolean(result));
     Ok(())
 }
