@@ -8,7 +8,7 @@
 use num_bigint::BigInt;
 
 use crate::abstract_ops::{
-    Numeric, PreferredType, is_less_than, to_int32, to_number, to_numeric, to_primitive, to_string, to_uint32,
+    Numeric, PreferredType, is_less_than, to_int32, to_number, to_numeric, to_primitive, to_string,
 };
 use crate::bigint::ops::{self as bigint_ops, BigIntError};
 use crate::string::JsString;
@@ -58,14 +58,14 @@ impl NumericOp {
             NumericOp::Sub => x - y,
             NumericOp::Mul => x * y,
             NumericOp::Div => x / y,
-            NumericOp::Rem => js_remainder(x, y),
+            NumericOp::Rem => int32_remainder(x, y).unwrap_or_else(|| js_remainder(x, y)),
             NumericOp::Exp => js_pow(x, y),
-            NumericOp::BitAnd => f64::from(to_int32(x) & to_int32(y)),
-            NumericOp::BitOr => f64::from(to_int32(x) | to_int32(y)),
-            NumericOp::BitXor => f64::from(to_int32(x) ^ to_int32(y)),
-            NumericOp::Shl => f64::from(to_int32(x).wrapping_shl(to_uint32(y) & 31)),
-            NumericOp::Sar => f64::from(to_int32(x) >> (to_uint32(y) & 31)),
-            NumericOp::Shr => f64::from(to_uint32(x) >> (to_uint32(y) & 31)),
+            NumericOp::BitAnd => f64::from(int32(x) & int32(y)),
+            NumericOp::BitOr => f64::from(int32(x) | int32(y)),
+            NumericOp::BitXor => f64::from(int32(x) ^ int32(y)),
+            NumericOp::Shl => f64::from(int32(x).wrapping_shl(shift_count(y))),
+            NumericOp::Sar => f64::from(int32(x) >> shift_count(y)),
+            NumericOp::Shr => f64::from(int32(x).cast_unsigned() >> shift_count(y)),
         }
     }
 
@@ -209,6 +209,52 @@ pub fn unary_plus(vm: &mut Vm, v: Value) -> JsResult<Value> {
     Ok(Value::number(to_number(vm, v)?))
 }
 
+/// `x` as an int32 when it is exactly one (−0 gives 0): the test of the
+/// int32 fast paths. Numbers are doubles here, so this is a conversion
+/// and a compare, no tag check.
+#[allow(clippy::inline_always, reason = "part of the int32 fast paths inlined into the dispatch loop")]
+#[inline(always)]
+pub fn exact_int32(x: f64) -> Option<i32> {
+    // `as` saturates and maps NaN to 0; the round trip rejects all three.
+    let i = x as i32;
+    (f64::from(i) == x).then_some(i)
+}
+
+/// `ToInt32`, with the int32 case first: the general one truncates and
+/// reduces modulo 2^32 (`fmod`).
+#[allow(clippy::inline_always, reason = "part of the int32 fast paths inlined into the dispatch loop")]
+#[inline(always)]
+fn int32(x: f64) -> i32 {
+    match exact_int32(x) {
+        Some(i) => i,
+        None => to_int32(x),
+    }
+}
+
+/// A shift's count: `ToUint32(y) & 31`. ToInt32 and ToUint32 agree on the
+/// low five bits.
+#[allow(clippy::inline_always, reason = "part of the int32 fast paths inlined into the dispatch loop")]
+#[inline(always)]
+fn shift_count(y: f64) -> u32 {
+    int32(y).cast_unsigned() & 31
+}
+
+/// `Number::remainder` on two int32s without `fmod`: `None` for a zero
+/// divisor (NaN) and for operands that are not both int32s.
+#[allow(clippy::inline_always, reason = "part of the int32 fast paths inlined into the dispatch loop")]
+#[inline(always)]
+fn int32_remainder(x: f64, y: f64) -> Option<f64> {
+    let (a, b) = (exact_int32(x)?, exact_int32(y)?);
+    if b == 0 {
+        return None;
+    }
+    // `wrapping_rem`: i32::MIN % -1 is 0 (and -0 below), not an overflow.
+    let r = a.wrapping_rem(b);
+    // The sign of the dividend, a zero result included: `-4 % 2` and
+    // `-0 % 5` are -0.
+    Some(if r == 0 && x.is_sign_negative() { -0.0 } else { f64::from(r) })
+}
+
 /// `Number::remainder`: the sign of the dividend, exact (`fmod`).
 pub fn js_remainder(x: f64, y: f64) -> f64 {
     if y.is_infinite() && x.is_finite() {
@@ -261,6 +307,7 @@ pub fn greater_or_equal(vm: &mut Vm, a: Value, b: Value) -> JsResult<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abstract_ops::to_uint32;
 
     #[test]
     fn remainder_and_power_edge_cases() {
@@ -269,5 +316,57 @@ mod tests {
         assert!(js_pow(1.0, f64::INFINITY).is_nan());
         assert!(js_pow(1.0, f64::NAN).is_nan());
         assert_eq!(js_pow(2.0, 10.0), 1024.0);
+    }
+
+    /// The int32 remainder agrees with `fmod` bit for bit, signed zeros
+    /// included, and leaves zero divisors and non-integers to it.
+    #[test]
+    fn int32_remainder_matches_fmod() {
+        let values = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -4.0, 7.0, 13.0, -13.0, 2_147_483_647.0, -2_147_483_648.0];
+        for &x in &values {
+            for &y in &values {
+                let fast = int32_remainder(x, y);
+                if y == 0.0 {
+                    assert_eq!(fast, None);
+                    continue;
+                }
+                assert_eq!(fast.map(f64::to_bits), Some(js_remainder(x, y).to_bits()), "{x} % {y}");
+            }
+        }
+        assert_eq!(int32_remainder(7.5, 2.0), None);
+        assert_eq!(int32_remainder(f64::NAN, 2.0), None);
+        assert_eq!(int32_remainder(4_294_967_296.0, 3.0), None);
+        assert_eq!(NumericOp::Rem.on_numbers(-4.0, 2.0).to_bits(), (-0.0f64).to_bits());
+        assert!(NumericOp::Rem.on_numbers(5.0, 0.0).is_nan());
+    }
+
+    /// The bitwise operators' int32 path and the general ToInt32 agree.
+    #[test]
+    fn bitwise_fast_path_matches_to_int32() {
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            5.5,
+            -5.5,
+            31.0,
+            32.0,
+            33.0,
+            2_147_483_647.0,
+            -2_147_483_648.0,
+            4_294_967_295.0,
+            4_294_967_296.0,
+            1e20,
+            f64::NAN,
+            f64::INFINITY,
+        ];
+        for &x in &values {
+            assert_eq!(int32(x), to_int32(x), "ToInt32({x})");
+            assert_eq!(shift_count(x), to_uint32(x) & 31, "ToUint32({x}) & 31");
+        }
+        assert_eq!(NumericOp::Shr.on_numbers(-1.0, 0.0), 4_294_967_295.0);
+        assert_eq!(NumericOp::Shl.on_numbers(1.0, 33.0), 2.0);
+        assert_eq!(NumericOp::Sar.on_numbers(-8.0, 1.0), -4.0);
     }
 }
