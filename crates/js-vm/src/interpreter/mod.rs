@@ -662,6 +662,10 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                     let t = type_of(vm, v);
                     r!(dst) = Value::string(vm.atoms.intern_str(&mut vm.heap, t));
                 }
+                Instruction::HasGlobalBinding { dst, name } => {
+                    let name = constant!(name);
+                    r!(dst) = Value::boolean(has_global_binding(vm, name)?);
+                }
                 Instruction::SetGlobal { src, name, strict, ic } => {
                     let (v, name) = (r!(src), constant!(name));
                     if !store_cached_global(vm, ic_table, ic, name, v) {
@@ -2071,6 +2075,17 @@ fn get_global(vm: &mut Vm, name: Value, for_typeof: bool) -> JsResult<Value> {
         return Err(vm.reference_error(&format!("{text} is not defined")));
     }
     get(vm, global, key, Value::object(global))
+}
+
+/// HasBinding of the global environment record (§9.1.1.4.1).
+fn has_global_binding(vm: &mut Vm, name: Value) -> JsResult<bool> {
+    let Some(atom) = name.as_string() else { return Ok(false) };
+    if vm.realm.global_lexicals.contains_key(&atom) {
+        return Ok(true);
+    }
+    let global = vm.realm.global;
+    let key = string_key(vm, atom);
+    has_property(vm, global, key)
 }
 
 fn set_global(vm: &mut Vm, name: Value, v: Value, strict: bool) -> JsResult<()> {
