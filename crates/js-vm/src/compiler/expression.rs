@@ -1414,39 +1414,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             _ => None,
         };
         if a.operator == AssignmentOperator::Assign {
-            if let Some(simple) = a.left.as_simple_assignment_target()
-                && let Some(m) = simple.as_member_expression()
-            {
-                let mark = self.mark();
-                let r = self.property_ref(m)?;
-                self.expression(&a.right, dst)?;
-                self.mark_position(a.span.start);
-                self.set_ref(r, dst);
-                self.release(mark);
-                return Ok(());
-            }
-            if let AssignmentTarget::AssignmentTargetIdentifier(id) = &a.left
-                && !self.with_objects.is_empty()
-            {
-                // Inside `with`, the reference is resolved before the
-                // right-hand side runs (§13.15.2 step 1.a), which may
-                // delete the property it found.
-                let mark = self.mark();
-                let base = self.resolve_identifier_reference(id)?;
-                self.expression_named(&a.right, dst, name.as_deref())?;
-                self.put_identifier_reference(id, base, dst)?;
-                self.release(mark);
-                return Ok(());
-            }
-            if let AssignmentTarget::AssignmentTargetIdentifier(id) = &a.left
-                && self.strict
-                && !runs_no_code(&a.right)
-                && self.is_unresolvable_global(id)
-            {
-                return self.strict_unresolvable_assignment(id, &a.right, dst, name.as_deref());
-            }
-            self.expression_named(&a.right, dst, name.as_deref())?;
-            return self.assign_to_target(&a.left, dst);
+            return self.plain_assignment(a, dst, name.as_deref());
         }
         // Compound and logical assignment: read, combine, write.
         let Some(simple) = a.left.as_simple_assignment_target() else {
@@ -1513,6 +1481,45 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         self.release(mark);
         Ok(())
+    }
+
+    /// `target = value` (§13.15.2): a property or `with` reference is
+    /// evaluated before the right-hand side, as is the resolution of a
+    /// strict assignment to a possibly undeclared name.
+    fn plain_assignment(&mut self, a: &'a AssignmentExpression<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
+        if let Some(simple) = a.left.as_simple_assignment_target()
+            && let Some(m) = simple.as_member_expression()
+        {
+            let mark = self.mark();
+            let r = self.property_ref(m)?;
+            self.expression(&a.right, dst)?;
+            self.mark_position(a.span.start);
+            self.set_ref(r, dst);
+            self.release(mark);
+            return Ok(());
+        }
+        if let AssignmentTarget::AssignmentTargetIdentifier(id) = &a.left
+            && !self.with_objects.is_empty()
+        {
+            // Inside `with`, the reference is resolved before the
+            // right-hand side runs (§13.15.2 step 1.a), which may
+            // delete the property it found.
+            let mark = self.mark();
+            let base = self.resolve_identifier_reference(id)?;
+            self.expression_named(&a.right, dst, name)?;
+            self.put_identifier_reference(id, base, dst)?;
+            self.release(mark);
+            return Ok(());
+        }
+        if let AssignmentTarget::AssignmentTargetIdentifier(id) = &a.left
+            && self.strict
+            && !runs_no_code(&a.right)
+            && self.is_unresolvable_global(id)
+        {
+            return self.strict_unresolvable_assignment(id, &a.right, dst, name);
+        }
+        self.expression_named(&a.right, dst, name)?;
+        self.assign_to_target(&a.left, dst)
     }
 
     /// Whether `id` names no binding the compiler knows of, so a write
