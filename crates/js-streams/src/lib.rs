@@ -78,7 +78,9 @@
 //! turns, as WebIDL's conversion and node's async wrappers do); the async
 //! iterator chains calls on node's ongoing promise; `pipeTo` follows
 //! node's async step loop; a BYOB `read(view)` adopts its result as node's
-//! async `read()` does. The adoptions are jobs ([`adoption`]), not
+//! async `read()` does; a `TransformStream`'s writable-side abort waits on
+//! a promise adopting the finish promise, as node's async abort algorithm
+//! returns. The adoptions are jobs ([`adoption`]), not
 //! promises. Two places follow the spec where node does not: a `tee()`'s
 //! branches close without node's `process.nextTick`, and
 //! `ReadableStream.from` awaits a sync iterator through

@@ -385,9 +385,18 @@ fn run_cancel<H: StreamHost>(host: &mut H, stream: H::Object, reason: H::Value, 
     finish
 }
 
-/// `TransformStreamDefaultSinkAbortAlgorithm`.
+/// `TransformStreamDefaultSinkAbortAlgorithm`. Node's is an async
+/// function returning the finish promise, so what the writable side waits
+/// on is a promise adopting it (a thenable job, then a reaction): the
+/// abort settles a turn after the finish promise when that settles after
+/// the thenable job ran, as node's does; the spec returns the finish
+/// promise itself.
 pub(crate) fn sink_abort_algorithm<H: StreamHost>(host: &mut H, stream: H::Object, reason: H::Value) -> H::Promise {
-    run_cancel(host, stream, reason, true)
+    let finish = run_cancel(host, stream, reason, true);
+    let adopting = new_promise(host);
+    let finish = host.promise_value(finish);
+    resolve(host, adopting, finish);
+    adopting
 }
 
 /// `TransformStreamDefaultSourceCancelAlgorithm`.

@@ -95,6 +95,11 @@ pub enum Instruction {
     GetGlobal { dst: Reg, name: ConstIndex, ic: IcIndex },
     /// `typeof name` for a global: `undefined` when missing.
     TypeofGlobal { dst: Reg, name: ConstIndex },
+    /// HasBinding of the global environment (§9.1.1.4.1): whether a
+    /// global lexical binding or a property of the global object named
+    /// `name` exists, as a boolean in `dst`. Resolves a strict assignment's
+    /// target before its right-hand side runs.
+    HasGlobalBinding { dst: Reg, name: ConstIndex },
     /// Writes a global binding; in strict code a missing one is a
     /// `ReferenceError`.
     SetGlobal { src: Reg, name: ConstIndex, strict: bool, ic: u32 },

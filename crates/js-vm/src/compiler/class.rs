@@ -7,9 +7,24 @@ use super::scope::{PrivateKind, PrivateName};
 use super::{CResult, CompileError, THIS_REG};
 use crate::bytecode::{CodeKind, Instruction, Reg};
 
+/// The registers a class definition works in while its elements are
+/// defined.
+#[derive(Clone, Copy)]
+struct ClassObjects {
+    /// The constructor (home of static methods).
+    ctor: Reg,
+    /// The prototype (home of instance methods).
+    proto: Reg,
+    /// Scratch: the current element's key.
+    key: Reg,
+    /// Scratch: the current element's function.
+    func: Reg,
+    /// The array collecting instance fields' computed keys.
+    field_keys: Reg,
+}
+
 impl<'a> FunctionCompiler<'_, 'a> {
     /// Evaluates a class definition into `dst`.
-    #[allow(clippy::too_many_lines, reason = "ClassDefinitionEvaluation's steps in order")]
     pub fn class(&mut self, class: &'a Class<'a>, dst: Reg, name: Option<&str>) -> CResult<()> {
         let class_name =
             class.id.as_ref().map(|id| id.name.as_str().to_owned()).or(name.map(str::to_owned)).unwrap_or_default();
@@ -58,13 +73,49 @@ impl<'a> FunctionCompiler<'_, 'a> {
         if has_instance_fields {
             self.emit(Instruction::NewArray { dst: field_keys });
         }
+        let statics = self.class_elements(class, &private, ClassObjects { ctor, proto, key, func, field_keys })?;
+        // The inner name binding (in the class scope, see `split_bindings`)
+        // is initialised before static elements run.
+        if let (Some(id), Some(scope)) = (&class.id, class.scope_id.get())
+            && let Some(symbol) = self.analysis.scoping.get_binding(scope, id.name.as_str().into())
+        {
+            self.store_binding(symbol, ctor, true)?;
+        }
+        // Static private methods and accessors go on the constructor now.
+        for p in private.iter().filter(|p| p.is_static) {
+            self.add_private_methods(p, ctor, key, func)?;
+        }
+        if has_instance_fields {
+            self.instance_fields(class, proto, func, &private)?;
+            self.emit(Instruction::SetClassFields { ctor: func, fields: field_keys });
+            self.emit(Instruction::SetClassFields { ctor, fields: func });
+        }
+        self.static_elements(statics, ctor, key, func)?;
+        self.emit(Instruction::Move { dst, src: ctor });
+        self.leave_scope(pushed);
+        self.release(mark);
+        Ok(())
+    }
+
+    /// Defines the class's methods and accessors in element order
+    /// (ClassDefinitionEvaluation steps 27–29), evaluating computed keys
+    /// as it goes: instance-field keys are pushed to `field_keys`; static
+    /// fields and blocks are returned, with their keys, to run once the
+    /// class binding is initialised.
+    fn class_elements(
+        &mut self,
+        class: &'a Class<'a>,
+        private: &[PrivateName],
+        objects: ClassObjects,
+    ) -> CResult<Vec<(&'a ClassElement<'a>, Option<Reg>)>> {
+        let ClassObjects { ctor, proto, key, func, field_keys } = objects;
         let mut statics: Vec<(&'a ClassElement<'a>, Option<Reg>)> = Vec::new();
         for element in &class.body.body {
             match element {
                 ClassElement::MethodDefinition(m) if m.kind != MethodDefinitionKind::Constructor => {
                     if let PropertyKey::PrivateIdentifier(id) = &m.key {
                         let home = if m.r#static { ctor } else { proto };
-                        self.private_method(m, id.name.as_str(), &private, home, key, func)?;
+                        self.private_method(m, id.name.as_str(), private, home, key, func)?;
                         continue;
                     }
                     let home = if m.r#static { ctor } else { proto };
@@ -110,22 +161,18 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 _ => {}
             }
         }
-        // The inner name binding (in the class scope, see `split_bindings`)
-        // is initialised before static elements run.
-        if let (Some(id), Some(scope)) = (&class.id, class.scope_id.get())
-            && let Some(symbol) = self.analysis.scoping.get_binding(scope, id.name.as_str().into())
-        {
-            self.store_binding(symbol, ctor, true)?;
-        }
-        // Static private methods and accessors go on the constructor now.
-        for p in private.iter().filter(|p| p.is_static) {
-            self.add_private_methods(p, ctor, key, func)?;
-        }
-        if has_instance_fields {
-            self.instance_fields(class, proto, func, &private)?;
-            self.emit(Instruction::SetClassFields { ctor: func, fields: field_keys });
-            self.emit(Instruction::SetClassFields { ctor, fields: func });
-        }
+        Ok(statics)
+    }
+
+    /// Runs the static fields and blocks in order (step 31), each as a
+    /// method of the constructor `ctor`.
+    fn static_elements(
+        &mut self,
+        statics: Vec<(&'a ClassElement<'a>, Option<Reg>)>,
+        ctor: Reg,
+        key: Reg,
+        func: Reg,
+    ) -> CResult<()> {
         let args = self.temp()?;
         for (element, key_reg) in statics {
             match element {
@@ -173,9 +220,6 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 _ => {}
             }
         }
-        self.emit(Instruction::Move { dst, src: ctor });
-        self.leave_scope(pushed);
-        self.release(mark);
         Ok(())
     }
 

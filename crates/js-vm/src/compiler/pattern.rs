@@ -63,8 +63,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     if let Some(k) = keys {
                         self.emit(Instruction::Move { dst: Reg(k.0 + i as u16), src: key });
                     }
+                    let element_mark = self.mark();
+                    let base = self.resolve_single_name(&property.value)?;
                     self.get_by_key(&property.key, property.computed, value, key, item);
-                    self.bind_pattern(&property.value, item, init)?;
+                    match base {
+                        Some(base) => self.bind_resolved_single_name(&property.value, base, item, init)?,
+                        None => self.bind_pattern(&property.value, item, init)?,
+                    }
+                    self.release(element_mark);
                 }
                 if let Some(rest) = &p.rest {
                     let count = p.properties.len() as u16;
@@ -81,12 +87,20 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.emit(Instruction::GetIterator { dst: record, src: value });
                 self.closing_iterator_on_exit(record, |fc| {
                     for element in &p.elements {
+                        let element_mark = fc.mark();
+                        let base = match element {
+                            Some(element) => fc.resolve_single_name(element)?,
+                            None => None,
+                        };
                         fc.emit(Instruction::LoadUndefined { dst: item });
                         let next = fc.emit(Instruction::IteratorNext { dst: item, iter: record, done: u32::MAX });
                         fc.patch_here(next);
-                        if let Some(element) = element {
-                            fc.bind_pattern(element, item, init)?;
+                        match (element, base) {
+                            (Some(element), Some(base)) => fc.bind_resolved_single_name(element, base, item, init)?,
+                            (Some(element), None) => fc.bind_pattern(element, item, init)?,
+                            (None, _) => {}
                         }
+                        fc.release(element_mark);
                     }
                     if let Some(rest) = &p.rest {
                         fc.collect_rest(record, item)?;
@@ -98,6 +112,43 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 Ok(())
             }
         }
+    }
+
+    /// For a SingleNameBinding element (`name` or `name = default`)
+    /// inside `with`: resolves the name before the element's value is
+    /// fetched (§14.3.3.3 and §8.6.3, ResolveBinding comes first), and
+    /// returns the register holding the `with` object that has it
+    /// (undefined when none does). `None`, emitting nothing, for other
+    /// elements and where no `with` object applies.
+    fn resolve_single_name(&mut self, element: &'a BindingPattern<'a>) -> CResult<Option<Reg>> {
+        if self.with_objects.is_empty() {
+            return Ok(None);
+        }
+        let Some(id) = single_name(element) else { return Ok(None) };
+        let Some(symbol) = id.symbol_id.get() else { return Ok(None) };
+        self.resolve_name_reference(Some(symbol), id.name.as_str())
+    }
+
+    /// Finishes a SingleNameBinding whose name
+    /// [`resolve_single_name`](Self::resolve_single_name) resolved to
+    /// `base`: applies the default to `value`, then initialises the
+    /// binding through the reference.
+    fn bind_resolved_single_name(
+        &mut self,
+        element: &'a BindingPattern<'a>,
+        base: Reg,
+        value: Reg,
+        init: bool,
+    ) -> CResult<()> {
+        let Some(id) = single_name(element) else { return self.bind_pattern(element, value, init) };
+        if let BindingPattern::AssignmentPattern(p) = element {
+            let skip = self.emit(Instruction::JumpIfNotUndefined { src: value, target: u32::MAX });
+            let name = is_anonymous_function(&p.right).then(|| id.name.as_str());
+            self.expression_named(&p.right, value, name)?;
+            self.patch_here(skip);
+        }
+        let Some(symbol) = id.symbol_id.get() else { return Ok(()) };
+        self.initialize_through_reference(symbol, id.name.as_str(), base, value, init)
     }
 
     /// Throws the destructuring `TypeError` for `null`/`undefined`.
@@ -351,6 +402,19 @@ fn split_default<'a>(
     match target {
         AssignmentTargetMaybeDefault::AssignmentTargetWithDefault(d) => Some((&d.binding, Some(&d.init))),
         other => other.as_assignment_target().map(|t| (t, None)),
+    }
+}
+
+/// The identifier of a SingleNameBinding element (`name` or
+/// `name = default`).
+fn single_name<'p, 'a>(element: &'p BindingPattern<'a>) -> Option<&'p oxc_ast::ast::BindingIdentifier<'a>> {
+    match element {
+        BindingPattern::BindingIdentifier(id) => Some(id),
+        BindingPattern::AssignmentPattern(p) => match &p.left {
+            BindingPattern::BindingIdentifier(id) => Some(id),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -1,9 +1,9 @@
 //! Statements (ECMA-262 §14).
 
 use oxc_ast::ast::{
-    BlockStatement, Declaration, ForInStatement, ForOfStatement, ForStatement, ForStatementInit, ForStatementLeft,
-    IfStatement, LabeledStatement, Statement, SwitchStatement, TryStatement, VariableDeclaration,
-    VariableDeclarationKind,
+    BlockStatement, Class, Declaration, DoWhileStatement, ExpressionStatement, ForInStatement, ForOfStatement,
+    ForStatement, ForStatementInit, ForStatementLeft, IfStatement, LabeledStatement, ReturnStatement, Statement,
+    SwitchStatement, ThrowStatement, TryStatement, VariableDeclaration, VariableDeclarationKind, WhileStatement,
 };
 
 use super::control::Control;
@@ -28,7 +28,6 @@ impl<'a> FunctionCompiler<'_, 'a> {
         result
     }
 
-    #[allow(clippy::too_many_lines, reason = "one arm per statement kind")]
     fn statement_inner(&mut self, statement: &'a Statement<'a>, labels: Vec<String>) -> CResult<()> {
         if matches!(
             statement,
@@ -50,97 +49,19 @@ impl<'a> FunctionCompiler<'_, 'a> {
             // Function declarations were hoisted to the start of their
             // scope; an Annex B one is also copied to its var binding here.
             Statement::FunctionDeclaration(f) => self.annex_b_function_evaluation(f),
-            Statement::ExpressionStatement(e) => {
-                let mark = self.mark();
-                let r = match self.completion {
-                    Some(c) => c,
-                    None => self.temp()?,
-                };
-                self.expression(&e.expression, r)?;
-                self.release(mark);
-                Ok(())
-            }
+            Statement::ExpressionStatement(e) => self.expression_statement(e),
             Statement::VariableDeclaration(decl) => self.variable_declaration(decl),
-            Statement::ClassDeclaration(class) => {
-                let mark = self.mark();
-                let r = self.temp()?;
-                self.class(class, r, None)?;
-                if let Some(symbol) = class.id.as_ref().and_then(|id| id.symbol_id.get()) {
-                    self.store_binding(symbol, r, true)?;
-                }
-                self.release(mark);
-                Ok(())
-            }
-            Statement::ReturnStatement(ret) => {
-                let mark = self.mark();
-                let r = self.temp()?;
-                match &ret.argument {
-                    Some(e) => {
-                        self.expression(e, r)?;
-                        if self.is_async && self.kind == CodeKind::Generator {
-                            // An async generator awaits what it returns.
-                            let mode = self.temp()?;
-                            self.emit_await(r, mode);
-                        }
-                    }
-                    None => {
-                        self.emit(Instruction::LoadUndefined { dst: r });
-                    }
-                }
-                self.unwind_for_exit(0)?;
-                self.emit(Instruction::Return { src: r });
-                self.reopen_ranges(0);
-                self.release(mark);
-                Ok(())
-            }
+            Statement::ClassDeclaration(class) => self.class_declaration(class),
+            Statement::ReturnStatement(ret) => self.return_statement(ret),
             Statement::IfStatement(s) => self.if_statement(s),
-            Statement::WhileStatement(s) => {
-                let start = self.here();
-                self.control.push(Control::Breakable {
-                    labels,
-                    is_loop: true,
-                    breaks: Vec::new(),
-                    continues: Vec::new(),
-                });
-                let exit = self.jump_if_false(&s.test)?;
-                self.statement(&s.body)?;
-                self.emit(Instruction::Jump { target: start });
-                self.patch_here(exit);
-                self.finish_breakable(start);
-                Ok(())
-            }
-            Statement::DoWhileStatement(s) => {
-                let start = self.here();
-                self.control.push(Control::Breakable {
-                    labels,
-                    is_loop: true,
-                    breaks: Vec::new(),
-                    continues: Vec::new(),
-                });
-                self.statement(&s.body)?;
-                let continue_target = self.here();
-                let mark = self.mark();
-                let r = self.temp()?;
-                self.expression(&s.test, r)?;
-                self.emit(Instruction::JumpIfTrue { cond: r, target: start });
-                self.release(mark);
-                self.finish_breakable(continue_target);
-                Ok(())
-            }
+            Statement::WhileStatement(s) => self.while_statement(s, labels),
+            Statement::DoWhileStatement(s) => self.do_while_statement(s, labels),
             Statement::ForStatement(s) => self.for_statement(s, labels),
             Statement::ForInStatement(s) => self.for_in_statement(s, labels),
             Statement::ForOfStatement(s) => self.for_of_statement(s, labels),
             Statement::BreakStatement(s) => self.exit(ExitKind::Break, s.label.as_ref().map(|l| l.name.as_str())),
             Statement::ContinueStatement(s) => self.exit(ExitKind::Continue, s.label.as_ref().map(|l| l.name.as_str())),
-            Statement::ThrowStatement(s) => {
-                let mark = self.mark();
-                let r = self.temp()?;
-                self.expression(&s.argument, r)?;
-                self.mark_position(s.span.start);
-                self.emit(Instruction::Throw { src: r });
-                self.release(mark);
-                Ok(())
-            }
+            Statement::ThrowStatement(s) => self.throw_statement(s),
             Statement::TryStatement(s) => self.try_statement(s),
             Statement::SwitchStatement(s) => self.switch_statement(s, labels),
             Statement::LabeledStatement(s) => self.labeled_statement(s, labels),
@@ -159,6 +80,94 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 _ => Err(CompileError::syntax("Unexpected token".to_owned())),
             },
         }
+    }
+
+    /// An expression statement: its value is the completion value of script
+    /// and eval code.
+    fn expression_statement(&mut self, e: &'a ExpressionStatement<'a>) -> CResult<()> {
+        let mark = self.mark();
+        let r = match self.completion {
+            Some(c) => c,
+            None => self.temp()?,
+        };
+        self.expression(&e.expression, r)?;
+        self.release(mark);
+        Ok(())
+    }
+
+    /// `class C { … }`: the class is evaluated and bound to its name.
+    fn class_declaration(&mut self, class: &'a Class<'a>) -> CResult<()> {
+        let mark = self.mark();
+        let r = self.temp()?;
+        self.class(class, r, None)?;
+        if let Some(symbol) = class.id.as_ref().and_then(|id| id.symbol_id.get()) {
+            self.store_binding(symbol, r, true)?;
+        }
+        self.release(mark);
+        Ok(())
+    }
+
+    /// `return value`: leaves through every enclosing `finally` and
+    /// iterator close.
+    fn return_statement(&mut self, ret: &'a ReturnStatement<'a>) -> CResult<()> {
+        let mark = self.mark();
+        let r = self.temp()?;
+        match &ret.argument {
+            Some(e) => {
+                self.expression(e, r)?;
+                if self.is_async && self.kind == CodeKind::Generator {
+                    // An async generator awaits what it returns.
+                    let mode = self.temp()?;
+                    self.emit_await(r, mode);
+                }
+            }
+            None => {
+                self.emit(Instruction::LoadUndefined { dst: r });
+            }
+        }
+        self.unwind_for_exit(0)?;
+        self.emit(Instruction::Return { src: r });
+        self.reopen_ranges(0);
+        self.release(mark);
+        Ok(())
+    }
+
+    /// `while (test) body`.
+    fn while_statement(&mut self, s: &'a WhileStatement<'a>, labels: Vec<String>) -> CResult<()> {
+        let start = self.here();
+        self.control.push(Control::Breakable { labels, is_loop: true, breaks: Vec::new(), continues: Vec::new() });
+        let exit = self.jump_if_false(&s.test)?;
+        self.statement(&s.body)?;
+        self.emit(Instruction::Jump { target: start });
+        self.patch_here(exit);
+        self.finish_breakable(start);
+        Ok(())
+    }
+
+    /// `do body while (test)`.
+    fn do_while_statement(&mut self, s: &'a DoWhileStatement<'a>, labels: Vec<String>) -> CResult<()> {
+        let start = self.here();
+        self.control.push(Control::Breakable { labels, is_loop: true, breaks: Vec::new(), continues: Vec::new() });
+        self.statement(&s.body)?;
+        let continue_target = self.here();
+        let mark = self.mark();
+        let r = self.temp()?;
+        self.expression(&s.test, r)?;
+        self.emit(Instruction::JumpIfTrue { cond: r, target: start });
+        self.release(mark);
+        self.finish_breakable(continue_target);
+        Ok(())
+    }
+
+    /// `throw value`.
+    fn throw_statement(&mut self, s: &'a ThrowStatement<'a>) -> CResult<()> {
+        let mark = self.mark();
+        let r = self.temp()?;
+        self.expression(&s.argument, r)?;
+        self.mark_position(s.span.start);
+        self.emit(Instruction::Throw { src: r });
+        self.release(mark);
+        Ok(())
     }
 
     /// Sets the completion value (of script and eval code) to undefined.

@@ -544,6 +544,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
 
                 Op::GetGlobal { dst, name, ic } => global::get(vm, cx, dst, name, ic)?,
                 Op::TypeofGlobal { dst, name } => global::type_of(vm, cx, dst, name)?,
+                Op::HasGlobalBinding { dst, name } => global::has_binding(vm, cx, dst, name)?,
                 Op::SetGlobal { src, name, strict, ic } => global::set(vm, cx, src, name, strict, ic)?,
                 Op::InitGlobalLexical { src, name } => global::init_lexical(vm, cx, src, name),
                 Op::InitGlobalFunction { src, name, configurable } => {

@@ -385,4 +385,24 @@ scenario('ts readable cancel', async () => {
   const w = ts.writable.getWriter();
   pr(ts.readable.cancel('c'), 'cancel'); pr(w.closed, 'wclosed'); pr(w.write(1), 'w1');
 });
+scenario('ts writable abort', async () => {
+  const ts = new TransformStream({ transform(c, k) { log('t ' + c); k.enqueue(c); }, flush() { log('flush'); } });
+  const w = ts.writable.getWriter(); const r = ts.readable.getReader();
+  pr(w.abort('x'), 'abort'); pr(w.closed, 'wclosed'); pr(r.closed, 'rclosed'); pr(w.ready, 'ready');
+});
+scenario('ts writable abort unlocked', async () => {
+  const ts = new TransformStream();
+  pr(ts.writable.abort('x'), 'abort'); pr(ts.readable.getReader().closed, 'rclosed');
+});
+scenario('ts writable abort after write', async () => {
+  const ts = new TransformStream({ transform(c, k) { log('t ' + c); k.enqueue(c); } });
+  const w = ts.writable.getWriter(); const r = ts.readable.getReader();
+  pr(w.write(1), 'w1'); pr(r.read().then((x) => log('read ' + x.value)), 'r'); await null;
+  pr(w.abort('x'), 'abort'); pr(w.closed, 'wclosed'); pr(r.closed, 'rclosed');
+});
+scenario('ts writable abort cancel hook', async () => {
+  const ts = new TransformStream({ cancel(r) { log('cancel ' + r); } });
+  const w = ts.writable.getWriter();
+  pr(w.abort('x'), 'abort'); pr(w.closed, 'wclosed'); pr(ts.readable.getReader().closed, 'rclosed');
+});
 runAll();

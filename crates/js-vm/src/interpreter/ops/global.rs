@@ -167,6 +167,25 @@ pub(in crate::interpreter) fn type_of(vm: &mut Vm, cx: &FrameContext, dst: Reg, 
     Ok(())
 }
 
+/// `HasGlobalBinding`: HasBinding of the global environment record
+/// (§9.1.1.4.1), so a strict assignment can resolve its reference before
+/// the right-hand side runs.
+#[inline(always)]
+pub(in crate::interpreter) fn has_binding(vm: &mut Vm, cx: &FrameContext, dst: Reg, name: u32) -> JsResult<()> {
+    let name = cx.constant(vm, name);
+    let found = match name.as_string() {
+        Some(atom) if vm.realm.global_lexicals.contains_key(&atom) => true,
+        Some(atom) => {
+            let global = vm.realm.global;
+            let key = string_key(vm, atom);
+            has_property(vm, global, key)?
+        }
+        None => false,
+    };
+    cx.set(vm, dst, Value::boolean(found));
+    Ok(())
+}
+
 /// `SetGlobal`.
 #[inline(always)]
 pub(in crate::interpreter) fn set(
