@@ -530,7 +530,7 @@ pub fn object_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => "Arguments",
         _ if callable => "Function",
         ObjectKind::Error { .. } => "Error",
-        ObjectKind::RegExp(_) => "RegExp",
+        ObjectKind::Data(d) if d.is(&super::regexp::REGEXP) => "RegExp",
         ObjectKind::Boolean(_) => "Boolean",
         ObjectKind::Date(_) => "Date",
         ObjectKind::Number(_) => "Number",

@@ -183,7 +183,10 @@ enum Plan {
 /// The plan for a kind another module owns.
 fn data_plan(vm: &Vm, object: Gc<JsObject>, data: KindData) -> Plan {
     use crate::builtins::collections::{MAP, SET, WEAK_MAP, WEAK_SET};
-    if let Some(buffer) = data.get::<crate::builtins::array_buffer::BufferData>(&crate::builtins::array_buffer::ARRAY_BUFFER) {
+    if let Some(re) = data.get::<crate::builtins::regexp::RegExpData>(&crate::builtins::regexp::REGEXP) {
+        let re = re.borrow(&vm.heap);
+        Plan::RegExp(re.source, re.flags)
+    } else if let Some(buffer) = data.get::<crate::builtins::array_buffer::BufferData>(&crate::builtins::array_buffer::ARRAY_BUFFER) {
         // Sharing memory across a clone needs shared storage, which this
         // engine's single-threaded buffers do not have.
         if buffer.borrow(&vm.heap).is_shared() {
@@ -219,7 +222,6 @@ fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsRes
         ObjectKind::Number(n) => Plan::Primitive(Value::number(*n)),
         ObjectKind::String(s) => Plan::Primitive(Value::string(*s)),
         ObjectKind::Date(t) => Plan::Date(*t),
-        ObjectKind::RegExp(data) => Plan::RegExp(data.source, data.flags),
         ObjectKind::Data(data) => data_plan(vm, source, *data),
         ObjectKind::Error { .. } => Plan::Error,
         ObjectKind::Array { length, .. } => Plan::Array(*length),

@@ -95,22 +95,6 @@ pub enum ObjectKind {
     BigInt(Gc<crate::bigint::JsBigInt>),
     /// An unmapped arguments object.
     Arguments,
-    /// A RegExp instance (`[[RegExpMatcher]]`, `[[OriginalSource]]`,
-    /// `[[OriginalFlags]]`).
-    RegExp(Box<crate::builtins::regexp::RegExpData>),
-    /// A %RegExpStringIterator% (`matchAll`).
-    RegExpStringIterator {
-        /// The regular expression.
-        regexp: Value,
-        /// The string.
-        string: Gc<JsString>,
-        /// The `g` flag.
-        global: bool,
-        /// The `u` or `v` flag.
-        unicode: bool,
-        /// Whether it is exhausted.
-        done: bool,
-    },
     /// An object made by `JSON.rawJSON` (`[[IsRawJSON]]`), with its text.
     RawJson(Gc<JsString>),
     /// A mapped arguments object (§10.4.4): index `i` aliases the
@@ -414,11 +398,6 @@ unsafe impl Trace for JsObject {
             ObjectKind::StringIterator { string, .. } => string.trace(tracer),
             ObjectKind::Error { stack, .. } => stack.trace(tracer),
             ObjectKind::RawJson(text) => text.trace(tracer),
-            ObjectKind::RegExp(data) => data.trace(tracer),
-            ObjectKind::RegExpStringIterator { regexp, string, .. } => {
-                regexp.trace(tracer);
-                string.trace(tracer);
-            }
             ObjectKind::MappedArguments { env, .. } => env.trace(tracer),
             ObjectKind::Promise(state) => state.trace(tracer),
             ObjectKind::AsyncGenerator(state) => state.trace(tracer),
@@ -439,5 +418,86 @@ unsafe impl Trace for JsObject {
 
     fn type_name() -> &'static str {
         "Object"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{JsObject, ObjectKind};
+
+    /// The object core names no builtin, host or module type: kinds those
+    /// modules define reach the core only through [`super::KindData`].
+    #[test]
+    fn object_core_imports_no_builtin_host_or_module_code() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/object");
+        let mut offences = Vec::new();
+        let mut files = 0;
+        for entry in std::fs::read_dir(&dir).expect("src/object is readable") {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            files += 1;
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            // Unit tests may set up objects through any module.
+            for (n, line) in text.lines().enumerate().take_while(|(_, l)| !l.starts_with("#[cfg(test)]")) {
+                if line_names_foreign_module(line) {
+                    offences.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+        assert!(files >= 7, "src/object has its files");
+        assert!(offences.is_empty(), "object/ must not use builtins/, host/ or module/:\n{}", offences.join("\n"));
+    }
+
+    /// Whether a source line refers to `crate::builtins`, `crate::host` or
+    /// `crate::module` (directly or in a `use crate::{…}` group).
+    fn line_names_foreign_module(line: &str) -> bool {
+        const FOREIGN: [&str; 3] = ["builtins", "host", "module"];
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let after = &rest[at + "crate::".len()..];
+            let names: Vec<&str> = if let Some(group) = after.strip_prefix('{') {
+                group.split('}').next().unwrap_or("").split(',').map(|n| n.trim().split("::").next().unwrap_or("")).collect()
+            } else {
+                vec![after.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or("")]
+            };
+            if names.iter().any(|n| FOREIGN.contains(n)) {
+                return true;
+            }
+            rest = after;
+        }
+        false
+    }
+
+    #[test]
+    fn the_foreign_module_check_sees_paths_and_groups() {
+        assert!(line_names_foreign_module("use crate::builtins::regexp::RegExpData;"));
+        assert!(line_names_foreign_module("    Map(Box<crate::builtins::collections::OrderedTable>),"));
+        assert!(line_names_foreign_module("use crate::{host, value::Value};"));
+        assert!(line_names_foreign_module("crate::module::namespace::is_namespace(vm, obj)"));
+        assert!(!line_names_foreign_module("use crate::vm::{JsResult, Vm};"));
+        assert!(!line_names_foreign_module("use crate::value::Value; // not crate::host"));
+        assert!(!line_names_foreign_module("use crate::modules_of_this_name::X;"));
+    }
+
+    /// The sizes every object pays (reported by the layout work of issue 20).
+    #[test]
+    fn object_layout_sizes() {
+        let object = size_of::<JsObject>();
+        let kind = size_of::<ObjectKind>();
+        println!("size_of::<JsObject>() = {object}, size_of::<ObjectKind>() = {kind}");
+        println!(
+            "payloads: Function {}, PromiseSlots {}, ProxyData {}, SourceSite {}, Properties {}, Elements {}",
+            size_of::<crate::function::Function>(),
+            size_of::<crate::promise::PromiseSlots>(),
+            size_of::<super::ProxyData>(),
+            size_of::<Option<crate::bytecode::SourceSite>>(),
+            size_of::<super::Properties>(),
+            size_of::<super::Elements>(),
+        );
+        assert!(kind < object);
+        assert_eq!(size_of::<super::KindData>(), 16);
     }
 }

@@ -16,7 +16,7 @@ use crate::abstract_ops::{
 };
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{add_property, call, create_data_property_or_throw, get, get_value, set};
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, DataClass, JsObject, PropertyKey};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -51,6 +51,57 @@ unsafe impl Trace for RegExpData {
     fn trace(&self, tracer: &mut Tracer) {
         self.source.trace(tracer);
         self.flags.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "RegExpData"
+    }
+}
+
+/// A RegExp instance: its slots (`[[RegExpMatcher]]`, `[[OriginalSource]]`,
+/// `[[OriginalFlags]]`, …) are a [`RegExpData`] cell.
+pub(crate) static REGEXP: DataClass = DataClass::plain("RegExp");
+
+/// A %RegExpStringIterator% (`matchAll`): its slots are a
+/// [`RegExpStringIteratorSlots`] cell.
+static REGEXP_STRING_ITERATOR: DataClass = DataClass::plain("RegExpStringIterator");
+
+/// The RegExp slots of `o`, if it is a RegExp.
+#[inline]
+pub(crate) fn regexp_data(heap: &js_gc::Heap, o: Gc<JsObject>) -> Option<Gc<RegExpData>> {
+    o.borrow(heap).data_of(&REGEXP)
+}
+
+/// Whether `o` is a RegExp (has `[[RegExpMatcher]]`).
+#[inline]
+fn is_regexp_object(vm: &Vm, o: Gc<JsObject>) -> bool {
+    o.borrow(&vm.heap).is_data(&REGEXP)
+}
+
+/// The slots of a %RegExpStringIterator%.
+#[derive(Clone, Copy)]
+struct RegExpStringIteratorSlots {
+    /// The regular expression.
+    regexp: Value,
+    /// The string.
+    string: Gc<JsString>,
+    /// The `g` flag.
+    global: bool,
+    /// The `u` or `v` flag.
+    unicode: bool,
+    /// Whether it is exhausted.
+    done: bool,
+}
+
+// SAFETY: the regular expression and the string are the edges.
+unsafe impl Trace for RegExpStringIteratorSlots {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.regexp.trace(tracer);
+        self.string.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "RegExpStringIterator"
     }
 }
 
@@ -201,7 +252,7 @@ fn regexp_create_legacy(
     let mut data = regexp_initialize(vm, pattern, flags)?;
     data.legacy_features_enabled = legacy_features_enabled;
     let proto = proto.unwrap_or(vm.realm.intrinsics.regexp_prototype);
-    let o = vm.new_object_of_kind(Some(proto), ObjectKind::RegExp(Box::new(data)));
+    let o = vm.new_object_with_data(Some(proto), &REGEXP, data);
     let key = vm.key("lastIndex");
     add_property(vm, o, key, Value::number(0.0), Attributes::from_bits(Attributes::WRITABLE));
     Ok(Value::object(o))
@@ -218,9 +269,11 @@ fn regexp_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             return Ok(pattern);
         }
     }
-    let (p, f) = match pattern.as_object().map(|o| match &o.borrow(&vm.heap).kind {
-        ObjectKind::RegExp(d) => Some((d.source, d.flags)),
-        _ => None,
+    let (p, f) = match pattern.as_object().map(|o| {
+        regexp_data(&vm.heap, o).map(|d| {
+            let d = d.borrow(&vm.heap);
+            (d.source, d.flags)
+        })
     }) {
         Some(Some((source, original_flags))) => {
             (Value::string(source), if flags.is_undefined() { Value::string(original_flags) } else { flags })
@@ -258,12 +311,12 @@ pub fn is_regexp(vm: &mut Vm, v: Value) -> JsResult<bool> {
     if !m.is_undefined() {
         return Ok(to_boolean(vm, m));
     }
-    Ok(matches!(o.borrow(&vm.heap).kind, ObjectKind::RegExp(_)))
+    Ok(is_regexp_object(vm, o))
 }
 
 fn this_regexp(vm: &mut Vm, this: Value, name: &str) -> JsResult<Gc<JsObject>> {
     match this.as_object() {
-        Some(o) if matches!(o.borrow(&vm.heap).kind, ObjectKind::RegExp(_)) => Ok(o),
+        Some(o) if is_regexp_object(vm, o) => Ok(o),
         _ => Err(vm.type_error(&format!("RegExp.prototype.{name} requires that 'this' be a RegExp object"))),
     }
 }
@@ -286,7 +339,8 @@ fn builtin_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Value
     let key = last_index_key(vm);
     let li = get(vm, r, key, Value::object(r))?;
     let mut last_index = to_length(vm, li)?;
-    let ObjectKind::RegExp(data) = &r.borrow(&vm.heap).kind else { return Ok(Value::NULL) };
+    let Some(data) = regexp_data(&vm.heap, r) else { return Ok(Value::NULL) };
+    let data = data.borrow(&vm.heap);
     let (global, sticky, unicode, has_indices, matcher) =
         (data.global, data.sticky, data.unicode, data.has_indices, Rc::clone(&data.matcher));
     let (r_realm, legacy_enabled) = (data.realm, data.legacy_features_enabled);
@@ -429,7 +483,7 @@ pub fn regexp_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Va
         }
         return Ok(result);
     }
-    if !matches!(r.borrow(&vm.heap).kind, ObjectKind::RegExp(_)) {
+    if !is_regexp_object(vm, r) {
         return Err(vm.type_error("RegExp.prototype.exec called on an incompatible receiver"));
     }
     builtin_exec(vm, r, s)
@@ -477,10 +531,10 @@ fn source_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(o) = info.this.as_object() else {
         return Err(vm.type_error("RegExp.prototype.source getter called on a non-object"));
     };
-    let source = match &o.borrow(&vm.heap).kind {
-        ObjectKind::RegExp(d) => d.source,
-        _ if o == vm.realm.intrinsics.regexp_prototype => return Ok(vm.string("(?:)")),
-        _ => return Err(vm.type_error("RegExp.prototype.source getter called on a non-RegExp object")),
+    let source = match regexp_data(&vm.heap, o) {
+        Some(d) => d.borrow(&vm.heap).source,
+        None if o == vm.realm.intrinsics.regexp_prototype => return Ok(vm.string("(?:)")),
+        None => return Err(vm.type_error("RegExp.prototype.source getter called on a non-RegExp object")),
     };
     // Code units, so a lone surrogate in the pattern survives.
     let units = units_of(vm, source);
@@ -558,10 +612,10 @@ macro_rules! flag_getter {
             let Some(o) = info.this.as_object() else {
                 return Err(vm.type_error(concat!("RegExp.prototype.", $name, " getter called on a non-object")));
             };
-            let flags = match &o.borrow(&vm.heap).kind {
-                ObjectKind::RegExp(d) => d.flags,
-                _ if o == vm.realm.intrinsics.regexp_prototype => return Ok(Value::UNDEFINED),
-                _ => {
+            let flags = match regexp_data(&vm.heap, o) {
+                Some(d) => d.borrow(&vm.heap).flags,
+                None if o == vm.realm.intrinsics.regexp_prototype => return Ok(Value::UNDEFINED),
+                None => {
                     return Err(vm.type_error(concat!(
                         "RegExp.prototype.",
                         $name,
@@ -951,9 +1005,10 @@ fn symbol_match_all(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let flag_text = crate::interpreter::string_text(vm, flags);
     let proto = vm.realm.intrinsics.regexp_string_iterator_prototype;
-    let it = vm.new_object_of_kind(
+    let it = vm.new_object_with_data(
         Some(proto),
-        ObjectKind::RegExpStringIterator {
+        &REGEXP_STRING_ITERATOR,
+        RegExpStringIteratorSlots {
             regexp: matcher,
             string: s,
             global: flag_text.contains('g'),
@@ -969,9 +1024,10 @@ fn string_iterator_next(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(it) = info.this.as_object() else {
         return Err(vm.type_error("next method called on incompatible receiver"));
     };
-    let ObjectKind::RegExpStringIterator { regexp, string, global, unicode, done } = it.borrow(&vm.heap).kind else {
+    let Some(slots) = it.borrow(&vm.heap).data_of::<RegExpStringIteratorSlots>(&REGEXP_STRING_ITERATOR) else {
         return Err(vm.type_error("next method called on incompatible receiver"));
     };
+    let RegExpStringIteratorSlots { regexp, string, global, unicode, done } = *slots.borrow(&vm.heap);
     if done {
         return Ok(iter_result(vm, Value::UNDEFINED, true));
     }
@@ -980,9 +1036,7 @@ fn string_iterator_next(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     // Returned after the match's `toString` and the `lastIndex` getter run.
     vm.keep_alive(result);
     let finish = |vm: &mut Vm| {
-        if let ObjectKind::RegExpStringIterator { done, .. } = &mut it.borrow_mut(&mut vm.heap).kind {
-            *done = true;
-        }
+        slots.borrow_mut(&mut vm.heap).done = true;
     };
     let Some(result_obj) = result.as_object() else {
         finish(vm);
