@@ -14,9 +14,9 @@ use js_gc::{EphemeronTable, Gc, GcAny, Trace, Tracer, Weak};
 use super::iteration::iter_result;
 use super::{accessor_property, constructor, method};
 use crate::abstract_ops::is_callable;
+use crate::host::console::{InspectHook, Inspection};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{call, get};
-use crate::host::console::{InspectHook, Inspection};
 use crate::object::{Attributes, DataClass, IterationKind, JsObject, PropertyKey};
 use crate::string::JsString;
 use crate::value::Value;
@@ -58,9 +58,11 @@ unsafe impl Trace for OrderedTable {
 }
 
 /// A Map (`[[MapData]]`: an [`OrderedTable`]).
-pub(crate) static MAP: DataClass = DataClass { name: "Map", exotic: None, inspect: Some(&(inspect_map as InspectHook)) };
+pub(crate) static MAP: DataClass =
+    DataClass { name: "Map", exotic: None, inspect: Some(&(inspect_map as InspectHook)) };
 /// A Set (`[[SetData]]`: an [`OrderedTable`] whose values are `undefined`).
-pub(crate) static SET: DataClass = DataClass { name: "Set", exotic: None, inspect: Some(&(inspect_set as InspectHook)) };
+pub(crate) static SET: DataClass =
+    DataClass { name: "Set", exotic: None, inspect: Some(&(inspect_set as InspectHook)) };
 /// A WeakMap (`[[WeakMapData]]`): an ephemeron table, entries live while
 /// their keys do.
 pub(crate) static WEAK_MAP: DataClass =

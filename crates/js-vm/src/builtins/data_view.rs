@@ -8,9 +8,9 @@ use super::array_buffer::{buffer_data, is_immutable_buffer, to_index, with_buffe
 use super::typed_array::ElementType;
 use super::{accessor_property, constructor, method};
 use crate::abstract_ops::to_boolean;
+use crate::host::console::{InspectHook, Inspection};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::define_builtin;
-use crate::host::console::{InspectHook, Inspection};
 use crate::object::{Attributes, DataClass, JsObject, PropertyKey};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -41,10 +41,10 @@ unsafe impl Trace for DataViewData {
 pub(crate) static DATA_VIEW: DataClass = DataClass {
     name: "DataView",
     exotic: None,
-    inspect: Some(&((|_, _| Inspection::Binary {
-        contents: None,
-        accessors: &["byteLength", "byteOffset", "buffer"],
-    }) as InspectHook)),
+    inspect: Some(
+        &((|_, _| Inspection::Binary { contents: None, accessors: &["byteLength", "byteOffset", "buffer"] })
+            as InspectHook),
+    ),
 };
 
 /// The DataView slots of `o`, if it is one.

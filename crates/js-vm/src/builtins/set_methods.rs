@@ -13,8 +13,8 @@ use super::collections::{entry_at, set_size_of, table_delete, table_get, table_s
 use super::iteration::{iterator_close, iterator_step_value};
 use crate::abstract_ops::{is_callable, to_boolean, to_integer_or_infinity, to_number};
 use crate::interpreter::{CallInfo, IteratorRecord};
-use crate::object::internal_methods::{call, get};
 use crate::object::JsObject;
+use crate::object::internal_methods::{call, get};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 

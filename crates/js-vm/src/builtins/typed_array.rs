@@ -26,12 +26,12 @@ use crate::abstract_ops::{
     number_to_string, same_value, same_value_zero, species_constructor, string_to_number, to_big_int64, to_big_uint64,
     to_boolean, to_int32, to_integer_or_infinity, to_number, to_object, to_string,
 };
+use crate::host::console::{InspectHook, Inspection};
 use crate::interpreter::{CallInfo, IteratorRecord, is_constructor, prototype_from_constructor};
 use crate::object::internal_methods::{
     call, construct, create_data_property, define_builtin, define_own_property, get, get_method, get_own_property,
     get_value, length_of_array_like, set,
 };
-use crate::host::console::{InspectHook, Inspection};
 use crate::object::{Attributes, DataClass, ExoticMethods, IterationKind, JsObject, PropertyDescriptor, PropertyKey};
 use crate::realm::Intrinsics;
 use crate::string::JsString;
@@ -303,9 +303,7 @@ static INTEGER_INDEXED: ExoticMethods = ExoticMethods {
     define_own_property: |vm, obj, key, desc| numeric_key(vm, key).map(|index| element_define(vm, obj, index, desc)),
     has_property: |vm, obj, key| numeric_key(vm, key).map(|index| is_valid_index(vm, obj, index)),
     get: |vm, obj, key| numeric_key(vm, key).map(|index| Ok(element_get(vm, obj, index))),
-    set: |vm, obj, key, value, receiver| {
-        numeric_key(vm, key).map(|index| element_set(vm, obj, index, value, receiver))
-    },
+    set: |vm, obj, key, value, receiver| numeric_key(vm, key).map(|index| element_set(vm, obj, index, value, receiver)),
     delete: |vm, obj, key| numeric_key(vm, key).map(|index| !is_valid_index(vm, obj, index)),
     own_property_keys: |vm, obj, keys| with_element_keys(vm, obj, keys),
     can_prevent_extensions: is_fixed_length,
@@ -449,12 +447,7 @@ fn element_get(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>) -> Value {
 }
 
 /// `[[DefineOwnProperty]]` for a numeric key (§10.4.5.3).
-fn element_define(
-    vm: &mut Vm,
-    obj: Gc<JsObject>,
-    index: Option<usize>,
-    desc: &PropertyDescriptor,
-) -> JsResult<bool> {
+fn element_define(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>, desc: &PropertyDescriptor) -> JsResult<bool> {
     if !is_valid_index(vm, obj, index) || desc.enumerable == Some(false) || desc.is_accessor() {
         return Ok(false);
     }
@@ -480,13 +473,7 @@ fn element_define(
 
 /// `[[Set]]` for a numeric key (§10.4.5.5); `receiver` differing from the
 /// typed array gets the ordinary treatment of a writable data property.
-fn element_set(
-    vm: &mut Vm,
-    obj: Gc<JsObject>,
-    index: Option<usize>,
-    value: Value,
-    receiver: Value,
-) -> JsResult<bool> {
+fn element_set(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>, value: Value, receiver: Value) -> JsResult<bool> {
     if receiver == Value::object(obj) {
         if let Some(ta) = typed_array_data(vm, obj)
             && is_immutable_buffer(vm, ta.buffer)

@@ -43,7 +43,8 @@ fn abort_controller_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// The signal of the controller `this` names, or a `TypeError`.
 fn this_signal(vm: &mut Vm, info: &CallInfo) -> JsResult<Gc<JsObject>> {
-    let slots = info.this.as_object().and_then(|o| o.borrow(&vm.heap).data_of::<AbortControllerSlots>(&ABORT_CONTROLLER));
+    let slots =
+        info.this.as_object().and_then(|o| o.borrow(&vm.heap).data_of::<AbortControllerSlots>(&ABORT_CONTROLLER));
     match slots {
         Some(slots) => Ok(slots.borrow(&vm.heap).signal),
         None => Err(vm.type_error("Value of \"this\" must be of type AbortController")),

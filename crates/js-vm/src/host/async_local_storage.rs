@@ -39,7 +39,11 @@ unsafe impl Trace for ContextSnapshot {
 }
 
 /// A new `AsyncContext.Snapshot` of `frame`.
-pub(crate) fn new_snapshot(vm: &mut Vm, proto: Option<js_gc::Gc<JsObject>>, frame: Option<Frame<Value>>) -> js_gc::Gc<JsObject> {
+pub(crate) fn new_snapshot(
+    vm: &mut Vm,
+    proto: Option<js_gc::Gc<JsObject>>,
+    frame: Option<Frame<Value>>,
+) -> js_gc::Gc<JsObject> {
     vm.new_object_with_data(proto, &CONTEXT_SNAPSHOT, ContextSnapshot(frame))
 }
 

@@ -534,9 +534,8 @@ fn format_collection(
     // (The snapshot's values are rooted by `format_object`.)
     ctx.indentation += 2;
     for &(k, v) in entries {
-        let text = format_value(vm, ctx, k, depth + 1).and_then(|k| {
-            if is_map { Ok(format!("{k} => {}", format_value(vm, ctx, v, depth + 1)?)) } else { Ok(k) }
-        });
+        let text = format_value(vm, ctx, k, depth + 1)
+            .and_then(|k| if is_map { Ok(format!("{k} => {}", format_value(vm, ctx, v, depth + 1)?)) } else { Ok(k) });
         match text {
             Ok(text) => braces.output.push(text),
             Err(e) => {

@@ -2,8 +2,8 @@
 
 use crate::builtins::{method, value_property};
 use crate::interpreter::CallInfo;
-use crate::object::internal_methods::create_data_property_or_throw;
 use crate::object::Attributes;
+use crate::object::internal_methods::create_data_property_or_throw;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 

@@ -31,7 +31,7 @@ use crate::interpreter::CallInfo;
 use crate::object::internal_methods::{
     create_data_property_or_throw, define_builtin, get, get_value, own_property_keys,
 };
-use crate::object::{KindData, Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, JsObject, KindData, ObjectKind, PropertyKey};
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
@@ -186,17 +186,19 @@ fn data_plan(vm: &Vm, object: Gc<JsObject>, data: KindData) -> Plan {
     if let Some(re) = data.get::<crate::builtins::regexp::RegExpData>(&crate::builtins::regexp::REGEXP) {
         let re = re.borrow(&vm.heap);
         Plan::RegExp(re.source, re.flags)
-    } else if let Some(buffer) = data.get::<crate::builtins::array_buffer::BufferData>(&crate::builtins::array_buffer::ARRAY_BUFFER) {
+    } else if let Some(buffer) =
+        data.get::<crate::builtins::array_buffer::BufferData>(&crate::builtins::array_buffer::ARRAY_BUFFER)
+    {
         // Sharing memory across a clone needs shared storage, which this
         // engine's single-threaded buffers do not have.
-        if buffer.borrow(&vm.heap).is_shared() {
-            Plan::Unclonable("#<SharedArrayBuffer>")
-        } else {
-            Plan::ArrayBuffer
-        }
-    } else if let Some(view) = data.get::<crate::builtins::typed_array::TypedArrayData>(&crate::builtins::typed_array::TYPED_ARRAY) {
+        if buffer.borrow(&vm.heap).is_shared() { Plan::Unclonable("#<SharedArrayBuffer>") } else { Plan::ArrayBuffer }
+    } else if let Some(view) =
+        data.get::<crate::builtins::typed_array::TypedArrayData>(&crate::builtins::typed_array::TYPED_ARRAY)
+    {
         Plan::TypedArray(*view.borrow(&vm.heap))
-    } else if let Some(view) = data.get::<crate::builtins::data_view::DataViewData>(&crate::builtins::data_view::DATA_VIEW) {
+    } else if let Some(view) =
+        data.get::<crate::builtins::data_view::DataViewData>(&crate::builtins::data_view::DATA_VIEW)
+    {
         Plan::DataView(*view.borrow(&vm.heap))
     } else if data.is(&MAP) {
         Plan::Map

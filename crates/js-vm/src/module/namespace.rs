@@ -17,8 +17,7 @@ use super::link::{Resolution, ResolveResult, get_exported_names, resolve_export}
 
 /// A module namespace exotic object (§10.4.6): its slots are a
 /// [`NamespaceData`] cell.
-static MODULE_NAMESPACE: DataClass =
-    DataClass { name: "Module", exotic: Some(&NAMESPACE_METHODS), inspect: None };
+static MODULE_NAMESPACE: DataClass = DataClass { name: "Module", exotic: Some(&NAMESPACE_METHODS), inspect: None };
 
 /// The namespace's internal methods for string keys (§10.4.6); symbols
 /// (its `@@toStringTag`) take the ordinary ones.
@@ -158,12 +157,7 @@ fn namespace_get_own(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option
 }
 
 /// `[[DefineOwnProperty]]` for a string key (§10.4.6.6).
-fn namespace_define_own(
-    vm: &mut Vm,
-    obj: Gc<JsObject>,
-    key: PropertyKey,
-    desc: &PropertyDescriptor,
-) -> JsResult<bool> {
+fn namespace_define_own(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, desc: &PropertyDescriptor) -> JsResult<bool> {
     let Some(binding) = lookup(vm, obj, key) else { return Ok(false) };
     let Some(current) = binding_value(vm, binding) else { return Err(uninitialized(vm, key)) };
     if desc.configurable == Some(true) || desc.enumerable == Some(false) || desc.is_accessor() {

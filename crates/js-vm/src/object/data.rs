@@ -37,6 +37,9 @@ pub struct DataClass {
     pub inspect: Option<&'static (dyn Any + Send + Sync)>,
 }
 
+/// An exotic hook's answer: `None` where the ordinary method applies.
+pub type Handled<T> = Option<JsResult<T>>;
+
 /// The internal methods of an exotic kind another module owns. Each hook
 /// is called with an object of that kind and answers `None` where the
 /// ordinary method applies (a key the kind does not treat specially).
@@ -48,13 +51,13 @@ pub struct ExoticMethods {
     #[allow(clippy::type_complexity, reason = "outer: handled at all; inner: the descriptor, if any")]
     pub get_own_property: fn(&mut Vm, Gc<JsObject>, PropertyKey) -> Option<Option<PropertyDescriptor>>,
     /// `[[DefineOwnProperty]]`.
-    pub define_own_property: fn(&mut Vm, Gc<JsObject>, PropertyKey, &PropertyDescriptor) -> Option<JsResult<bool>>,
+    pub define_own_property: fn(&mut Vm, Gc<JsObject>, PropertyKey, &PropertyDescriptor) -> Handled<bool>,
     /// `[[HasProperty]]`.
     pub has_property: fn(&mut Vm, Gc<JsObject>, PropertyKey) -> Option<bool>,
     /// `[[Get]]` (with the key, before the receiver matters).
-    pub get: fn(&mut Vm, Gc<JsObject>, PropertyKey) -> Option<JsResult<Value>>,
+    pub get: fn(&mut Vm, Gc<JsObject>, PropertyKey) -> Handled<Value>,
     /// `[[Set]]`: object, key, value, receiver.
-    pub set: fn(&mut Vm, Gc<JsObject>, PropertyKey, Value, Value) -> Option<JsResult<bool>>,
+    pub set: fn(&mut Vm, Gc<JsObject>, PropertyKey, Value, Value) -> Handled<bool>,
     /// `[[Delete]]`.
     pub delete: fn(&mut Vm, Gc<JsObject>, PropertyKey) -> Option<bool>,
     /// `[[OwnPropertyKeys]]`, given the keys of the ordinary storage.

@@ -459,7 +459,13 @@ mod tests {
         while let Some(at) = rest.find("crate::") {
             let after = &rest[at + "crate::".len()..];
             let names: Vec<&str> = if let Some(group) = after.strip_prefix('{') {
-                group.split('}').next().unwrap_or("").split(',').map(|n| n.trim().split("::").next().unwrap_or("")).collect()
+                group
+                    .split('}')
+                    .next()
+                    .unwrap_or("")
+                    .split(',')
+                    .map(|n| n.trim().split("::").next().unwrap_or(""))
+                    .collect()
             } else {
                 vec![after.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or("")]
             };

@@ -12,7 +12,9 @@ use crate::builtins::array_buffer::{
     BufferData, buffer_data, copy_buffer_bytes, new_array_buffer, transfer_array_buffer,
 };
 use crate::builtins::data_view::{DataViewData, view_data};
-use crate::builtins::typed_array::{ElementType, TypedArrayData, intrinsic_prototype, typed_array_data, typed_array_length};
+use crate::builtins::typed_array::{
+    ElementType, TypedArrayData, intrinsic_prototype, typed_array_data, typed_array_length,
+};
 use crate::object::JsObject;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
