@@ -236,7 +236,7 @@ pub struct Vm {
     pub(crate) handles: Rc<crate::embedding::HandleTable>,
     /// FinalizationRegistries with targets found dead, whose cleanup
     /// callbacks are due.
-    pub(crate) finalization_ready: Vec<Gc<JsObject>>,
+    pub(crate) finalization_ready: Vec<GcAny>,
     /// What resuming each executable needs, by executable (weak keys,
     /// pruned after every collection).
     pub(crate) resume_cache:
@@ -646,6 +646,20 @@ impl Vm {
         self.heap.alloc(JsObject::new(self.root_shape, proto, kind))
     }
 
+    /// A new object of a kind another module owns: `slots` in a cell of
+    /// their own, reached through the object.
+    pub(crate) fn new_object_with_data<T: js_gc::Trace + 'static>(
+        &mut self,
+        proto: Option<Gc<JsObject>>,
+        class: &'static crate::object::DataClass,
+        slots: T,
+    ) -> Gc<JsObject> {
+        // No collection runs inside an allocation, so the fresh cell needs
+        // no root before the object that traces it exists.
+        let cell = self.heap.alloc(slots);
+        self.new_object_of_kind(proto, ObjectKind::Data(crate::object::KindData::new(cell, class)))
+    }
+
     /// Heap statistics.
     pub fn heap_stats(&self) -> js_gc::HeapStats {
         self.heap.stats()
@@ -688,10 +702,8 @@ impl Vm {
         // The registries with dead targets run their cleanups from the
         // event loop; the cells stay inside the VM.
         for cell in report.finalization_ready {
-            if let Some(registry) = cell.downcast::<JsObject>()
-                && !self.finalization_ready.contains(&registry)
-            {
-                self.finalization_ready.push(registry);
+            if !self.finalization_ready.contains(&cell) {
+                self.finalization_ready.push(cell);
             }
         }
         CollectionSummary {
@@ -796,7 +808,7 @@ struct VmRoots<'a> {
     host_objects: &'a crate::host::HostObjects,
     kept_alive: &'a [Value],
     handles: &'a crate::embedding::HandleTable,
-    finalization_ready: &'a [Gc<JsObject>],
+    finalization_ready: &'a [GcAny],
     modules: &'a crate::module::ModuleRegistry,
     resume_cache: &'a mut js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
     atoms: &'a mut AtomTable,

@@ -20,14 +20,7 @@ use crate::string::{JsString, StringBuilder};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-/// `ArrayCreate` with the given elements.
-pub fn array_create(vm: &mut Vm, values: &[Value]) -> Gc<JsObject> {
-    let proto = vm.realm.intrinsics.array_prototype;
-    let length = values.len() as u32;
-    let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Array { length, length_writable: true });
-    obj.borrow_mut(&mut vm.heap).elements = Elements::Dense(values.to_vec());
-    obj
-}
+pub use crate::object::internal_methods::array_create;
 
 /// Appends to an array created by the engine (literals, rest arrays).
 pub fn push_element(vm: &mut Vm, array: Gc<JsObject>, value: Value) {

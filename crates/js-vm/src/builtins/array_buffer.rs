@@ -10,14 +10,15 @@
 
 use std::sync::Arc;
 
-use js_gc::Gc;
+use js_gc::{Gc, GcAny, Trace, Tracer};
 
 use super::shared_memory::{SharedArrayBufferBlock, SharedBlock};
 use super::{accessor_property, constructor, method};
 use crate::abstract_ops::{species_constructor, to_integer_or_infinity, to_number};
+use crate::host::console::{InspectHook, Inspection, uint8_contents};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{construct, define_builtin, get};
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, DataClass, JsObject, PropertyKey};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -132,20 +133,50 @@ pub fn to_index(vm: &mut Vm, v: Value) -> JsResult<usize> {
     Ok(n as usize)
 }
 
-/// The buffer data of `o`, if it is an ArrayBuffer or SharedArrayBuffer.
-pub fn buffer_data(vm: &Vm, o: Gc<JsObject>) -> Option<&BufferData> {
-    match &o.borrow(&vm.heap).kind {
-        ObjectKind::ArrayBuffer(data) => Some(data),
-        _ => None,
+// SAFETY: buffer data holds bytes only, no heap pointers.
+unsafe impl Trace for BufferData {
+    const NEEDS_TRACE: bool = false;
+
+    fn trace(&self, _: &mut Tracer) {}
+
+    fn type_name() -> &'static str {
+        "ArrayBufferData"
     }
 }
 
+/// An ArrayBuffer or SharedArrayBuffer: its slots are a [`BufferData`]
+/// cell.
+pub(crate) static ARRAY_BUFFER: DataClass =
+    DataClass { name: "ArrayBuffer", exotic: None, inspect: Some(&(inspect_buffer as InspectHook)) };
+
+/// Node shows a buffer's bytes, then its `byteLength`.
+fn inspect_buffer(vm: &Vm, cell: GcAny) -> Inspection {
+    let bytes = cell.downcast::<BufferData>().and_then(|data| data.borrow(&vm.heap).bytes());
+    Inspection::Binary { contents: Some(uint8_contents(bytes)), accessors: &["byteLength"] }
+}
+
+/// The buffer cell of `o`, if it is an ArrayBuffer or SharedArrayBuffer.
+#[inline]
+fn buffer_cell(heap: &js_gc::Heap, o: Gc<JsObject>) -> Option<Gc<BufferData>> {
+    o.borrow(heap).data_of(&ARRAY_BUFFER)
+}
+
+/// The buffer data of `o`, if it is an ArrayBuffer or SharedArrayBuffer.
+#[inline]
+pub fn buffer_data(vm: &Vm, o: Gc<JsObject>) -> Option<&BufferData> {
+    buffer_cell(&vm.heap, o).map(|cell| cell.borrow(&vm.heap))
+}
+
+/// Whether `o` is an ArrayBuffer or SharedArrayBuffer.
+pub(crate) fn is_array_buffer(vm: &Vm, o: Gc<JsObject>) -> bool {
+    o.borrow(&vm.heap).is_data(&ARRAY_BUFFER)
+}
+
 /// Runs `f` on the mutable buffer data of `o`.
+#[inline]
 pub fn with_buffer_mut<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut BufferData) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::ArrayBuffer(data) => Some(f(data)),
-        _ => None,
-    }
+    let cell = buffer_cell(&vm.heap, o)?;
+    Some(f(cell.borrow_mut(&mut vm.heap)))
 }
 
 /// `AllocateArrayBuffer` / `AllocateSharedArrayBuffer` with a prototype
@@ -171,14 +202,14 @@ pub fn allocate_buffer(
     }
     let bytes = create_byte_block(vm, byte_length)?;
     let data = BufferData { bytes: Some(bytes), block: None, max_byte_length, immutable: false };
-    Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
+    Ok(vm.new_object_with_data(Some(proto), &ARRAY_BUFFER, data))
 }
 
 /// A SharedArrayBuffer object of this VM over `block`.
 fn new_shared_array_buffer(vm: &mut Vm, proto: Gc<JsObject>, block: Arc<SharedBlock>) -> Gc<JsObject> {
     let max_byte_length = block.max_byte_length();
     let data = BufferData { bytes: None, block: Some(block), max_byte_length, immutable: false };
-    vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data)))
+    vm.new_object_with_data(Some(proto), &ARRAY_BUFFER, data)
 }
 
 /// The block of the SharedArrayBuffer `o`, to share with another VM.
@@ -206,7 +237,7 @@ pub fn new_array_buffer_from_bytes(vm: &mut Vm, bytes: Vec<u8>) -> JsResult<Gc<J
     }
     let proto = vm.realm.intrinsics.array_buffer_prototype;
     let data = BufferData { bytes: Some(bytes), block: None, max_byte_length: None, immutable: false };
-    Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
+    Ok(vm.new_object_with_data(Some(proto), &ARRAY_BUFFER, data))
 }
 
 /// Runs `f` on the bytes of `buffer` for writing together with the heap
@@ -266,7 +297,7 @@ pub fn transfer_array_buffer(vm: &mut Vm, buffer: Gc<JsObject>) -> JsResult<Gc<J
     };
     let proto = vm.realm.intrinsics.array_buffer_prototype;
     let data = BufferData { bytes: Some(bytes), block: None, max_byte_length, immutable: false };
-    Ok(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data))))
+    Ok(vm.new_object_with_data(Some(proto), &ARRAY_BUFFER, data))
 }
 
 /// `CopyDataBlockBytes` between two buffers (or within one): `count`
@@ -292,8 +323,8 @@ pub fn copy_buffer_bytes(
         return;
     }
     with_bytes_and_heap(vm, to, |heap, dest| {
-        let ObjectKind::ArrayBuffer(source) = &from.borrow(heap).kind else { return };
-        let Some(source) = source.bytes() else { return };
+        let Some(source) = buffer_cell(heap, from) else { return };
+        let Some(source) = source.borrow(heap).bytes() else { return };
         let (Some(from_end), Some(to_end)) = (from_index.checked_add(count), to_index.checked_add(count)) else {
             return;
         };
@@ -351,7 +382,7 @@ fn is_view(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let arg = info.arg(vm, 0);
     let view = arg
         .as_object()
-        .is_some_and(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::TypedArray(_) | ObjectKind::DataView(_)));
+        .is_some_and(|o| super::typed_array::is_typed_array(vm, o) || super::data_view::is_data_view(vm, o));
     Ok(Value::boolean(view))
 }
 
@@ -555,7 +586,7 @@ fn copy_and_detach(vm: &mut Vm, info: &CallInfo, preserve: Preserve, name: &str)
     let proto = vm.realm.intrinsics.array_buffer_prototype;
     let immutable = preserve == Preserve::Immutable;
     let data = BufferData { bytes: Some(bytes), block: None, max_byte_length: max, immutable };
-    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data)))))
+    Ok(Value::object(vm.new_object_with_data(Some(proto), &ARRAY_BUFFER, data)))
 }
 
 fn transfer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -593,7 +624,7 @@ fn slice_to_immutable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let bytes = source[first..first + new_len].to_vec();
     let proto = vm.realm.intrinsics.array_buffer_prototype;
     let data = BufferData { bytes: Some(bytes), block: None, max_byte_length: None, immutable: true };
-    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::ArrayBuffer(Box::new(data)))))
+    Ok(Value::object(vm.new_object_with_data(Some(proto), &ARRAY_BUFFER, data)))
 }
 
 fn immutable(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

@@ -14,9 +14,10 @@ use js_gc::{EphemeronTable, Gc, GcAny, Trace, Tracer, Weak};
 use super::iteration::iter_result;
 use super::{accessor_property, constructor, method};
 use crate::abstract_ops::is_callable;
+use crate::host::console::{InspectHook, Inspection};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{call, get};
-use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, DataClass, IterationKind, JsObject, PropertyKey};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -50,6 +51,114 @@ unsafe impl Trace for OrderedTable {
             it.trace(tracer);
         }
     }
+
+    fn type_name() -> &'static str {
+        "OrderedTable"
+    }
+}
+
+/// A Map (`[[MapData]]`: an [`OrderedTable`]).
+pub(crate) static MAP: DataClass =
+    DataClass { name: "Map", exotic: None, inspect: Some(&(inspect_map as InspectHook)) };
+/// A Set (`[[SetData]]`: an [`OrderedTable`] whose values are `undefined`).
+pub(crate) static SET: DataClass =
+    DataClass { name: "Set", exotic: None, inspect: Some(&(inspect_set as InspectHook)) };
+/// A WeakMap (`[[WeakMapData]]`): an ephemeron table, entries live while
+/// their keys do.
+pub(crate) static WEAK_MAP: DataClass =
+    DataClass { name: "WeakMap", exotic: None, inspect: Some(&(inspect_weak_map as InspectHook)) };
+/// A WeakSet (`[[WeakSetData]]`).
+pub(crate) static WEAK_SET: DataClass =
+    DataClass { name: "WeakSet", exotic: None, inspect: Some(&(inspect_weak_set as InspectHook)) };
+/// A Map Iterator or Set Iterator (§24.1.5, §24.2.6): a [`CollectionIterator`].
+static COLLECTION_ITERATOR: DataClass = DataClass { name: "CollectionIterator", exotic: None, inspect: None };
+
+fn inspect_table(vm: &Vm, cell: GcAny, is_map: bool) -> Inspection {
+    let entries = cell.downcast::<OrderedTable>().map(|t| t.borrow(&vm.heap).live_entries().collect());
+    Inspection::Collection { is_map, entries: entries.unwrap_or_default() }
+}
+
+fn inspect_map(vm: &Vm, cell: GcAny) -> Inspection {
+    inspect_table(vm, cell, true)
+}
+
+fn inspect_set(vm: &Vm, cell: GcAny) -> Inspection {
+    inspect_table(vm, cell, false)
+}
+
+fn inspect_weak_map(_: &Vm, _: GcAny) -> Inspection {
+    Inspection::Weak("WeakMap")
+}
+
+fn inspect_weak_set(_: &Vm, _: GcAny) -> Inspection {
+    Inspection::Weak("WeakSet")
+}
+
+/// The slots of a Map Iterator or Set Iterator.
+#[derive(Clone, Copy)]
+struct CollectionIterator {
+    /// The Map or Set; `None` once exhausted.
+    table: Option<Gc<JsObject>>,
+    /// The next entry position.
+    index: usize,
+    /// What each step yields.
+    kind: IterationKind,
+}
+
+// SAFETY: the one edge, the iterated collection, is reported.
+unsafe impl Trace for CollectionIterator {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.table.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "CollectionIterator"
+    }
+}
+
+fn iterator_cell(vm: &Vm, it: Gc<JsObject>) -> Option<Gc<CollectionIterator>> {
+    it.borrow(&vm.heap).data_of(&COLLECTION_ITERATOR)
+}
+
+/// The table of a Map or Set.
+fn table_cell(vm: &Vm, o: Gc<JsObject>) -> Option<Gc<OrderedTable>> {
+    let data = o.borrow(&vm.heap).data()?;
+    data.get(&MAP).or_else(|| data.get(&SET))
+}
+
+/// Whether `o` is a Map (`true`) or Set (`false`), if it is either.
+pub(crate) fn is_map_or_set(vm: &Vm, o: Gc<JsObject>) -> Option<bool> {
+    let data = o.borrow(&vm.heap).data()?;
+    if data.is(&MAP) {
+        Some(true)
+    } else if data.is(&SET) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Whether `o` is a WeakMap (`true`) or WeakSet (`false`), if it is either.
+pub(crate) fn is_weak_map_or_set(vm: &Vm, o: Gc<JsObject>) -> Option<bool> {
+    let data = o.borrow(&vm.heap).data()?;
+    if data.is(&WEAK_MAP) {
+        Some(true)
+    } else if data.is(&WEAK_SET) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// A new empty Map (`is_map`) or Set with prototype `proto`.
+pub(crate) fn new_table(vm: &mut Vm, proto: Gc<JsObject>, is_map: bool) -> Gc<JsObject> {
+    let class = if is_map { &MAP } else { &SET };
+    vm.new_object_with_data(Some(proto), class, OrderedTable::default())
+}
+
+/// The entries of a Map or Set in insertion order (empty for anything else).
+pub(crate) fn table_entries(vm: &Vm, o: Gc<JsObject>) -> Vec<(Value, Value)> {
+    table_cell(vm, o).map(|t| t.borrow(&vm.heap).live_entries().collect()).unwrap_or_default()
 }
 
 impl OrderedTable {
@@ -99,10 +208,11 @@ fn maybe_compact(vm: &mut Vm, o: Gc<JsObject>) {
         return;
     };
     for it in iterators.iter().filter_map(Weak::upgrade) {
-        if let ObjectKind::CollectionIterator { table: Some(table), index, .. } = &mut it.borrow_mut(&mut vm.heap).kind
-            && *table == o
-        {
-            *index -= removed.partition_point(|&r| r < *index);
+        if let Some(cell) = iterator_cell(vm, it) {
+            let state = cell.borrow_mut(&mut vm.heap);
+            if state.table == Some(o) {
+                state.index -= removed.partition_point(|&r| r < state.index);
+            }
         }
     }
 }
@@ -135,20 +245,13 @@ enum Collection {
 }
 
 fn table_of(vm: &mut Vm, this: Value, which: Collection, name: &str) -> JsResult<Gc<JsObject>> {
-    let ok = this.as_object().filter(|o| {
-        matches!(
-            (&o.borrow(&vm.heap).kind, which),
-            (ObjectKind::Map(_), Collection::Map) | (ObjectKind::Set(_), Collection::Set)
-        )
-    });
+    let ok = this.as_object().filter(|&o| is_map_or_set(vm, o) == Some(which == Collection::Map));
     ok.ok_or_else(|| vm.type_error(&format!("Method {name} called on incompatible receiver")))
 }
 
 fn with_table<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut OrderedTable) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::Map(t) | ObjectKind::Set(t) => Some(f(t)),
-        _ => None,
-    }
+    let table = table_cell(vm, o)?;
+    Some(f(table.borrow_mut(&mut vm.heap)))
 }
 
 /// Sets `key` to `value` in a Map's or Set's table (`CanonicalizeKeyedCollectionKey`
@@ -196,8 +299,7 @@ fn construct(vm: &mut Vm, info: &CallInfo, which: Collection) -> JsResult<Value>
     } else {
         prototype_from_constructor(vm, nt, |i| i.set_prototype)?
     };
-    let kind = if which == Collection::Map { ObjectKind::Map(Box::default()) } else { ObjectKind::Set(Box::default()) };
-    let o = vm.new_object_of_kind(Some(proto), kind);
+    let o = new_table(vm, proto, which == Collection::Map);
     vm.keep_alive(Value::object(o));
     let iterable = info.arg(vm, 0);
     if iterable.is_nullish() {
@@ -336,10 +438,7 @@ fn set_clear(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// The number of entries of a Map or Set.
 pub(super) fn set_size_of(vm: &Vm, o: Gc<JsObject>) -> usize {
-    match &o.borrow(&vm.heap).kind {
-        ObjectKind::Map(t) | ObjectKind::Set(t) => t.size(),
-        _ => 0,
-    }
+    table_cell(vm, o).map_or(0, |t| t.borrow(&vm.heap).size())
 }
 
 fn size(vm: &mut Vm, info: &CallInfo, which: Collection) -> JsResult<Value> {
@@ -366,7 +465,7 @@ fn set_add(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// The entry at `index` or later, with its position.
 pub(super) fn entry_at(vm: &Vm, o: Gc<JsObject>, mut index: usize) -> Option<(usize, Value, Value)> {
-    let (ObjectKind::Map(t) | ObjectKind::Set(t)) = &o.borrow(&vm.heap).kind else { return None };
+    let t = table_cell(vm, o)?.borrow(&vm.heap);
     while index < t.entries.len() {
         if let Some((k, v)) = t.entries[index] {
             return Some((index, k, v));
@@ -407,7 +506,11 @@ fn iterator(vm: &mut Vm, info: &CallInfo, which: Collection, kind: IterationKind
     } else {
         vm.realm.intrinsics.set_iterator_prototype
     };
-    let it = vm.new_object_of_kind(Some(proto), ObjectKind::CollectionIterator { table: Some(o), index: 0, kind });
+    let it = vm.new_object_with_data(
+        Some(proto),
+        &COLLECTION_ITERATOR,
+        CollectionIterator { table: Some(o), index: 0, kind },
+    );
     with_table(vm, o, |t| {
         // Exhausted and collected iterators are dropped as new ones come.
         if t.iterators.len() >= 8 && t.iterators.len().is_power_of_two() {
@@ -439,20 +542,17 @@ fn iterator_next(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(it) = info.this.as_object() else {
         return Err(vm.type_error("next method called on incompatible receiver"));
     };
-    let ObjectKind::CollectionIterator { table, index, kind } = it.borrow(&vm.heap).kind else {
+    let Some(cell) = iterator_cell(vm, it) else {
         return Err(vm.type_error("next method called on incompatible receiver"));
     };
+    let CollectionIterator { table, index, kind } = *cell.borrow(&vm.heap);
     let Some(table) = table else { return Ok(iter_result(vm, Value::UNDEFINED, true)) };
-    let is_set = matches!(table.borrow(&vm.heap).kind, ObjectKind::Set(_));
+    let is_set = is_map_or_set(vm, table) == Some(false);
     let Some((i, k, v)) = entry_at(vm, table, index) else {
-        if let ObjectKind::CollectionIterator { table, .. } = &mut it.borrow_mut(&mut vm.heap).kind {
-            *table = None;
-        }
+        cell.borrow_mut(&mut vm.heap).table = None;
         return Ok(iter_result(vm, Value::UNDEFINED, true));
     };
-    if let ObjectKind::CollectionIterator { index, .. } = &mut it.borrow_mut(&mut vm.heap).kind {
-        *index = i + 1;
-    }
+    cell.borrow_mut(&mut vm.heap).index = i + 1;
     let value = match (kind, is_set) {
         (IterationKind::Keys, _) | (IterationKind::Values, true) => k,
         (IterationKind::Values, false) => v,
@@ -472,7 +572,7 @@ fn group_by(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let values = super::iteration::iterate_to_vec(vm, items)?;
     let proto = vm.realm.intrinsics.map_prototype;
-    let map = vm.new_object_of_kind(Some(proto), ObjectKind::Map(Box::default()));
+    let map = new_table(vm, proto, true);
     vm.keep_alive(Value::object(map));
     for (i, v) in values.into_iter().enumerate() {
         let k = call(vm, callback, Value::UNDEFINED, &[v, Value::number(i as f64)])?;
@@ -499,19 +599,14 @@ fn weak_key(vm: &Vm, v: Value) -> Option<GcAny> {
 }
 
 fn weak_table(vm: &mut Vm, this: Value, set: bool, name: &str) -> JsResult<Gc<JsObject>> {
-    let ok = this.as_object().filter(|o| match &o.borrow(&vm.heap).kind {
-        ObjectKind::WeakMap(_) => !set,
-        ObjectKind::WeakSet(_) => set,
-        _ => false,
-    });
+    let ok = this.as_object().filter(|&o| is_weak_map_or_set(vm, o) == Some(!set));
     ok.ok_or_else(|| vm.type_error(&format!("Method {name} called on incompatible receiver")))
 }
 
 fn with_weak<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut EphemeronTable<Value>) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::WeakMap(t) | ObjectKind::WeakSet(t) => Some(f(t)),
-        _ => None,
-    }
+    let data = o.borrow(&vm.heap).data()?;
+    let table = data.get::<EphemeronTable<Value>>(&WEAK_MAP).or_else(|| data.get(&WEAK_SET))?;
+    Some(f(table.borrow_mut(&mut vm.heap)))
 }
 
 fn construct_weak(vm: &mut Vm, info: &CallInfo, set: bool) -> JsResult<Value> {
@@ -524,8 +619,8 @@ fn construct_weak(vm: &mut Vm, info: &CallInfo, set: bool) -> JsResult<Value> {
     } else {
         prototype_from_constructor(vm, nt, |i| i.weak_map_prototype)?
     };
-    let kind = if set { ObjectKind::WeakSet(Box::default()) } else { ObjectKind::WeakMap(Box::default()) };
-    let o = vm.new_object_of_kind(Some(proto), kind);
+    let class = if set { &WEAK_SET } else { &WEAK_MAP };
+    let o = vm.new_object_with_data(Some(proto), class, EphemeronTable::<Value>::default());
     vm.keep_alive(Value::object(o));
     let iterable = info.arg(vm, 0);
     if iterable.is_nullish() {

@@ -2,15 +2,16 @@
 //! either byte order, over an ArrayBuffer or SharedArrayBuffer, BigInt64
 //! and BigUint64 included.
 
-use js_gc::Gc;
+use js_gc::{Gc, Trace, Tracer};
 
 use super::array_buffer::{buffer_data, is_immutable_buffer, to_index, with_buffer_mut};
 use super::typed_array::ElementType;
 use super::{accessor_property, constructor, method};
 use crate::abstract_ops::to_boolean;
+use crate::host::console::{InspectHook, Inspection};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::define_builtin;
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, DataClass, JsObject, PropertyKey};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -25,11 +26,40 @@ pub struct DataViewData {
     pub byte_length: Option<usize>,
 }
 
-fn view_data(vm: &Vm, o: Gc<JsObject>) -> Option<DataViewData> {
-    match &o.borrow(&vm.heap).kind {
-        ObjectKind::DataView(d) => Some(**d),
-        _ => None,
+// SAFETY: the one edge, the viewed buffer, is reported.
+unsafe impl Trace for DataViewData {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.buffer.trace(tracer);
     }
+
+    fn type_name() -> &'static str {
+        "DataViewData"
+    }
+}
+
+/// A DataView: its slots are a [`DataViewData`] cell.
+pub(crate) static DATA_VIEW: DataClass = DataClass {
+    name: "DataView",
+    exotic: None,
+    inspect: Some(
+        &((|_, _| Inspection::Binary { contents: None, accessors: &["byteLength", "byteOffset", "buffer"] })
+            as InspectHook),
+    ),
+};
+
+/// The DataView slots of `o`, if it is one.
+pub(crate) fn view_data(vm: &Vm, o: Gc<JsObject>) -> Option<DataViewData> {
+    o.borrow(&vm.heap).data_of::<DataViewData>(&DATA_VIEW).map(|cell| *cell.borrow(&vm.heap))
+}
+
+/// Whether `o` is a DataView.
+pub(crate) fn is_data_view(vm: &Vm, o: Gc<JsObject>) -> bool {
+    o.borrow(&vm.heap).is_data(&DATA_VIEW)
+}
+
+/// A DataView object with prototype `proto` over `view`'s buffer.
+pub(crate) fn new_data_view(vm: &mut Vm, proto: Gc<JsObject>, view: DataViewData) -> Gc<JsObject> {
+    vm.new_object_with_data(Some(proto), &DATA_VIEW, view)
 }
 
 /// `GetViewByteLength` after `IsViewOutOfBounds`: `None` when out of
@@ -84,7 +114,7 @@ fn data_view_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.range_error("Invalid DataView length"));
     }
     let view = DataViewData { buffer, byte_offset: offset, byte_length };
-    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::DataView(Box::new(view)))))
+    Ok(Value::object(new_data_view(vm, proto, view)))
 }
 
 fn this_view(vm: &mut Vm, this: Value, name: &str) -> JsResult<DataViewData> {

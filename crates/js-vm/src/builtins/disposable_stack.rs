@@ -13,9 +13,17 @@ use super::{accessor_property, constructor, method, native_function};
 use crate::abstract_ops::is_callable;
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{call, define_builtin, get_method};
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, DataClass, JsObject, PropertyKey};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
+
+/// A DisposableStack or AsyncDisposableStack: its slots are a
+/// [`DisposableStackData`] cell.
+static DISPOSABLE_STACK: DataClass = DataClass::plain("DisposableStack");
+
+fn stack_cell(vm: &Vm, o: Gc<JsObject>) -> Option<Gc<DisposableStackData>> {
+    o.borrow(&vm.heap).data_of(&DISPOSABLE_STACK)
+}
 
 /// The slots of a DisposableStack or AsyncDisposableStack.
 pub struct DisposableStackData {
@@ -47,7 +55,7 @@ pub(crate) fn new_stack_object(
     asynchronous: bool,
 ) -> Gc<JsObject> {
     let data = DisposableStackData { capability, disposed: false, asynchronous };
-    vm.new_object_of_kind(Some(proto), ObjectKind::DisposableStack(Box::new(data)))
+    vm.new_object_with_data(Some(proto), &DISPOSABLE_STACK, data)
 }
 
 /// `RequireInternalSlot(this, [[DisposableState]])` (or
@@ -60,7 +68,7 @@ pub(crate) fn this_stack(
     method: &str,
 ) -> JsResult<(Gc<JsObject>, Gc<DisposeCapability>, bool)> {
     if let Some(o) = this.as_object()
-        && let ObjectKind::DisposableStack(data) = &o.borrow(&vm.heap).kind
+        && let Some(data) = stack_cell(vm, o).map(|cell| cell.borrow(&vm.heap))
         && data.asynchronous == asynchronous
     {
         return Ok((o, data.capability, data.disposed));
@@ -72,7 +80,8 @@ pub(crate) fn this_stack(
 /// Sets `[[DisposableState]]` to `disposed`, optionally swapping in
 /// `capability`.
 pub(crate) fn mark_disposed(vm: &mut Vm, stack: Gc<JsObject>, capability: Option<Gc<DisposeCapability>>) {
-    if let ObjectKind::DisposableStack(data) = &mut stack.borrow_mut(&mut vm.heap).kind {
+    if let Some(cell) = stack_cell(vm, stack) {
+        let data = cell.borrow_mut(&mut vm.heap);
         data.disposed = true;
         if let Some(c) = capability {
             data.capability = c;

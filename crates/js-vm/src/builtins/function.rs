@@ -15,6 +15,8 @@ use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
+pub(crate) use crate::object::internal_methods::index_key;
+
 pub(crate) fn return_undefined(_vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     Ok(Value::UNDEFINED)
 }
@@ -241,15 +243,6 @@ pub(crate) fn list_from_array_like(vm: &mut Vm, v: Value) -> JsResult<Vec<Value>
         list.push(item);
     }
     Ok(list)
-}
-
-/// The property key for an integer index (strings above the array-index
-/// range).
-pub(crate) fn index_key(vm: &mut Vm, i: u64) -> PropertyKey {
-    match u32::try_from(i) {
-        Ok(i) if i != u32::MAX => PropertyKey::Index(i),
-        _ => vm.key(&i.to_string()),
-    }
 }
 
 /// `Function.prototype.apply`.

@@ -18,9 +18,18 @@ use crate::object::internal_methods::{
     call, create_data_property_or_throw, define_builtin, get_method, get_own_property, get_value,
     ordinary_has_instance, set,
 };
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, DataClass, JsObject, KindData, ObjectKind, PropertyKey};
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
+
+/// An Iterator Helper (`map`, `filter`, `take`, `drop`, `flatMap`,
+/// `chunks`, `windows`, `Iterator.concat`, `Iterator.zip`/`zipKeyed`): its
+/// slots are a [`HelperState`] cell.
+static ITERATOR_HELPER: DataClass = DataClass::plain("IteratorHelper");
+
+/// A `%WrapForValidIteratorPrototype%` object (`Iterator.from`): its slot
+/// is `[[Iterated]]`, an iterator record cell.
+static WRAP_FOR_VALID_ITERATOR: DataClass = DataClass::plain("WrapForValidIterator");
 
 /// What an Iterator Helper does with each value of its underlying iterator.
 #[derive(Clone, Copy)]
@@ -167,7 +176,7 @@ fn make_helper(vm: &mut Vm, this: Value, kind: HelperKind) -> JsResult<Value> {
 pub(crate) fn create_iterator_helper(vm: &mut Vm, underlying: Option<Gc<IteratorRecord>>, kind: HelperKind) -> Value {
     let proto = vm.realm.intrinsics.iterator_helper_prototype;
     let state = HelperState { underlying, kind, counter: 0.0, status: HelperStatus::SuspendedStart };
-    Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::IteratorHelper(Box::new(state))))
+    Value::object(vm.new_object_with_data(Some(proto), &ITERATOR_HELPER, state))
 }
 
 fn map(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -201,15 +210,13 @@ fn flat_map(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 fn helper_state(vm: &mut Vm, this: Value) -> JsResult<Gc<JsObject>> {
-    let ok = this.as_object().filter(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::IteratorHelper(_)));
+    let ok = this.as_object().filter(|o| o.borrow(&vm.heap).is_data(&ITERATOR_HELPER));
     ok.ok_or_else(|| vm.type_error("Iterator Helper method called on incompatible receiver"))
 }
 
 fn with_state<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut HelperState) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::IteratorHelper(state) => Some(f(state)),
-        _ => None,
-    }
+    let cell = o.borrow(&vm.heap).data_of::<HelperState>(&ITERATOR_HELPER)?;
+    Some(f(cell.borrow_mut(&mut vm.heap)))
 }
 
 /// Calls `f` with `args`; a throw closes the underlying iterator.
@@ -479,13 +486,15 @@ fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Ok(iterator);
     }
     let proto = vm.realm.intrinsics.wrap_for_valid_iterator_prototype;
-    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::WrapForValidIterator(record))))
+    // The record cell itself is the object's slots.
+    let o = vm.new_object_of_kind(Some(proto), ObjectKind::Data(KindData::new(record, &WRAP_FOR_VALID_ITERATOR)));
+    Ok(Value::object(o))
 }
 
 fn wrapped(vm: &mut Vm, this: Value) -> JsResult<Gc<IteratorRecord>> {
-    match this.as_object().map(|o| &o.borrow(&vm.heap).kind) {
-        Some(ObjectKind::WrapForValidIterator(record)) => Ok(*record),
-        _ => Err(vm.type_error("not a wrapped iterator")),
+    match this.as_object().and_then(|o| o.borrow(&vm.heap).data_of::<IteratorRecord>(&WRAP_FOR_VALID_ITERATOR)) {
+        Some(record) => Ok(record),
+        None => Err(vm.type_error("not a wrapped iterator")),
     }
 }
 

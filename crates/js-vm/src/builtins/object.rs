@@ -3,7 +3,7 @@
 use js_gc::Gc;
 
 use super::{accessor_property, constructor, method};
-use crate::abstract_ops::{is_callable, same_value, to_boolean, to_object, to_property_key};
+use crate::abstract_ops::{is_callable, same_value, to_object, to_property_key};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{
     create_data_property_or_throw, define_own_property, get, get_own_property, get_prototype_of, is_extensible,
@@ -12,6 +12,8 @@ use crate::object::internal_methods::{
 use crate::object::{JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
+
+pub use crate::object::internal_methods::{from_property_descriptor, key_to_value, to_property_descriptor};
 
 /// `CopyDataProperties` (§7.3.25): own enumerable properties of `source`
 /// into `target`, skipping `excluded`.
@@ -54,79 +56,6 @@ fn copy_enumerable_own(
         }
     }
     Ok(())
-}
-
-/// A property key as a value (`Object.keys`, `Reflect.ownKeys`).
-pub fn key_to_value(vm: &mut Vm, key: PropertyKey) -> Value {
-    match key {
-        PropertyKey::String(s) => Value::string(s),
-        PropertyKey::Symbol(s) => Value::symbol(s),
-        PropertyKey::Index(i) => vm.string(&i.to_string()),
-    }
-}
-
-/// `ToPropertyDescriptor` (§6.2.6.5).
-pub fn to_property_descriptor(vm: &mut Vm, v: Value) -> JsResult<PropertyDescriptor> {
-    let Some(o) = v.as_object() else {
-        return Err(vm.type_error("Property description must be an object"));
-    };
-    let mut desc = PropertyDescriptor::default();
-    let fields =
-        [vm.names.enumerable, vm.names.configurable, vm.names.value, vm.names.writable, vm.names.get, vm.names.set];
-    for (i, name) in fields.into_iter().enumerate() {
-        let key = PropertyKey::String(name);
-        if !crate::object::internal_methods::has_property(vm, o, key)? {
-            continue;
-        }
-        let field = get(vm, o, key, v)?;
-        // Later fields' getters may collect; callers run inside a native
-        // call or a proxy operation, whose scope releases this root.
-        vm.keep_alive(field);
-        match i {
-            0 => desc.enumerable = Some(to_boolean(vm, field)),
-            1 => desc.configurable = Some(to_boolean(vm, field)),
-            2 => desc.value = Some(field),
-            3 => desc.writable = Some(to_boolean(vm, field)),
-            4 | 5 => {
-                if !field.is_undefined() && !is_callable(vm, field) {
-                    let which = if i == 4 { "Getter" } else { "Setter" };
-                    return Err(vm.type_error(&format!("{which} must be a function")));
-                }
-                if i == 4 {
-                    desc.get = Some(field);
-                } else {
-                    desc.set = Some(field);
-                }
-            }
-            _ => {}
-        }
-    }
-    if desc.is_accessor() && desc.is_data() {
-        return Err(vm.type_error(
-            "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute",
-        ));
-    }
-    Ok(desc)
-}
-
-/// `FromPropertyDescriptor` (§6.2.6.4).
-pub fn from_property_descriptor(vm: &mut Vm, desc: Option<PropertyDescriptor>) -> JsResult<Value> {
-    let Some(desc) = desc else { return Ok(Value::UNDEFINED) };
-    let obj = vm.new_plain_object();
-    let pairs = [
-        (vm.names.value, desc.value),
-        (vm.names.writable, desc.writable.map(Value::boolean)),
-        (vm.names.get, desc.get),
-        (vm.names.set, desc.set),
-        (vm.names.enumerable, desc.enumerable.map(Value::boolean)),
-        (vm.names.configurable, desc.configurable.map(Value::boolean)),
-    ];
-    for (name, value) in pairs {
-        if let Some(v) = value {
-            create_data_property_or_throw(vm, obj, PropertyKey::String(name), v)?;
-        }
-    }
-    Ok(Value::object(obj))
 }
 
 fn object_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -601,7 +530,7 @@ pub fn object_to_string(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => "Arguments",
         _ if callable => "Function",
         ObjectKind::Error { .. } => "Error",
-        ObjectKind::RegExp(_) => "RegExp",
+        ObjectKind::Data(d) if d.is(&super::regexp::REGEXP) => "RegExp",
         ObjectKind::Boolean(_) => "Boolean",
         ObjectKind::Date(_) => "Date",
         ObjectKind::Number(_) => "Number",

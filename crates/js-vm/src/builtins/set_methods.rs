@@ -13,8 +13,8 @@ use super::collections::{entry_at, set_size_of, table_delete, table_get, table_s
 use super::iteration::{iterator_close, iterator_step_value};
 use crate::abstract_ops::{is_callable, to_boolean, to_integer_or_infinity, to_number};
 use crate::interpreter::{CallInfo, IteratorRecord};
+use crate::object::JsObject;
 use crate::object::internal_methods::{call, get};
-use crate::object::{JsObject, ObjectKind};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -72,7 +72,7 @@ fn keys_iterator(vm: &mut Vm, record: &SetRecord) -> JsResult<Gc<IteratorRecord>
 
 /// `this`, which must be a Set, and the set record of the first argument.
 fn operands(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<(Gc<JsObject>, SetRecord)> {
-    let this = info.this.as_object().filter(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::Set(_)));
+    let this = info.this.as_object().filter(|&o| super::collections::is_map_or_set(vm, o) == Some(false));
     let Some(this) = this else {
         return Err(vm.type_error(&format!("Method Set.prototype.{name} called on incompatible receiver")));
     };
@@ -84,7 +84,7 @@ fn operands(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<(Gc<JsObject>,
 /// A new Set holding `this`'s entries.
 fn copy_of(vm: &mut Vm, this: Gc<JsObject>) -> Gc<JsObject> {
     let proto = vm.realm.intrinsics.set_prototype;
-    let result = vm.new_object_of_kind(Some(proto), ObjectKind::Set(Box::default()));
+    let result = super::collections::new_table(vm, proto, false);
     vm.keep_alive(Value::object(result));
     let mut index = 0;
     while let Some((i, k, _)) = entry_at(vm, this, index) {
@@ -117,7 +117,7 @@ fn union(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn intersection(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (this, other) = operands(vm, info, "intersection")?;
     let proto = vm.realm.intrinsics.set_prototype;
-    let result = vm.new_object_of_kind(Some(proto), ObjectKind::Set(Box::default()));
+    let result = super::collections::new_table(vm, proto, false);
     vm.keep_alive(Value::object(result));
     if set_size_of(vm, this) as f64 <= other.size {
         let mut index = 0;

@@ -15,7 +15,7 @@
 
 use std::cmp::Ordering;
 
-use js_gc::Gc;
+use js_gc::{Gc, GcAny, Trace, Tracer};
 
 use super::array_buffer::{
     MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, relative_index, to_index, with_buffer_mut,
@@ -26,12 +26,13 @@ use crate::abstract_ops::{
     number_to_string, same_value, same_value_zero, species_constructor, string_to_number, to_big_int64, to_big_uint64,
     to_boolean, to_int32, to_integer_or_infinity, to_number, to_object, to_string,
 };
+use crate::host::console::{InspectHook, Inspection};
 use crate::interpreter::{CallInfo, IteratorRecord, is_constructor, prototype_from_constructor};
 use crate::object::internal_methods::{
     call, construct, create_data_property, define_builtin, define_own_property, get, get_method, get_own_property,
     get_value, length_of_array_like, set,
 };
-use crate::object::{Attributes, IterationKind, JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
+use crate::object::{Attributes, DataClass, ExoticMethods, IterationKind, JsObject, PropertyDescriptor, PropertyKey};
 use crate::realm::Intrinsics;
 use crate::string::JsString;
 use crate::value::Value;
@@ -275,12 +276,53 @@ pub struct TypedArrayData {
     pub array_length: Option<usize>,
 }
 
-/// The typed array slots of `o`, if it is one.
-pub fn typed_array_data(vm: &Vm, o: Gc<JsObject>) -> Option<TypedArrayData> {
-    match &o.borrow(&vm.heap).kind {
-        ObjectKind::TypedArray(data) => Some(**data),
-        _ => None,
+// SAFETY: the one edge, the viewed buffer, is reported.
+unsafe impl Trace for TypedArrayData {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.buffer.trace(tracer);
     }
+
+    fn type_name() -> &'static str {
+        "TypedArrayData"
+    }
+}
+
+/// A typed array: an integer-indexed exotic object (§10.4.5) whose slots
+/// are a [`TypedArrayData`] cell.
+pub(crate) static TYPED_ARRAY: DataClass = DataClass {
+    name: "TypedArray",
+    exotic: Some(&INTEGER_INDEXED),
+    inspect: Some(&(inspect_typed_array as InspectHook)),
+};
+
+/// The integer-indexed exotic object's internal methods (§10.4.5.1–7) for
+/// numeric keys; other keys take the ordinary ones.
+static INTEGER_INDEXED: ExoticMethods = ExoticMethods {
+    check_get_own_property: |_, _, _| Ok(()),
+    get_own_property: |vm, obj, key| numeric_key(vm, key).map(|index| element_descriptor(vm, obj, index)),
+    define_own_property: |vm, obj, key, desc| numeric_key(vm, key).map(|index| element_define(vm, obj, index, desc)),
+    has_property: |vm, obj, key| numeric_key(vm, key).map(|index| is_valid_index(vm, obj, index)),
+    get: |vm, obj, key| numeric_key(vm, key).map(|index| Ok(element_get(vm, obj, index))),
+    set: |vm, obj, key, value, receiver| numeric_key(vm, key).map(|index| element_set(vm, obj, index, value, receiver)),
+    delete: |vm, obj, key| numeric_key(vm, key).map(|index| !is_valid_index(vm, obj, index)),
+    own_property_keys: |vm, obj, keys| with_element_keys(vm, obj, keys),
+    can_prevent_extensions: is_fixed_length,
+};
+
+/// A typed array shows like an array tagged with its element type.
+fn inspect_typed_array(vm: &Vm, cell: GcAny) -> Inspection {
+    Inspection::Indexed(cell.downcast::<TypedArrayData>().map_or("", |ta| ta.borrow(&vm.heap).element.name()))
+}
+
+/// The typed array slots of `o`, if it is one.
+#[inline]
+pub fn typed_array_data(vm: &Vm, o: Gc<JsObject>) -> Option<TypedArrayData> {
+    o.borrow(&vm.heap).data_of::<TypedArrayData>(&TYPED_ARRAY).map(|cell| *cell.borrow(&vm.heap))
+}
+
+/// Whether `o` is a typed array.
+pub(crate) fn is_typed_array(vm: &Vm, o: Gc<JsObject>) -> bool {
+    o.borrow(&vm.heap).is_data(&TYPED_ARRAY)
 }
 
 /// `TypedArrayLength` after `IsTypedArrayOutOfBounds`: `None` when the
@@ -362,15 +404,12 @@ fn is_canonical_numeric(vm: &mut Vm, s: Gc<JsString>) -> bool {
     text == "-0" || number_to_string(string_to_number(flat)) == text
 }
 
-/// The integer-indexed exotic object's view of `key`: `None` when `obj` is
-/// not a typed array or `key` is not numeric; `Some(None)` for a numeric
-/// key that can never be an element (negative, fractional, `-0`, ...).
+/// The integer-indexed exotic object's view of `key`: `None` when `key`
+/// is not numeric; `Some(None)` for a numeric key that can never be an
+/// element (negative, fractional, `-0`, ...).
 #[inline]
 #[allow(clippy::option_option, reason = "outer: handled as numeric at all; inner: an index that may be valid")]
-pub(crate) fn numeric_key(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<Option<usize>> {
-    if !matches!(obj.borrow(&vm.heap).kind, ObjectKind::TypedArray(_)) {
-        return None;
-    }
+fn numeric_key(vm: &mut Vm, key: PropertyKey) -> Option<Option<usize>> {
     match key {
         PropertyKey::Index(i) => Some(Some(i as usize)),
         PropertyKey::String(s) => is_canonical_numeric(vm, s).then_some(None),
@@ -379,7 +418,7 @@ pub(crate) fn numeric_key(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> O
 }
 
 /// `IsTypedArrayFixedLength` (§10.4.5.10); true for every other object.
-pub(crate) fn is_fixed_length(vm: &Vm, obj: Gc<JsObject>) -> bool {
+fn is_fixed_length(vm: &Vm, obj: Gc<JsObject>) -> bool {
     let Some(ta) = typed_array_data(vm, obj) else { return true };
     if ta.array_length.is_none() {
         return false;
@@ -395,7 +434,7 @@ fn is_valid_index(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> bool {
 
 /// `[[GetOwnProperty]]` for a numeric key (§10.4.5.1): elements of an
 /// immutable buffer are non-writable and non-configurable.
-pub(crate) fn element_descriptor(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>) -> Option<PropertyDescriptor> {
+fn element_descriptor(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>) -> Option<PropertyDescriptor> {
     let ta = typed_array_data(vm, obj)?;
     let v = read(vm, &ta, index?)?;
     let attributes = if is_immutable_buffer(vm, ta.buffer) { Attributes::ENUMERABLE_ONLY } else { Attributes::DEFAULT };
@@ -403,27 +442,12 @@ pub(crate) fn element_descriptor(vm: &mut Vm, obj: Gc<JsObject>, index: Option<u
 }
 
 /// `[[Get]]` for a numeric key (§10.4.5.4).
-pub(crate) fn element_get(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>) -> Value {
+fn element_get(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>) -> Value {
     index.map_or(Value::UNDEFINED, |i| get_index(vm, obj, i))
 }
 
-/// `[[HasProperty]]` for a numeric key (§10.4.5.2).
-pub(crate) fn element_has(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> bool {
-    is_valid_index(vm, obj, index)
-}
-
-/// `[[Delete]]` for a numeric key (§10.4.5.6).
-pub(crate) fn element_delete(vm: &Vm, obj: Gc<JsObject>, index: Option<usize>) -> bool {
-    !is_valid_index(vm, obj, index)
-}
-
 /// `[[DefineOwnProperty]]` for a numeric key (§10.4.5.3).
-pub(crate) fn element_define(
-    vm: &mut Vm,
-    obj: Gc<JsObject>,
-    index: Option<usize>,
-    desc: &PropertyDescriptor,
-) -> JsResult<bool> {
+fn element_define(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>, desc: &PropertyDescriptor) -> JsResult<bool> {
     if !is_valid_index(vm, obj, index) || desc.enumerable == Some(false) || desc.is_accessor() {
         return Ok(false);
     }
@@ -449,13 +473,7 @@ pub(crate) fn element_define(
 
 /// `[[Set]]` for a numeric key (§10.4.5.5); `receiver` differing from the
 /// typed array gets the ordinary treatment of a writable data property.
-pub(crate) fn element_set(
-    vm: &mut Vm,
-    obj: Gc<JsObject>,
-    index: Option<usize>,
-    value: Value,
-    receiver: Value,
-) -> JsResult<bool> {
+fn element_set(vm: &mut Vm, obj: Gc<JsObject>, index: Option<usize>, value: Value, receiver: Value) -> JsResult<bool> {
     if receiver == Value::object(obj) {
         if let Some(ta) = typed_array_data(vm, obj)
             && is_immutable_buffer(vm, ta.buffer)
@@ -486,7 +504,7 @@ pub(crate) fn element_set(
 
 /// `[[OwnPropertyKeys]]` (§10.4.5.7): the element indices, then `keys`
 /// (the ordinary named keys; a typed array stores no other elements).
-pub(crate) fn with_element_keys(vm: &Vm, obj: Gc<JsObject>, keys: Vec<PropertyKey>) -> Vec<PropertyKey> {
+fn with_element_keys(vm: &Vm, obj: Gc<JsObject>, keys: Vec<PropertyKey>) -> Vec<PropertyKey> {
     let Some(len) = typed_array_data(vm, obj).and_then(|ta| typed_array_length(vm, &ta)) else { return keys };
     let mut all: Vec<PropertyKey> = (0..len).filter_map(|i| u32::try_from(i).ok()).map(PropertyKey::Index).collect();
     all.extend(keys);
@@ -548,8 +566,8 @@ pub(crate) fn intrinsic_prototype(vm: &Vm, t: ElementType) -> Gc<JsObject> {
 }
 
 /// A typed array object over `buffer`.
-fn make_view(vm: &mut Vm, proto: Gc<JsObject>, data: TypedArrayData) -> Gc<JsObject> {
-    vm.new_object_of_kind(Some(proto), ObjectKind::TypedArray(Box::new(data)))
+pub(crate) fn make_view(vm: &mut Vm, proto: Gc<JsObject>, data: TypedArrayData) -> Gc<JsObject> {
+    vm.new_object_with_data(Some(proto), &TYPED_ARRAY, data)
 }
 
 /// A new `Uint8Array` over a new buffer holding `bytes` (taken, not

@@ -9,10 +9,35 @@ use super::{constructor, method};
 use crate::abstract_ops::{is_callable, same_value};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{call, define_builtin};
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, DataClass, JsObject, PropertyKey};
 use crate::symbol::Symbol;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
+
+/// A WeakRef: its slots are a [`WeakTarget`] cell.
+static WEAK_REF: DataClass = DataClass::plain("WeakRef");
+
+/// A FinalizationRegistry: its slots are a [`RegistryState`] cell, which
+/// owns the finalization table (so the collector reports that cell when
+/// targets die).
+static FINALIZATION_REGISTRY: DataClass = DataClass::plain("FinalizationRegistry");
+
+/// Whether `o` is a WeakRef or a FinalizationRegistry (`Some(true)`:
+/// a WeakRef).
+pub(crate) fn is_weak_ref_or_registry(vm: &Vm, o: Gc<JsObject>) -> Option<bool> {
+    let o = o.borrow(&vm.heap);
+    if o.is_data(&WEAK_REF) {
+        Some(true)
+    } else if o.is_data(&FINALIZATION_REGISTRY) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+fn registry_cell(vm: &Vm, o: Gc<JsObject>) -> Option<Gc<RegistryState>> {
+    o.borrow(&vm.heap).data_of(&FINALIZATION_REGISTRY)
+}
 
 /// A WeakRef's `[[WeakRefTarget]]`: an object or an unregistered symbol.
 pub enum WeakTarget {
@@ -80,7 +105,7 @@ fn weak_ref_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("WeakRef: invalid target"));
     };
     let proto = prototype_from_constructor(vm, nt, |i| i.weak_ref_prototype)?;
-    let o = vm.new_object_of_kind(Some(proto), ObjectKind::WeakRef(Box::new(weak)));
+    let o = vm.new_object_with_data(Some(proto), &WEAK_REF, weak);
     // AddToKeptObjects: the target survives the current job.
     vm.kept_alive.push(target);
     Ok(Value::object(o))
@@ -88,10 +113,11 @@ fn weak_ref_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// `WeakRef.prototype.deref`.
 fn deref(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let target = match info.this.as_object().map(|o| &o.borrow(&vm.heap).kind) {
-        Some(ObjectKind::WeakRef(w)) => w.get(),
-        _ => return Err(vm.type_error("WeakRef.prototype.deref called on incompatible receiver")),
+    let cell = info.this.as_object().and_then(|o| o.borrow(&vm.heap).data_of::<WeakTarget>(&WEAK_REF));
+    let Some(cell) = cell else {
+        return Err(vm.type_error("WeakRef.prototype.deref called on incompatible receiver"));
     };
+    let target = cell.borrow(&vm.heap).get();
     if !target.is_undefined() {
         vm.kept_alive.push(target);
     }
@@ -108,12 +134,12 @@ fn registry_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let proto = prototype_from_constructor(vm, nt, |i| i.finalization_registry_prototype)?;
     let state = RegistryState { cleanup, table: FinalizationTable::new() };
-    let o = vm.new_object_of_kind(Some(proto), ObjectKind::FinalizationRegistry(Box::new(state)));
+    let o = vm.new_object_with_data(Some(proto), &FINALIZATION_REGISTRY, state);
     Ok(Value::object(o))
 }
 
 fn registry_of(vm: &mut Vm, this: Value, name: &str) -> JsResult<Gc<JsObject>> {
-    let ok = this.as_object().filter(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::FinalizationRegistry(_)));
+    let ok = this.as_object().filter(|o| o.borrow(&vm.heap).is_data(&FINALIZATION_REGISTRY));
     ok.ok_or_else(|| vm.type_error(&format!("FinalizationRegistry.prototype.{name} called on incompatible receiver")))
 }
 
@@ -132,8 +158,8 @@ fn register(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         None if token.is_undefined() => None,
         None => return Err(vm.type_error("FinalizationRegistry.prototype.register: invalid unregister token")),
     };
-    if let ObjectKind::FinalizationRegistry(state) = &mut registry.borrow_mut(&mut vm.heap).kind {
-        state.table.register(target_cell, held, token_cell);
+    if let Some(state) = registry_cell(vm, registry) {
+        state.borrow_mut(&mut vm.heap).table.register(target_cell, held, token_cell);
     }
     Ok(Value::UNDEFINED)
 }
@@ -145,10 +171,8 @@ fn unregister(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(token_cell) = can_be_held_weakly(vm, token) else {
         return Err(vm.type_error("FinalizationRegistry.prototype.unregister: invalid unregister token"));
     };
-    let removed = match &mut registry.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::FinalizationRegistry(state) => state.table.unregister(token_cell),
-        _ => false,
-    };
+    let removed =
+        registry_cell(vm, registry).is_some_and(|state| state.borrow_mut(&mut vm.heap).table.unregister(token_cell));
     Ok(Value::boolean(removed))
 }
 
@@ -157,15 +181,15 @@ impl Vm {
     /// (HostEnqueueFinalizationRegistryCleanupJob's jobs), each for every
     /// held value once.
     pub(crate) fn run_finalization_cleanups(&mut self) -> JsResult<()> {
-        while let Some(registry) = self.finalization_ready.pop() {
+        while let Some(cell) = self.finalization_ready.pop() {
+            // The collector reports the cells owning finalization tables:
+            // only registries' slots have one.
+            let Some(registry) = cell.downcast::<RegistryState>() else { continue };
             loop {
-                let next = match &mut registry.borrow_mut(&mut self.heap).kind {
-                    ObjectKind::FinalizationRegistry(state) => state.table.pop_pending().map(|h| (state.cleanup, h)),
-                    _ => None,
-                };
-                let Some((cleanup, held)) = next else { break };
+                let state = registry.borrow_mut(&mut self.heap);
+                let Some((cleanup, held)) = state.table.pop_pending().map(|h| (state.cleanup, h)) else { break };
                 let mark = self.temp_roots.len();
-                self.temp_roots.extend([Value::object(registry), held]);
+                self.temp_roots.extend([Value::internal(cell), held]);
                 let result = call(self, cleanup, Value::UNDEFINED, &[held]);
                 self.temp_roots.truncate(mark);
                 result?;

@@ -215,7 +215,7 @@ impl Handle {
     pub fn detach_array_buffer(&self, vm: &mut Vm) -> Result<(), JsError> {
         vm.embedder_call(|vm| {
             let buffer = vm.object_in(self, "detach_array_buffer")?;
-            if !matches!(buffer.borrow(&vm.heap).kind, ObjectKind::ArrayBuffer(_)) {
+            if !crate::builtins::array_buffer::is_array_buffer(vm, buffer) {
                 return Err(vm.type_error("detach_array_buffer: not an ArrayBuffer"));
             }
             crate::builtins::array_buffer::detach(vm, buffer)

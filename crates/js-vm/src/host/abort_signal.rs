@@ -32,9 +32,13 @@ use crate::host::event_target::{
 };
 use crate::host::{webidl_attribute, webidl_operation, webidl_to_string_tag};
 use crate::interpreter::CallInfo;
-use crate::object::{JsObject, ObjectKind};
+use crate::object::{DataClass, JsObject};
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
+
+/// An `AbortSignal`: its slots are an [`AbortSignalData`] cell (its
+/// listeners, reason and abort algorithms).
+pub(crate) static ABORT_SIGNAL: DataClass = DataClass::plain("AbortSignal");
 
 /// A native abort algorithm: called with the value it was added with.
 pub type AbortAlgorithmFn = fn(&mut Vm, Value) -> JsResult<()>;
@@ -109,22 +113,18 @@ unsafe impl Trace for AbortSignalData {
 }
 
 fn with_signal<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut AbortSignalData) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::AbortSignal(data) => Some(f(data)),
-        _ => None,
-    }
+    let cell = o.borrow(&vm.heap).data_of::<AbortSignalData>(&ABORT_SIGNAL)?;
+    Some(f(cell.borrow_mut(&mut vm.heap)))
 }
 
 fn read_signal<R>(vm: &Vm, o: Gc<JsObject>, f: impl FnOnce(&AbortSignalData) -> R) -> Option<R> {
-    match &o.borrow(&vm.heap).kind {
-        ObjectKind::AbortSignal(data) => Some(f(data)),
-        _ => None,
-    }
+    let cell = o.borrow(&vm.heap).data_of::<AbortSignalData>(&ABORT_SIGNAL)?;
+    Some(f(cell.borrow(&vm.heap)))
 }
 
 /// Whether `v` is an AbortSignal.
 pub fn is_abort_signal(vm: &Vm, v: Value) -> bool {
-    v.as_object().is_some_and(|o| matches!(o.borrow(&vm.heap).kind, ObjectKind::AbortSignal(_)))
+    v.as_object().is_some_and(|o| o.borrow(&vm.heap).is_data(&ABORT_SIGNAL))
 }
 
 /// "Is aborted": the signal has an abort reason.
@@ -177,7 +177,7 @@ pub fn create_signal(vm: &mut Vm) -> Gc<JsObject> {
         sources: Vec::new(),
         dependents: Vec::new(),
     };
-    vm.new_object_of_kind(Some(proto), ObjectKind::AbortSignal(Box::new(data)))
+    vm.new_object_with_data(Some(proto), &ABORT_SIGNAL, data)
 }
 
 /// The default abort reason: an `AbortError` DOMException.

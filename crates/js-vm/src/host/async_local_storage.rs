@@ -5,14 +5,71 @@
 //! carry the frame that was current when they were created.
 
 use js_async_context::{Frame, SwapScope, VariableId};
+use js_gc::{Trace, Tracer};
 
 use crate::builtins::promise::{capture, captured_value};
 use crate::builtins::{method, native_function_with_data};
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::{call, get};
-use crate::object::{JsObject, ObjectKind, PropertyKey};
+use crate::object::{DataClass, JsObject, PropertyKey};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
+
+/// An `AsyncLocalStorage` or `AsyncContext.Variable`: its slots are a
+/// [`ContextVariable`] cell.
+static CONTEXT_VARIABLE: DataClass = DataClass::plain("ContextVariable");
+
+/// An `AsyncContext.Snapshot`: its slots are a [`ContextSnapshot`] cell.
+static CONTEXT_SNAPSHOT: DataClass = DataClass::plain("AsyncContext.Snapshot");
+
+/// The slots of an `AsyncContext.Snapshot`: the frame it captured.
+struct ContextSnapshot(Option<Frame<Value>>);
+
+// SAFETY: the captured frame is the one edge.
+unsafe impl Trace for ContextSnapshot {
+    fn trace(&self, tracer: &mut Tracer) {
+        if let Some(frame) = &self.0 {
+            frame.as_any().trace(tracer);
+        }
+    }
+
+    fn type_name() -> &'static str {
+        "ContextSnapshot"
+    }
+}
+
+/// A new `AsyncContext.Snapshot` of `frame`.
+pub(crate) fn new_snapshot(
+    vm: &mut Vm,
+    proto: Option<js_gc::Gc<JsObject>>,
+    frame: Option<Frame<Value>>,
+) -> js_gc::Gc<JsObject> {
+    vm.new_object_with_data(proto, &CONTEXT_SNAPSHOT, ContextSnapshot(frame))
+}
+
+/// The frame of the snapshot `v`, if it is one (`Some(None)`: it captured
+/// no frame).
+#[allow(clippy::option_option, reason = "outer: a snapshot at all; inner: the frame it captured, if any")]
+pub(crate) fn snapshot_frame(vm: &Vm, v: Value) -> Option<Option<Frame<Value>>> {
+    let cell = v.as_object()?.borrow(&vm.heap).data_of::<ContextSnapshot>(&CONTEXT_SNAPSHOT)?;
+    Some(cell.borrow(&vm.heap).0)
+}
+
+fn variable_cell(vm: &Vm, o: js_gc::Gc<JsObject>) -> Option<js_gc::Gc<ContextVariable>> {
+    o.borrow(&vm.heap).data_of(&CONTEXT_VARIABLE)
+}
+
+// SAFETY: the default value and the name are the edges.
+unsafe impl Trace for ContextVariable {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.default.trace(tracer);
+        self.name.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "ContextVariable"
+    }
+}
 
 /// The context variable behind an `AsyncLocalStorage` or
 /// `AsyncContext.Variable`, with the variable's default value.
@@ -30,10 +87,7 @@ pub struct ContextVariable {
 
 fn variable_of(vm: &Vm, this: Value) -> Option<(js_gc::Gc<JsObject>, VariableId)> {
     let o = this.as_object()?;
-    match &o.borrow(&vm.heap).kind {
-        ObjectKind::ContextVariable(v) => Some((o, v.id)),
-        _ => None,
-    }
+    Some((o, variable_cell(vm, o)?.borrow(&vm.heap).id))
 }
 
 fn new_variable(vm: &mut Vm, info: &CallInfo, default_proto: js_gc::Gc<JsObject>, name: &str) -> JsResult<Value> {
@@ -58,7 +112,7 @@ fn new_variable(vm: &mut Vm, info: &CallInfo, default_proto: js_gc::Gc<JsObject>
         var_name = get(vm, o, k, options)?;
     }
     let state = ContextVariable { id, enabled: true, default, name: var_name };
-    let o = vm.new_object_of_kind(Some(proto), ObjectKind::ContextVariable(Box::new(state)));
+    let o = vm.new_object_with_data(Some(proto), &CONTEXT_VARIABLE, state);
     Ok(Value::object(o))
 }
 
@@ -71,8 +125,8 @@ fn run_in(vm: &mut Vm, frame: Option<Frame<Value>>, callback: Value, args: &[Val
 }
 
 fn set_enabled(vm: &mut Vm, o: js_gc::Gc<JsObject>, enabled: bool) {
-    if let ObjectKind::ContextVariable(v) = &mut o.borrow_mut(&mut vm.heap).kind {
-        v.enabled = enabled;
+    if let Some(v) = variable_cell(vm, o) {
+        v.borrow_mut(&mut vm.heap).enabled = enabled;
     }
 }
 
@@ -105,10 +159,10 @@ fn get_store(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some((o, id)) = variable_of(vm, info.this) else {
         return Err(vm.type_error("getStore called on incompatible receiver"));
     };
-    let (enabled, default) = match &o.borrow(&vm.heap).kind {
-        ObjectKind::ContextVariable(v) => (v.enabled, v.default),
-        _ => (false, Value::UNDEFINED),
-    };
+    let (enabled, default) = variable_cell(vm, o).map_or((false, Value::UNDEFINED), |v| {
+        let v = v.borrow(&vm.heap);
+        (v.enabled, v.default)
+    });
     if !enabled {
         return Ok(Value::UNDEFINED);
     }
@@ -139,10 +193,7 @@ fn variable_name(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some((o, _)) = variable_of(vm, info.this) else {
         return Err(vm.type_error("name called on incompatible receiver"));
     };
-    Ok(match &o.borrow(&vm.heap).kind {
-        ObjectKind::ContextVariable(v) => v.name,
-        _ => Value::UNDEFINED,
-    })
+    Ok(variable_cell(vm, o).map_or(Value::UNDEFINED, |v| v.borrow(&vm.heap).name))
 }
 
 /// The frame a snapshot captured, kept in a function's data.
@@ -204,15 +255,13 @@ fn snapshot_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let default = vm.host_objects.snapshot_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
     let proto = get(vm, nt, key, Value::object(nt))?.as_object().unwrap_or(default);
     let frame = vm.async_context.current();
-    let o = vm.new_object_of_kind(Some(proto), ObjectKind::ContextSnapshot(frame));
-    Ok(Value::object(o))
+    Ok(Value::object(new_snapshot(vm, Some(proto), frame)))
 }
 
 /// `snapshot.run(fn, ...args)`.
 fn snapshot_run(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let frame = match info.this.as_object().map(|o| &o.borrow(&vm.heap).kind) {
-        Some(ObjectKind::ContextSnapshot(frame)) => *frame,
-        _ => return Err(vm.type_error("Snapshot.prototype.run called on incompatible receiver")),
+    let Some(frame) = snapshot_frame(vm, info.this) else {
+        return Err(vm.type_error("Snapshot.prototype.run called on incompatible receiver"));
     };
     let callback = info.arg(vm, 0);
     let args: Vec<Value> = info.args(vm).iter().skip(1).copied().collect();

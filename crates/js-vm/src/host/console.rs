@@ -4,20 +4,66 @@
 
 use std::fmt::Write as _;
 
-use js_gc::Gc;
+use js_gc::{Gc, GcAny};
 
 use crate::abstract_ops::number_to_string;
 use crate::builtins::{method, value_property};
 use crate::function::Function;
 use crate::interpreter::CallInfo;
 use crate::object::internal_methods::{get, ordinary_get_own_property as get_own_property};
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, JsObject, KindData, ObjectKind, PropertyKey};
 use crate::value::{Value, ValueType};
 use crate::vm::{JsResult, Vm};
 
 const MAX_DEPTH: usize = 2;
 const BREAK_LENGTH: usize = 80;
 const MAX_ARRAY_ITEMS: usize = 100;
+
+/// The console hook of a kind another module owns, which that module stores
+/// type-erased in its class's [`DataClass::inspect`](crate::object::DataClass):
+/// given the kind's slots cell, how the object shows.
+pub(crate) type InspectHook = fn(&Vm, GcAny) -> Inspection;
+
+/// What a kind's [`InspectHook`] reports; the console shows its own
+/// properties after it.
+pub(crate) enum Inspection {
+    /// Shown like an array, with an element-type tag when the constructor
+    /// is a subclass (a typed array's `Uint8Array`).
+    Indexed(&'static str),
+    /// A Map (`is_map`) or Set with its entries in order.
+    Collection {
+        /// Whether keys map to values.
+        is_map: bool,
+        /// The entries (a Set's values are `undefined`).
+        entries: Vec<(Value, Value)>,
+    },
+    /// A WeakMap or WeakSet, whose entries are not shown: its tag.
+    Weak(&'static str),
+    /// A binary-data object: a leading line (an ArrayBuffer's contents) and
+    /// accessors of its prototype shown as properties.
+    Binary {
+        /// A line shown first (`[Uint8Contents]: <…>`).
+        contents: Option<String>,
+        /// Accessor names read and shown as `name: value`.
+        accessors: &'static [&'static str],
+    },
+}
+
+/// Node's `[Uint8Contents]` line for `bytes` (`None`: a detached buffer).
+pub(crate) fn uint8_contents(bytes: Option<&[u8]>) -> String {
+    match bytes {
+        Some(bytes) => {
+            let shown: Vec<String> = bytes.iter().take(MAX_ARRAY_ITEMS).map(|b| format!("{b:02x}")).collect();
+            let more = match bytes.len().saturating_sub(MAX_ARRAY_ITEMS) {
+                0 => String::new(),
+                1 => " ... 1 more byte".to_owned(),
+                n => format!(" ... {n} more bytes"),
+            };
+            format!("[Uint8Contents]: <{}{more}>", shown.join(" "))
+        }
+        None => "(detached)".to_owned(),
+    }
+}
 
 /// Formats `console.log` arguments as Node does: strings print raw, other
 /// values through inspect, separated by spaces.
@@ -183,7 +229,8 @@ fn format_property(
 }
 
 enum Kind {
-    Array,
+    /// An array, or an indexed kind with its element-type tag.
+    Array(&'static str),
     Arguments,
     Function {
         is_class: bool,
@@ -196,7 +243,22 @@ enum Kind {
     Promise(js_promise::PromiseStatus, Value),
     /// A WeakMap or WeakSet, whose entries are not shown.
     Weak(&'static str),
+    /// A binary-data object: a leading line and accessors to show.
+    Binary(Option<String>, &'static [&'static str]),
     Object,
+}
+
+/// The kind of an object whose slots another module owns, from its hook.
+fn data_kind(vm: &Vm, data: KindData) -> Kind {
+    let Some(hook) = data.class().inspect.and_then(|h| h.downcast_ref::<InspectHook>()) else {
+        return Kind::Object;
+    };
+    match hook(vm, data.cell()) {
+        Inspection::Indexed(tag) => Kind::Array(tag),
+        Inspection::Collection { is_map, entries } => Kind::Collection(is_map, entries),
+        Inspection::Weak(tag) => Kind::Weak(tag),
+        Inspection::Binary { contents, accessors } => Kind::Binary(contents, accessors),
+    }
 }
 
 fn constructor_name(vm: &mut Vm, o: Gc<JsObject>) -> JsResult<Option<String>> {
@@ -218,7 +280,7 @@ fn constructor_name(vm: &mut Vm, o: Gc<JsObject>) -> JsResult<Option<String>> {
 
 fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
     match &o.borrow(&vm.heap).kind {
-        ObjectKind::Array { .. } | ObjectKind::TypedArray(_) => Kind::Array,
+        ObjectKind::Array { .. } => Kind::Array(""),
         ObjectKind::Function(f) => {
             let is_class = match f {
                 Function::Closure(c) => {
@@ -251,11 +313,11 @@ fn kind_of(vm: &mut Vm, o: Gc<JsObject>) -> Kind {
         ObjectKind::BigInt(b) => Kind::Boxed(format!("[BigInt: {}n]", b.borrow(&vm.heap).value())),
         ObjectKind::Date(t) => Kind::Boxed(crate::builtins::date::console_text(*t)),
         ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => Kind::Arguments,
-        ObjectKind::Map(t) => Kind::Collection(true, t.live_entries().collect()),
-        ObjectKind::Set(t) => Kind::Collection(false, t.live_entries().collect()),
         ObjectKind::Promise(state) => Kind::Promise(state.status(), state.result().unwrap_or_default()),
-        ObjectKind::WeakMap(_) => Kind::Weak("WeakMap"),
-        ObjectKind::WeakSet(_) => Kind::Weak("WeakSet"),
+        ObjectKind::Data(data) => {
+            let data = *data;
+            data_kind(vm, data)
+        }
         _ => Kind::Object,
     }
 }
@@ -311,162 +373,226 @@ fn format_object(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, depth: usize
     result
 }
 
+/// The kind-specific part of one object's formatting: what goes before
+/// the braces, the braces, and the entries before the own properties.
+struct Braces {
+    base: String,
+    open: String,
+    close: &'static str,
+    output: Vec<String>,
+}
+
+impl Braces {
+    fn new(open: &str, close: &'static str) -> Self {
+        Self { base: String::new(), open: open.to_owned(), close, output: Vec::new() }
+    }
+}
+
+/// A kind-specific step either finishes the text or leaves the braces to
+/// fill with the own properties.
+enum Step {
+    Done(String),
+    Open(Braces),
+}
+
 /// Node's `formatRaw` + `reduceToSingleString` for one object.
-#[allow(clippy::too_many_lines, reason = "follows Node's formatRaw step by step so differences are easy to trace")]
 fn format_raw(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, kind: &Kind, depth: usize) -> JsResult<String> {
-    let mut base = String::new();
-    let mut open = "{".to_owned();
-    let close;
-    let mut output = Vec::new();
-    let is_array = matches!(kind, Kind::Array | Kind::Arguments);
+    let is_array = matches!(kind, Kind::Array(_) | Kind::Arguments);
     let skip_indices = is_array || matches!(kind, Kind::Boxed(b) if b.starts_with("[String"));
     let keys = shown_keys(vm, o, skip_indices);
-    match kind {
-        Kind::Array | Kind::Arguments => {
-            close = "]";
-            open = if matches!(kind, Kind::Arguments) { "[Arguments] [".to_owned() } else { "[".to_owned() };
-            let len = crate::object::internal_methods::length_of_array_like(vm, o)? as usize;
-            // Past the depth limit Node names the constructor, with a typed
-            // array subclass's element type as its tag.
-            let mut too_deep = "[Array]".to_owned();
-            if let Kind::Array = kind
-                && let Some(name) = constructor_name(vm, o)?
-                && name != "Array"
-            {
-                let tag = match &o.borrow(&vm.heap).kind {
-                    ObjectKind::TypedArray(ta) => ta.element.name(),
-                    _ => "",
-                };
-                (open, too_deep) = if tag.is_empty() || tag == name {
-                    (format!("{name}({len}) ["), format!("[{name}]"))
-                } else {
-                    (format!("{name}({len}) [{tag}] ["), format!("[{name} [{tag}]]"))
-                };
-            }
-            if depth > MAX_DEPTH {
-                if len == 0 && keys.is_empty() {
-                    return Ok(format!("{open}]"));
-                }
-                return Ok(too_deep);
-            }
-            ctx.current_depth = depth;
-            let mut holes = 0;
-            let shown = len.min(MAX_ARRAY_ITEMS);
-            for i in 0..shown {
-                let key = PropertyKey::Index(i as u32);
-                if get_own_property(vm, o, key).is_none() {
-                    holes += 1;
-                    continue;
-                }
-                if holes > 0 {
-                    output.push(format!("<{holes} empty item{}>", if holes == 1 { "" } else { "s" }));
-                    holes = 0;
-                }
-                let v = get(vm, o, key, Value::object(o))?;
-                ctx.indentation += 2;
-                let text = format_value(vm, ctx, v, depth + 1);
-                ctx.indentation -= 2;
-                output.push(text?);
-            }
-            if holes > 0 {
-                output.push(format!("<{holes} empty item{}>", if holes == 1 { "" } else { "s" }));
-            }
-            if len > shown {
-                let more = len - shown;
-                output.push(format!("... {more} more item{}", if more == 1 { "" } else { "s" }));
-            }
-        }
+    let step = match kind {
+        Kind::Array(tag) => format_array_items(vm, ctx, o, Some(tag), &keys, depth)?,
+        Kind::Arguments => format_array_items(vm, ctx, o, None, &keys, depth)?,
         Kind::Function { is_class } => {
-            close = "}";
-            base = function_base(vm, o, *is_class)?;
-            if keys.is_empty() {
-                return Ok(base);
-            }
+            let base = function_base(vm, o, *is_class)?;
+            if keys.is_empty() { Step::Done(base) } else { Step::Open(Braces { base, ..Braces::new("{", "}") }) }
         }
         Kind::Boxed(text) => {
-            close = "}";
-            base.clone_from(text);
             if keys.is_empty() {
-                return Ok(base);
+                Step::Done(text.clone())
+            } else {
+                Step::Open(Braces { base: text.clone(), ..Braces::new("{", "}") })
             }
         }
-        Kind::Collection(is_map, entries) => {
-            close = "}";
-            let tag = if *is_map { "Map" } else { "Set" };
-            let name = constructor_name(vm, o)?;
-            open = match name.as_deref() {
-                Some(n) if n == tag => format!("{tag}({}) {{", entries.len()),
-                Some(n) => format!("{n}({}) [{tag}] {{", entries.len()),
-                None => format!("[{tag}({}): null prototype] {{", entries.len()),
-            };
-            if entries.is_empty() && keys.is_empty() {
-                return Ok(format!("{open}}}"));
-            }
-            if depth > MAX_DEPTH {
-                return Ok(format!("[{}]", name.as_deref().unwrap_or(tag)));
-            }
-            ctx.current_depth = depth;
-            // (The snapshot's values are rooted by `format_object`.)
-            ctx.indentation += 2;
-            for &(k, v) in entries {
-                let text = format_value(vm, ctx, k, depth + 1).and_then(|k| {
-                    if *is_map { Ok(format!("{k} => {}", format_value(vm, ctx, v, depth + 1)?)) } else { Ok(k) }
-                });
-                match text {
-                    Ok(text) => output.push(text),
-                    Err(e) => {
-                        ctx.indentation -= 2;
-                        return Err(e);
-                    }
-                }
-            }
-            ctx.indentation -= 2;
-        }
-        Kind::Promise(status, result) => {
-            close = "}";
-            open = match constructor_name(vm, o)?.as_deref() {
-                Some("Promise") => "Promise {".to_owned(),
-                Some(n) => format!("{n} [Promise] {{"),
-                None => "[Promise: null prototype] {".to_owned(),
-            };
-            if depth > MAX_DEPTH {
-                return Ok("[Promise]".to_owned());
-            }
-            ctx.current_depth = depth;
-            let shown = match status {
-                js_promise::PromiseStatus::Pending => "<pending>".to_owned(),
-                js_promise::PromiseStatus::Fulfilled | js_promise::PromiseStatus::Rejected => {
-                    vm.keep_alive(*result);
-                    ctx.indentation += 2;
-                    let text = format_value(vm, ctx, *result, depth + 1);
-                    ctx.indentation -= 2;
-                    if *status == js_promise::PromiseStatus::Rejected { format!("<rejected> {}", text?) } else { text? }
-                }
-            };
-            output.push(shown);
-        }
+        Kind::Collection(is_map, entries) => format_collection(vm, ctx, o, *is_map, entries, &keys, depth)?,
+        Kind::Promise(status, result) => format_promise(vm, ctx, o, *status, *result, depth)?,
         Kind::Weak(tag) => {
-            let name = constructor_name(vm, o)?;
-            let prefix = match name.as_deref() {
+            let prefix = match constructor_name(vm, o)?.as_deref() {
                 Some(n) if n == *tag => (*tag).to_owned(),
                 Some(n) => format!("{n} [{tag}]"),
                 None => format!("[{tag}: null prototype]"),
             };
-            return Ok(format!("{prefix} {{ <items unknown> }}"));
+            Step::Done(format!("{prefix} {{ <items unknown> }}"))
         }
-        Kind::Error | Kind::Object => {
-            close = "}";
+        Kind::Binary(..) | Kind::Error | Kind::Object => {
+            let mut braces = Braces::new("{", "}");
             match constructor_name(vm, o)? {
-                Some(name) if name != "Object" => open = format!("{name} {{"),
-                None => "[Object: null prototype] {".clone_into(&mut open),
+                Some(name) if name != "Object" => braces.open = format!("{name} {{"),
+                None => "[Object: null prototype] {".clone_into(&mut braces.open),
                 _ => {}
             }
-            output = binary_entries(vm, ctx, o, depth)?;
-            if keys.is_empty() && output.is_empty() {
-                return Ok(format!("{open}}}"));
+            braces.output = binary_entries(vm, ctx, o, kind, depth)?;
+            if keys.is_empty() && braces.output.is_empty() {
+                Step::Done(format!("{}}}", braces.open))
+            } else {
+                Step::Open(braces)
+            }
+        }
+    };
+    match step {
+        Step::Done(text) => Ok(text),
+        Step::Open(braces) => reduce_to_single_string(vm, ctx, o, braces, keys, is_array, depth),
+    }
+}
+
+/// An array's (or arguments object's, `tag` `None`) items, holes counted,
+/// past the depth limit only its name.
+fn format_array_items(
+    vm: &mut Vm,
+    ctx: &mut Inspector,
+    o: Gc<JsObject>,
+    tag: Option<&str>,
+    keys: &[PropertyKey],
+    depth: usize,
+) -> JsResult<Step> {
+    let mut braces = Braces::new(if tag.is_none() { "[Arguments] [" } else { "[" }, "]");
+    let len = crate::object::internal_methods::length_of_array_like(vm, o)? as usize;
+    // Past the depth limit Node names the constructor, with a typed
+    // array subclass's element type as its tag.
+    let mut too_deep = "[Array]".to_owned();
+    if let Some(tag) = tag
+        && let Some(name) = constructor_name(vm, o)?
+        && name != "Array"
+    {
+        (braces.open, too_deep) = if tag.is_empty() || tag == name {
+            (format!("{name}({len}) ["), format!("[{name}]"))
+        } else {
+            (format!("{name}({len}) [{tag}] ["), format!("[{name} [{tag}]]"))
+        };
+    }
+    if depth > MAX_DEPTH {
+        if len == 0 && keys.is_empty() {
+            return Ok(Step::Done(format!("{}]", braces.open)));
+        }
+        return Ok(Step::Done(too_deep));
+    }
+    ctx.current_depth = depth;
+    let mut holes = 0;
+    let shown = len.min(MAX_ARRAY_ITEMS);
+    let output = &mut braces.output;
+    for i in 0..shown {
+        let key = PropertyKey::Index(i as u32);
+        if get_own_property(vm, o, key).is_none() {
+            holes += 1;
+            continue;
+        }
+        if holes > 0 {
+            output.push(format!("<{holes} empty item{}>", if holes == 1 { "" } else { "s" }));
+            holes = 0;
+        }
+        let v = get(vm, o, key, Value::object(o))?;
+        ctx.indentation += 2;
+        let text = format_value(vm, ctx, v, depth + 1);
+        ctx.indentation -= 2;
+        output.push(text?);
+    }
+    if holes > 0 {
+        output.push(format!("<{holes} empty item{}>", if holes == 1 { "" } else { "s" }));
+    }
+    if len > shown {
+        let more = len - shown;
+        output.push(format!("... {more} more item{}", if more == 1 { "" } else { "s" }));
+    }
+    Ok(Step::Open(braces))
+}
+
+/// A Map's `k => v` or a Set's `v` entries.
+fn format_collection(
+    vm: &mut Vm,
+    ctx: &mut Inspector,
+    o: Gc<JsObject>,
+    is_map: bool,
+    entries: &[(Value, Value)],
+    keys: &[PropertyKey],
+    depth: usize,
+) -> JsResult<Step> {
+    let tag = if is_map { "Map" } else { "Set" };
+    let name = constructor_name(vm, o)?;
+    let open = match name.as_deref() {
+        Some(n) if n == tag => format!("{tag}({}) {{", entries.len()),
+        Some(n) => format!("{n}({}) [{tag}] {{", entries.len()),
+        None => format!("[{tag}({}): null prototype] {{", entries.len()),
+    };
+    if entries.is_empty() && keys.is_empty() {
+        return Ok(Step::Done(format!("{open}}}")));
+    }
+    if depth > MAX_DEPTH {
+        return Ok(Step::Done(format!("[{}]", name.as_deref().unwrap_or(tag))));
+    }
+    let mut braces = Braces::new(&open, "}");
+    ctx.current_depth = depth;
+    // (The snapshot's values are rooted by `format_object`.)
+    ctx.indentation += 2;
+    for &(k, v) in entries {
+        let text = format_value(vm, ctx, k, depth + 1)
+            .and_then(|k| if is_map { Ok(format!("{k} => {}", format_value(vm, ctx, v, depth + 1)?)) } else { Ok(k) });
+        match text {
+            Ok(text) => braces.output.push(text),
+            Err(e) => {
+                ctx.indentation -= 2;
+                return Err(e);
             }
         }
     }
+    ctx.indentation -= 2;
+    Ok(Step::Open(braces))
+}
+
+/// A promise's state and result.
+fn format_promise(
+    vm: &mut Vm,
+    ctx: &mut Inspector,
+    o: Gc<JsObject>,
+    status: js_promise::PromiseStatus,
+    result: Value,
+    depth: usize,
+) -> JsResult<Step> {
+    let open = match constructor_name(vm, o)?.as_deref() {
+        Some("Promise") => "Promise {".to_owned(),
+        Some(n) => format!("{n} [Promise] {{"),
+        None => "[Promise: null prototype] {".to_owned(),
+    };
+    if depth > MAX_DEPTH {
+        return Ok(Step::Done("[Promise]".to_owned()));
+    }
+    ctx.current_depth = depth;
+    let shown = match status {
+        js_promise::PromiseStatus::Pending => "<pending>".to_owned(),
+        js_promise::PromiseStatus::Fulfilled | js_promise::PromiseStatus::Rejected => {
+            vm.keep_alive(result);
+            ctx.indentation += 2;
+            let text = format_value(vm, ctx, result, depth + 1);
+            ctx.indentation -= 2;
+            if status == js_promise::PromiseStatus::Rejected { format!("<rejected> {}", text?) } else { text? }
+        }
+    };
+    let mut braces = Braces::new(&open, "}");
+    braces.output.push(shown);
+    Ok(Step::Open(braces))
+}
+
+/// The own properties after the kind's entries, on one line when they fit
+/// (Node's `reduceToSingleString`).
+fn reduce_to_single_string(
+    vm: &mut Vm,
+    ctx: &mut Inspector,
+    o: Gc<JsObject>,
+    braces: Braces,
+    keys: Vec<PropertyKey>,
+    is_array: bool,
+    depth: usize,
+) -> JsResult<String> {
+    let Braces { base, open, close, mut output } = braces;
     if depth > MAX_DEPTH {
         let name = open.trim_end_matches(['{', '[', ' ']);
         return Ok(if name.is_empty() { "[Object]".to_owned() } else { format!("[{name}]") });
@@ -626,25 +752,19 @@ pub(crate) fn install(vm: &mut Vm) {
 /// Node's extra entries for buffers (`[Uint8Contents]: <..>`, `byteLength`)
 /// and data views (`byteLength`, `byteOffset`, `buffer`), shown before the
 /// own properties; empty for other objects.
-fn binary_entries(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, depth: usize) -> JsResult<Vec<String>> {
+fn binary_entries(
+    vm: &mut Vm,
+    ctx: &mut Inspector,
+    o: Gc<JsObject>,
+    kind: &Kind,
+    depth: usize,
+) -> JsResult<Vec<String>> {
     let mut out = Vec::new();
-    let names: &[&str] = match &o.borrow(&vm.heap).kind {
-        ObjectKind::ArrayBuffer(data) => {
-            out.push(match data.bytes() {
-                Some(bytes) => {
-                    let shown: Vec<String> = bytes.iter().take(MAX_ARRAY_ITEMS).map(|b| format!("{b:02x}")).collect();
-                    let more = match bytes.len().saturating_sub(MAX_ARRAY_ITEMS) {
-                        0 => String::new(),
-                        1 => " ... 1 more byte".to_owned(),
-                        n => format!(" ... {n} more bytes"),
-                    };
-                    format!("[Uint8Contents]: <{}{more}>", shown.join(" "))
-                }
-                None => "(detached)".to_owned(),
-            });
-            &["byteLength"]
+    let names: &[&str] = match kind {
+        Kind::Binary(contents, accessors) => {
+            out.extend(contents.iter().cloned());
+            accessors
         }
-        ObjectKind::DataView(_) => &["byteLength", "byteOffset", "buffer"],
         _ => return Ok(out),
     };
     for name in names {

@@ -13,10 +13,13 @@ use crate::builtins::{constructor, native_function, value_property};
 use crate::host::{webidl_attribute, webidl_operation, webidl_to_string_tag};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{define_own_property, get};
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyDescriptor};
+use crate::object::{Attributes, DataClass, JsObject, PropertyDescriptor};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
+
+/// An `Event`: its slots are an [`EventData`] cell.
+static EVENT: DataClass = DataClass::plain("Event");
 
 /// `eventPhase` values.
 pub mod phase {
@@ -74,18 +77,14 @@ unsafe impl Trace for EventData {
 
 /// Runs `f` on the event data of `o`, if it is an Event.
 pub fn with_event<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut EventData) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::Event(data) => Some(f(data)),
-        _ => None,
-    }
+    let cell = o.borrow(&vm.heap).data_of::<EventData>(&EVENT)?;
+    Some(f(cell.borrow_mut(&mut vm.heap)))
 }
 
 /// Reads the event data of `o`, if it is an Event.
 pub fn read_event<R>(vm: &Vm, o: Gc<JsObject>, f: impl FnOnce(&EventData) -> R) -> Option<R> {
-    match &o.borrow(&vm.heap).kind {
-        ObjectKind::Event(data) => Some(f(data)),
-        _ => None,
-    }
+    let cell = o.borrow(&vm.heap).data_of::<EventData>(&EVENT)?;
+    Some(f(cell.borrow(&vm.heap)))
 }
 
 /// Creates an event of type `event_type` with prototype `proto` (the
@@ -113,7 +112,7 @@ fn create_event(
         trusted,
         time_stamp: vm.event_loop.elapsed_ms(),
     };
-    let event = vm.new_object_of_kind(Some(proto), ObjectKind::Event(Box::new(data)));
+    let event = vm.new_object_with_data(Some(proto), &EVENT, data);
     // `isTrusted` is [LegacyUnforgeable]: an own accessor of every event.
     if let Some(getter) = vm.host_objects.event_is_trusted_getter {
         let desc = PropertyDescriptor {
@@ -168,7 +167,7 @@ fn event_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// The event `this` names, or a `TypeError`.
 fn this_event(vm: &mut Vm, info: &CallInfo) -> JsResult<Gc<JsObject>> {
     match info.this.as_object() {
-        Some(o) if matches!(o.borrow(&vm.heap).kind, ObjectKind::Event(_)) => Ok(o),
+        Some(o) if o.borrow(&vm.heap).is_data(&EVENT) => Ok(o),
         _ => Err(vm.type_error("Value of \"this\" must be of type Event")),
     }
 }

@@ -18,9 +18,13 @@ use crate::host::event::{phase, read_event, with_event};
 use crate::host::{webidl_operation, webidl_to_string_tag};
 use crate::interpreter::{CallInfo, prototype_from_constructor, string_text};
 use crate::object::internal_methods::{call, get};
-use crate::object::{JsObject, ObjectKind};
+use crate::object::{DataClass, JsObject};
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
+
+/// An `EventTarget` made by its constructor: its slots are an
+/// [`EventTargetData`] cell (its listeners).
+static EVENT_TARGET: DataClass = DataClass::plain("EventTarget");
 
 /// One entry of an event listener list.
 #[allow(clippy::struct_excessive_bools, reason = "the DOM's listener flags are independent")]
@@ -88,16 +92,18 @@ impl EventTargetData {
 
 /// Runs `f` on the listener list of `o`, if it is an event target.
 pub fn with_event_target<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut EventTargetData) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::EventTarget(data) => Some(f(data)),
-        ObjectKind::AbortSignal(signal) => Some(f(&mut signal.target)),
-        _ => None,
+    let data = o.borrow(&vm.heap).data()?;
+    if let Some(target) = data.get::<EventTargetData>(&EVENT_TARGET) {
+        return Some(f(target.borrow_mut(&mut vm.heap)));
     }
+    let signal = data.get::<crate::host::abort_signal::AbortSignalData>(&crate::host::abort_signal::ABORT_SIGNAL)?;
+    Some(f(&mut signal.borrow_mut(&mut vm.heap).target))
 }
 
 /// Whether `o` is an event target.
 pub fn is_event_target(vm: &Vm, o: Gc<JsObject>) -> bool {
-    matches!(o.borrow(&vm.heap).kind, ObjectKind::EventTarget(_) | ObjectKind::AbortSignal(_))
+    let o = o.borrow(&vm.heap);
+    o.is_data(&EVENT_TARGET) || o.is_data(&crate::host::abort_signal::ABORT_SIGNAL)
 }
 
 /// A native function's body that throws its data (reporting an exception
@@ -254,7 +260,7 @@ fn event_target_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let fallback = vm.host_objects.event_target_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     let data = EventTargetData::default();
-    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::EventTarget(Box::new(data)))))
+    Ok(Value::object(vm.new_object_with_data(Some(proto), &EVENT_TARGET, data)))
 }
 
 /// The `callback` argument: an object or `null`.

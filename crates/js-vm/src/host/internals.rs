@@ -2,8 +2,8 @@
 
 use crate::builtins::{method, value_property};
 use crate::interpreter::CallInfo;
+use crate::object::Attributes;
 use crate::object::internal_methods::create_data_property_or_throw;
-use crate::object::{Attributes, ObjectKind};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -63,17 +63,14 @@ fn call_cache_stats(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
 fn async_context(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
     let frame = vm.async_context.current();
     let proto = vm.host_objects.snapshot_prototype;
-    let o = vm.new_object_of_kind(proto, ObjectKind::ContextSnapshot(frame));
-    Ok(Value::object(o))
+    Ok(Value::object(crate::host::async_local_storage::new_snapshot(vm, proto, frame)))
 }
 
 /// `$vm.setAsyncContext(snapshot)`: makes a snapshot's frame current (as
 /// `enterWith` does); anything else clears it.
 fn set_async_context(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let frame = match info.arg(vm, 0).as_object().map(|o| &o.borrow(&vm.heap).kind) {
-        Some(ObjectKind::ContextSnapshot(frame)) => *frame,
-        _ => None,
-    };
+    let snapshot = info.arg(vm, 0);
+    let frame = crate::host::async_local_storage::snapshot_frame(vm, snapshot).flatten();
     vm.async_context.enter_with(frame);
     Ok(Value::UNDEFINED)
 }

@@ -31,7 +31,7 @@ use crate::interpreter::CallInfo;
 use crate::object::internal_methods::{
     create_data_property_or_throw, define_builtin, get, get_value, own_property_keys,
 };
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, JsObject, KindData, ObjectKind, PropertyKey};
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
@@ -163,47 +163,74 @@ fn remember(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>, copy: Gc<JsO
     cloner.memory.insert(source, copy);
 }
 
+/// How an object is cloned, by its kind.
+enum Plan {
+    Primitive(Value),
+    Date(f64),
+    RegExp(Gc<crate::string::JsString>, Gc<crate::string::JsString>),
+    Map,
+    Set,
+    Error,
+    Array(u32),
+    ArrayBuffer,
+    TypedArray(crate::builtins::typed_array::TypedArrayData),
+    DataView(crate::builtins::data_view::DataViewData),
+    Ordinary,
+    Function,
+    Unclonable(&'static str),
+}
+
+/// The plan for a kind another module owns.
+fn data_plan(vm: &Vm, object: Gc<JsObject>, data: KindData) -> Plan {
+    use crate::builtins::collections::{MAP, SET, WEAK_MAP, WEAK_SET};
+    if let Some(re) = data.get::<crate::builtins::regexp::RegExpData>(&crate::builtins::regexp::REGEXP) {
+        let re = re.borrow(&vm.heap);
+        Plan::RegExp(re.source, re.flags)
+    } else if let Some(buffer) =
+        data.get::<crate::builtins::array_buffer::BufferData>(&crate::builtins::array_buffer::ARRAY_BUFFER)
+    {
+        // Sharing memory across a clone needs shared storage, which this
+        // engine's single-threaded buffers do not have.
+        if buffer.borrow(&vm.heap).is_shared() { Plan::Unclonable("#<SharedArrayBuffer>") } else { Plan::ArrayBuffer }
+    } else if let Some(view) =
+        data.get::<crate::builtins::typed_array::TypedArrayData>(&crate::builtins::typed_array::TYPED_ARRAY)
+    {
+        Plan::TypedArray(*view.borrow(&vm.heap))
+    } else if let Some(view) =
+        data.get::<crate::builtins::data_view::DataViewData>(&crate::builtins::data_view::DATA_VIEW)
+    {
+        Plan::DataView(*view.borrow(&vm.heap))
+    } else if data.is(&MAP) {
+        Plan::Map
+    } else if data.is(&SET) {
+        Plan::Set
+    } else if data.is(&WEAK_MAP) {
+        Plan::Unclonable("#<WeakMap>")
+    } else if data.is(&WEAK_SET) {
+        Plan::Unclonable("#<WeakSet>")
+    } else {
+        match crate::builtins::weak_ref::is_weak_ref_or_registry(vm, object) {
+            Some(true) => Plan::Unclonable("#<WeakRef>"),
+            Some(false) => Plan::Unclonable("#<FinalizationRegistry>"),
+            None => Plan::Unclonable("#<Object>"),
+        }
+    }
+}
+
 /// Clones an object by its kind.
 fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsResult<Gc<JsObject>> {
-    enum Plan {
-        Primitive(Value),
-        Date(f64),
-        RegExp(Gc<crate::string::JsString>, Gc<crate::string::JsString>),
-        Map,
-        Set,
-        Error,
-        Array(u32),
-        ArrayBuffer,
-        TypedArray(crate::builtins::typed_array::TypedArrayData),
-        DataView(crate::builtins::data_view::DataViewData),
-        Ordinary,
-        Function,
-        Unclonable(&'static str),
-    }
     let plan = match &source.borrow(&vm.heap).kind {
         ObjectKind::Boolean(b) => Plan::Primitive(Value::boolean(*b)),
         ObjectKind::Number(n) => Plan::Primitive(Value::number(*n)),
         ObjectKind::String(s) => Plan::Primitive(Value::string(*s)),
         ObjectKind::Date(t) => Plan::Date(*t),
-        ObjectKind::RegExp(data) => Plan::RegExp(data.source, data.flags),
-        ObjectKind::Map(_) => Plan::Map,
-        ObjectKind::Set(_) => Plan::Set,
+        ObjectKind::Data(data) => data_plan(vm, source, *data),
         ObjectKind::Error { .. } => Plan::Error,
         ObjectKind::Array { length, .. } => Plan::Array(*length),
-        // Sharing memory across a clone needs shared storage, which this
-        // engine's single-threaded buffers do not have.
-        ObjectKind::ArrayBuffer(data) if data.is_shared() => Plan::Unclonable("#<SharedArrayBuffer>"),
-        ObjectKind::ArrayBuffer(_) => Plan::ArrayBuffer,
-        ObjectKind::TypedArray(view) => Plan::TypedArray(**view),
-        ObjectKind::DataView(view) => Plan::DataView(**view),
         ObjectKind::Ordinary | ObjectKind::Arguments => Plan::Ordinary,
         ObjectKind::Function(_) => Plan::Function,
         ObjectKind::Symbol(_) => Plan::Unclonable("[object Symbol]"),
-        ObjectKind::WeakMap(_) => Plan::Unclonable("#<WeakMap>"),
-        ObjectKind::WeakSet(_) => Plan::Unclonable("#<WeakSet>"),
         ObjectKind::Promise(_) => Plan::Unclonable("#<Promise>"),
-        ObjectKind::WeakRef(_) => Plan::Unclonable("#<WeakRef>"),
-        ObjectKind::FinalizationRegistry(_) => Plan::Unclonable("#<FinalizationRegistry>"),
         ObjectKind::Generator(_) => Plan::Unclonable("#<Generator>"),
         ObjectKind::AsyncGenerator(_) => Plan::Unclonable("#<AsyncGenerator>"),
         _ => Plan::Unclonable("#<Object>"),
@@ -240,7 +267,7 @@ fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsRes
             vm.keep_alive(Value::object(buffer));
             view.buffer = buffer;
             let proto = crate::builtins::typed_array::intrinsic_prototype(vm, view.element);
-            let copy = vm.new_object_of_kind(Some(proto), ObjectKind::TypedArray(Box::new(view)));
+            let copy = crate::builtins::typed_array::make_view(vm, proto, view);
             remember(vm, cloner, source, copy);
             Ok(copy)
         }
@@ -249,7 +276,7 @@ fn clone_object(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>) -> JsRes
             vm.keep_alive(Value::object(buffer));
             view.buffer = buffer;
             let proto = vm.realm.intrinsics.data_view_prototype;
-            let copy = vm.new_object_of_kind(Some(proto), ObjectKind::DataView(Box::new(view)));
+            let copy = crate::builtins::data_view::new_data_view(vm, proto, view);
             remember(vm, cloner, source, copy);
             Ok(copy)
         }
@@ -322,21 +349,13 @@ fn copy_properties(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>, copy:
 /// A Map or Set: its entries as they are now, each key and value cloned in
 /// order.
 fn clone_collection(vm: &mut Vm, cloner: &mut Cloner, source: Gc<JsObject>, is_map: bool) -> JsResult<Gc<JsObject>> {
-    let entries: Vec<(Value, Value)> = match &source.borrow(&vm.heap).kind {
-        ObjectKind::Map(table) | ObjectKind::Set(table) => table.live_entries().collect(),
-        _ => Vec::new(),
-    };
+    let entries = crate::builtins::collections::table_entries(vm, source);
     for &(k, v) in &entries {
         vm.keep_alive(k);
         vm.keep_alive(v);
     }
-    let copy = if is_map {
-        let proto = vm.realm.intrinsics.map_prototype;
-        vm.new_object_of_kind(Some(proto), ObjectKind::Map(Box::default()))
-    } else {
-        let proto = vm.realm.intrinsics.set_prototype;
-        vm.new_object_of_kind(Some(proto), ObjectKind::Set(Box::default()))
-    };
+    let proto = if is_map { vm.realm.intrinsics.map_prototype } else { vm.realm.intrinsics.set_prototype };
+    let copy = crate::builtins::collections::new_table(vm, proto, is_map);
     remember(vm, cloner, source, copy);
     for (k, v) in entries {
         let key = clone_value(vm, cloner, k)?;

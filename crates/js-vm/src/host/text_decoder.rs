@@ -8,7 +8,7 @@
 //! string when every unit fits.
 
 use encoding_rs::{CoderResult, Decoder, DecoderResult, Encoding, REPLACEMENT};
-use js_gc::Gc;
+use js_gc::{Gc, Trace, Tracer};
 
 use crate::abstract_ops::to_boolean;
 use crate::builtins::array_buffer::{BufferData, buffer_data};
@@ -17,10 +17,24 @@ use crate::builtins::typed_array::{typed_array_data, typed_array_length};
 use crate::host::{webidl_attribute, webidl_operation, webidl_to_string_tag};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::get;
-use crate::object::{JsObject, ObjectKind};
+use crate::object::{DataClass, JsObject};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
+
+/// A `TextDecoder`: its slots are a [`TextDecoderState`] cell.
+static TEXT_DECODER: DataClass = DataClass::plain("TextDecoder");
+
+// SAFETY: a decoder holds no heap pointers.
+unsafe impl Trace for TextDecoderState {
+    const NEEDS_TRACE: bool = false;
+
+    fn trace(&self, _: &mut Tracer) {}
+
+    fn type_name() -> &'static str {
+        "TextDecoderState"
+    }
+}
 
 /// The internal slots of a TextDecoder.
 pub struct TextDecoderState {
@@ -139,7 +153,7 @@ pub(crate) fn buffer_source(vm: &Vm, v: Value) -> Option<(Gc<JsObject>, usize, u
         let len = typed_array_length(vm, &ta).map_or(0, |n| n * ta.element.size());
         return Some((ta.buffer, ta.byte_offset, len));
     }
-    if let ObjectKind::DataView(view) = &o.borrow(&vm.heap).kind {
+    if let Some(view) = crate::builtins::data_view::view_data(vm, o) {
         let buffer_len = buffer_data(vm, view.buffer).map_or(0, BufferData::byte_length);
         let len = match view.byte_length {
             Some(n) if view.byte_offset + n <= buffer_len => n,
@@ -154,16 +168,14 @@ pub(crate) fn buffer_source(vm: &Vm, v: Value) -> Option<(Gc<JsObject>, usize, u
 /// Checks that `this` is a TextDecoder.
 fn this_decoder(vm: &mut Vm, info: &CallInfo) -> JsResult<Gc<JsObject>> {
     match info.this.as_object() {
-        Some(o) if matches!(o.borrow(&vm.heap).kind, ObjectKind::TextDecoder(_)) => Ok(o),
+        Some(o) if o.borrow(&vm.heap).is_data(&TEXT_DECODER) => Ok(o),
         _ => Err(vm.type_error("Value of \"this\" must be of type TextDecoder")),
     }
 }
 
 fn with_state<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut TextDecoderState) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::TextDecoder(state) => Some(f(state)),
-        _ => None,
-    }
+    let cell = o.borrow(&vm.heap).data_of::<TextDecoderState>(&TEXT_DECODER)?;
+    Some(f(cell.borrow_mut(&mut vm.heap)))
 }
 
 /// Reads the boolean member `name` of a dictionary argument (WebIDL:
@@ -208,7 +220,7 @@ fn text_decoder_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let state = decoder_from_arguments(vm, info)?;
     let fallback = vm.host_objects.text_decoder_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
-    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::TextDecoder(Box::new(state)))))
+    Ok(Value::object(vm.new_object_with_data(Some(proto), &TEXT_DECODER, state)))
 }
 
 /// `get TextDecoder.prototype.encoding`.

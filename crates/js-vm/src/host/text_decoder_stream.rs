@@ -12,7 +12,7 @@
 //! their buffer: nothing can run script while they are read, so the spec's
 //! copy is not needed.
 
-use js_gc::Gc;
+use js_gc::{Gc, Trace, Tracer};
 use js_streams::transform_stream::{
     transform_controller_enqueue, transform_stream_readable, transform_stream_writable,
 };
@@ -23,10 +23,24 @@ use crate::host::streams::{VmStreamSlots, branded, create_native_transform_strea
 use crate::host::text_decoder::{DecodeError, TextDecoderState, buffer_source, decoder_from_arguments};
 use crate::host::{webidl_attribute, webidl_to_string_tag};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
-use crate::object::{JsObject, ObjectKind};
+use crate::object::{DataClass, JsObject};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
+
+/// A `TextDecoderStream`: its slots are a [`TextDecoderStreamState`] cell.
+static TEXT_DECODER_STREAM: DataClass = DataClass::plain("TextDecoderStream");
+
+// SAFETY: the transform stream is the one edge.
+unsafe impl Trace for TextDecoderStreamState {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.transform.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "TextDecoderStreamState"
+    }
+}
 
 /// The internal slots of a `TextDecoderStream`.
 pub struct TextDecoderStreamState {
@@ -36,24 +50,15 @@ pub struct TextDecoderStreamState {
     decoder: TextDecoderState,
 }
 
-impl TextDecoderStreamState {
-    /// The transform stream, for tracing.
-    pub(crate) const fn transform(&self) -> Option<Gc<JsObject>> {
-        self.transform
-    }
-}
-
 fn with_state<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut TextDecoderStreamState) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::TextDecoderStream(state) => Some(f(state)),
-        _ => None,
-    }
+    let cell = o.borrow(&vm.heap).data_of::<TextDecoderStreamState>(&TEXT_DECODER_STREAM)?;
+    Some(f(cell.borrow_mut(&mut vm.heap)))
 }
 
 /// The `TextDecoderStream` `value` is, or a `TypeError`.
 fn this_stream(vm: &mut Vm, value: Value) -> JsResult<Gc<JsObject>> {
     match value.as_object() {
-        Some(o) if matches!(o.borrow(&vm.heap).kind, ObjectKind::TextDecoderStream(_)) => Ok(o),
+        Some(o) if o.borrow(&vm.heap).is_data(&TEXT_DECODER_STREAM) => Ok(o),
         _ => Err(vm.type_error("Value of \"this\" must be of type TextDecoderStream")),
     }
 }
@@ -146,7 +151,7 @@ fn text_decoder_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let fallback = vm.host_objects.text_decoder_stream_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     let state = TextDecoderStreamState { transform: None, decoder };
-    let stream = vm.new_object_of_kind(Some(proto), ObjectKind::TextDecoderStream(Box::new(state)));
+    let stream = vm.new_object_with_data(Some(proto), &TEXT_DECODER_STREAM, state);
     vm.keep_alive(Value::object(stream));
     let (transform, flush) = algorithms(vm);
     let transform_stream = create_native_transform_stream(vm, stream, transform, flush)?;

@@ -8,7 +8,7 @@
 //! joined; lone surrogates become U+FFFD, as converting to a USVString does.
 
 use encoding_rs::mem::{convert_latin1_to_utf8_partial, convert_utf16_to_utf8_partial};
-use js_gc::Gc;
+use js_gc::{Gc, Trace, Tracer};
 
 use crate::abstract_ops::to_string;
 use crate::builtins::array_buffer::with_bytes_and_heap;
@@ -17,10 +17,28 @@ use crate::builtins::typed_array::{ElementType, new_uint8_array_from_bytes, type
 use crate::host::{webidl_attribute, webidl_operation, webidl_to_string_tag};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::create_data_property;
-use crate::object::{JsObject, ObjectKind};
+use crate::object::{DataClass, JsObject};
 use crate::string::{JsStr, JsString};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
+
+/// A `TextEncoder`: it has no state (it always encodes UTF-8), so its
+/// cell is empty; the class alone marks the kind.
+static TEXT_ENCODER: DataClass = DataClass::plain("TextEncoder");
+
+/// A `TextEncoder`'s (empty) slots.
+struct TextEncoderSlots;
+
+// SAFETY: no heap pointers.
+unsafe impl Trace for TextEncoderSlots {
+    const NEEDS_TRACE: bool = false;
+
+    fn trace(&self, _: &mut Tracer) {}
+
+    fn type_name() -> &'static str {
+        "TextEncoder"
+    }
+}
 
 /// U+FFFD in UTF-8.
 const REPLACEMENT: [u8; 3] = [0xEF, 0xBF, 0xBD];
@@ -167,7 +185,7 @@ pub fn utf8_encode(vm: &Vm, s: Gc<JsString>) -> Vec<u8> {
 /// Checks that `this` is a TextEncoder.
 fn this_encoder(vm: &mut Vm, info: &CallInfo) -> JsResult<Gc<JsObject>> {
     match info.this.as_object() {
-        Some(o) if matches!(o.borrow(&vm.heap).kind, ObjectKind::TextEncoder) => Ok(o),
+        Some(o) if o.borrow(&vm.heap).is_data(&TEXT_ENCODER) => Ok(o),
         _ => Err(vm.type_error("Value of \"this\" must be of type TextEncoder")),
     }
 }
@@ -179,7 +197,7 @@ fn text_encoder_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     let fallback = vm.host_objects.text_encoder_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
-    Ok(Value::object(vm.new_object_of_kind(Some(proto), ObjectKind::TextEncoder)))
+    Ok(Value::object(vm.new_object_with_data(Some(proto), &TEXT_ENCODER, TextEncoderSlots)))
 }
 
 /// `get TextEncoder.prototype.encoding`: always `"utf-8"`.

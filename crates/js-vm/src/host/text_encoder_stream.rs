@@ -11,7 +11,7 @@
 //! a chunk" keeps it as the leading surrogate); a lone one left at the end
 //! becomes U+FFFD.
 
-use js_gc::Gc;
+use js_gc::{Gc, Trace, Tracer};
 use js_streams::transform_stream::{
     transform_controller_enqueue, transform_stream_readable, transform_stream_writable,
 };
@@ -23,10 +23,24 @@ use crate::host::streams::{VmStreamSlots, branded, create_native_transform_strea
 use crate::host::text_encoder::{Utf8Writer, utf8_capacity};
 use crate::host::{webidl_attribute, webidl_to_string_tag};
 use crate::interpreter::{CallInfo, prototype_from_constructor};
-use crate::object::{JsObject, ObjectKind};
+use crate::object::{DataClass, JsObject};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
+
+/// A `TextEncoderStream`: its slots are a [`TextEncoderStreamState`] cell.
+static TEXT_ENCODER_STREAM: DataClass = DataClass::plain("TextEncoderStream");
+
+// SAFETY: the transform stream is the one edge.
+unsafe impl Trace for TextEncoderStreamState {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.transform.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "TextEncoderStreamState"
+    }
+}
 
 /// U+FFFD in UTF-8: what a leading surrogate left at the end becomes.
 const REPLACEMENT: [u8; 3] = [0xEF, 0xBF, 0xBD];
@@ -39,24 +53,15 @@ pub struct TextEncoderStreamState {
     leading_surrogate: Option<u16>,
 }
 
-impl TextEncoderStreamState {
-    /// The transform stream, for tracing.
-    pub(crate) const fn transform(&self) -> Option<Gc<JsObject>> {
-        self.transform
-    }
-}
-
 fn with_state<R>(vm: &mut Vm, o: Gc<JsObject>, f: impl FnOnce(&mut TextEncoderStreamState) -> R) -> Option<R> {
-    match &mut o.borrow_mut(&mut vm.heap).kind {
-        ObjectKind::TextEncoderStream(state) => Some(f(state)),
-        _ => None,
-    }
+    let cell = o.borrow(&vm.heap).data_of::<TextEncoderStreamState>(&TEXT_ENCODER_STREAM)?;
+    Some(f(cell.borrow_mut(&mut vm.heap)))
 }
 
 /// The `TextEncoderStream` `value` is, or a `TypeError`.
 fn this_stream(vm: &mut Vm, value: Value) -> JsResult<Gc<JsObject>> {
     match value.as_object() {
-        Some(o) if matches!(o.borrow(&vm.heap).kind, ObjectKind::TextEncoderStream(_)) => Ok(o),
+        Some(o) if o.borrow(&vm.heap).is_data(&TEXT_ENCODER_STREAM) => Ok(o),
         _ => Err(vm.type_error("Value of \"this\" must be of type TextEncoderStream")),
     }
 }
@@ -127,7 +132,7 @@ fn text_encoder_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let fallback = vm.host_objects.text_encoder_stream_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     let state = TextEncoderStreamState { transform: None, leading_surrogate: None };
-    let stream = vm.new_object_of_kind(Some(proto), ObjectKind::TextEncoderStream(Box::new(state)));
+    let stream = vm.new_object_with_data(Some(proto), &TEXT_ENCODER_STREAM, state);
     vm.keep_alive(Value::object(stream));
     let (transform, flush) = algorithms(vm);
     let transform_stream = create_native_transform_stream(vm, stream, transform, flush)?;

@@ -8,12 +8,38 @@ use js_gc::{Gc, Trace, Tracer};
 use crate::abstract_ops::same_value;
 use crate::environment::{DeclarativeEnvironment, ImportBinding};
 use crate::object::internal_methods::define_builtin;
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyDescriptor, PropertyKey};
+use crate::object::{Attributes, DataClass, ExoticMethods, JsObject, PropertyDescriptor, PropertyKey};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
 use super::ModuleId;
 use super::link::{Resolution, ResolveResult, get_exported_names, resolve_export};
+
+/// A module namespace exotic object (§10.4.6): its slots are a
+/// [`NamespaceData`] cell.
+static MODULE_NAMESPACE: DataClass = DataClass { name: "Module", exotic: Some(&NAMESPACE_METHODS), inspect: None };
+
+/// The namespace's internal methods for string keys (§10.4.6); symbols
+/// (its `@@toStringTag`) take the ordinary ones.
+static NAMESPACE_METHODS: ExoticMethods = ExoticMethods {
+    // A binding in its TDZ is a ReferenceError (§10.4.6.5).
+    check_get_own_property: |vm, obj, key| {
+        if key.is_symbol() { Ok(()) } else { namespace_get(vm, obj, key).map(drop) }
+    },
+    get_own_property: |vm, obj, key| (!key.is_symbol()).then(|| namespace_get_own(vm, obj, key)),
+    define_own_property: |vm, obj, key, desc| (!key.is_symbol()).then(|| namespace_define_own(vm, obj, key, desc)),
+    has_property: |_, _, _| None,
+    get: |vm, obj, key| (!key.is_symbol()).then(|| namespace_get(vm, obj, key)),
+    // §10.4.6.9: namespaces are read-only.
+    set: |_, _, _, _, _| Some(Ok(false)),
+    delete: |_, _, _| None,
+    own_property_keys: |vm, obj, _| namespace_own_keys(vm, obj),
+    can_prevent_extensions: |_, _| true,
+};
+
+fn namespace_cell(vm: &Vm, obj: Gc<JsObject>) -> Option<Gc<NamespaceData>> {
+    obj.borrow(&vm.heap).data_of(&MODULE_NAMESPACE)
+}
 
 /// Where a namespace's export reads its value.
 #[derive(Clone, Copy, Debug)]
@@ -68,7 +94,7 @@ pub fn get_module_namespace(vm: &mut Vm, module: ModuleId) -> Gc<JsObject> {
         })
         .collect();
     let data = NamespaceData { exports };
-    let ns = vm.new_object_of_kind(None, ObjectKind::ModuleNamespace(Box::new(data)));
+    let ns = vm.new_object_with_data(None, &MODULE_NAMESPACE, data);
     let tag = PropertyKey::Symbol(vm.symbols.to_string_tag);
     let module_text = vm.string("Module");
     define_builtin(vm, ns, tag, module_text, Attributes::NONE);
@@ -80,15 +106,8 @@ pub fn get_module_namespace(vm: &mut Vm, module: ModuleId) -> Gc<JsObject> {
 /// The binding of export `key` of namespace `obj`, if `obj` is a
 /// namespace and exports it.
 fn lookup(vm: &Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<NamespaceBinding> {
-    match &obj.borrow(&vm.heap).kind {
-        ObjectKind::ModuleNamespace(data) => data.exports.iter().find(|(k, _)| *k == key).map(|(_, b)| *b),
-        _ => None,
-    }
-}
-
-/// Whether `obj` is a namespace object.
-pub fn is_namespace(vm: &Vm, obj: Gc<JsObject>) -> bool {
-    matches!(obj.borrow(&vm.heap).kind, ObjectKind::ModuleNamespace(_))
+    let data = namespace_cell(vm, obj)?.borrow(&vm.heap);
+    data.exports.iter().find(|(k, _)| *k == key).map(|(_, b)| *b)
 }
 
 /// The binding's current value; `None` in its TDZ.
@@ -119,7 +138,7 @@ fn uninitialized(vm: &mut Vm, key: PropertyKey) -> crate::vm::Exception {
 }
 
 /// `[[Get]]` for a string key (§10.4.6.8).
-pub(crate) fn namespace_get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<Value> {
+fn namespace_get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<Value> {
     let Some(binding) = lookup(vm, obj, key) else { return Ok(Value::UNDEFINED) };
     match binding_value(vm, binding) {
         Some(v) => Ok(v),
@@ -131,19 +150,14 @@ pub(crate) fn namespace_get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) ->
 /// TDZ, where the spec throws, reads as `undefined`: this operation cannot
 /// throw in this engine (the throwing paths are `[[Get]]` and
 /// `[[DefineOwnProperty]]`).
-pub(crate) fn namespace_get_own(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
+fn namespace_get_own(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
     let binding = lookup(vm, obj, key)?;
     let value = binding_value(vm, binding).unwrap_or(Value::UNDEFINED);
     Some(PropertyDescriptor::data(value, Attributes::from_bits(Attributes::WRITABLE | Attributes::ENUMERABLE)))
 }
 
 /// `[[DefineOwnProperty]]` for a string key (§10.4.6.6).
-pub(crate) fn namespace_define_own(
-    vm: &mut Vm,
-    obj: Gc<JsObject>,
-    key: PropertyKey,
-    desc: &PropertyDescriptor,
-) -> JsResult<bool> {
+fn namespace_define_own(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, desc: &PropertyDescriptor) -> JsResult<bool> {
     let Some(binding) = lookup(vm, obj, key) else { return Ok(false) };
     let Some(current) = binding_value(vm, binding) else { return Err(uninitialized(vm, key)) };
     if desc.configurable == Some(true) || desc.enumerable == Some(false) || desc.is_accessor() {
@@ -159,9 +173,10 @@ pub(crate) fn namespace_define_own(
 }
 
 /// `[[OwnPropertyKeys]]` (§10.4.6.11): the exports, then the symbols.
-pub(crate) fn namespace_own_keys(vm: &Vm, obj: Gc<JsObject>) -> Vec<PropertyKey> {
+fn namespace_own_keys(vm: &Vm, obj: Gc<JsObject>) -> Vec<PropertyKey> {
+    let Some(data) = namespace_cell(vm, obj) else { return Vec::new() };
+    let data = data.borrow(&vm.heap);
     let o = obj.borrow(&vm.heap);
-    let ObjectKind::ModuleNamespace(data) = &o.kind else { return Vec::new() };
     let mut keys: Vec<PropertyKey> = data.exports.iter().map(|(k, _)| *k).collect();
     keys.extend(o.own_keys(&vm.heap));
     keys

@@ -11,8 +11,7 @@ use js_gc::Gc;
 use super::lookup_cache::{CachedProperty, LookupCache};
 use super::{Accessor, Attributes, Elements, JsObject, ObjectKind, Properties, PropertyDescriptor, PropertyKey};
 use super::{MAX_SHAPED_PROPERTIES, Shape, proxy};
-use crate::abstract_ops::{is_callable, same_value, to_number, to_uint32};
-use crate::builtins::typed_array as ta;
+use crate::abstract_ops::{is_callable, same_value, to_boolean, to_number, to_uint32};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -92,9 +91,8 @@ pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsR
     if obj.borrow(&vm.heap).is_proxy() {
         return proxy::proxy_get_own_property(vm, obj, key);
     }
-    // A module namespace's binding in its TDZ is a ReferenceError (§10.4.6.5).
-    if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
-        crate::module::namespace::namespace_get(vm, obj, key)?;
+    if let Some(exotic) = obj.borrow(&vm.heap).exotic() {
+        (exotic.check_get_own_property)(vm, obj, key)?;
     }
     Ok(ordinary_get_own_property(vm, obj, key))
 }
@@ -103,11 +101,10 @@ pub fn get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsR
 /// and the other exotic objects), which runs no user code. A proxy has no
 /// own properties of its own: it answers `None`.
 pub fn ordinary_get_own_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> Option<PropertyDescriptor> {
-    if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
-        return crate::module::namespace::namespace_get_own(vm, obj, key);
-    }
-    if let Some(index) = ta::numeric_key(vm, obj, key) {
-        return ta::element_descriptor(vm, obj, index);
+    if let Some(exotic) = obj.borrow(&vm.heap).exotic()
+        && let Some(desc) = (exotic.get_own_property)(vm, obj, key)
+    {
+        return desc;
     }
     if let PropertyKey::Index(i) = key
         && let Some(v) = string_own_index(vm, obj, i)
@@ -160,13 +157,12 @@ pub fn get(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, receiver: Value) ->
     }
     let mut current = obj;
     loop {
-        if let Some(index) = ta::numeric_key(vm, current, key) {
-            return Ok(ta::element_get(vm, current, index));
+        if let Some(exotic) = current.borrow(&vm.heap).exotic()
+            && let Some(result) = (exotic.get)(vm, current, key)
+        {
+            return result;
         }
         let o = current.borrow(&vm.heap);
-        if !key.is_symbol() && matches!(o.kind, ObjectKind::ModuleNamespace(_)) {
-            return crate::module::namespace::namespace_get(vm, current, key);
-        }
         let found = match (key, &o.kind) {
             (_, ObjectKind::Proxy(_)) => return proxy::proxy_get(vm, current, key, receiver),
             (PropertyKey::Index(_), ObjectKind::String(_) | ObjectKind::MappedArguments { .. })
@@ -270,10 +266,6 @@ pub fn key_to_display(vm: &Vm, key: PropertyKey) -> String {
 
 /// `[[Set]]` (§10.1.9, `OrdinarySet`).
 pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, receiver: Value) -> JsResult<bool> {
-    if crate::module::namespace::is_namespace(vm, obj) {
-        // §10.4.6.9: namespaces are read-only.
-        return Ok(false);
-    }
     // Fast path: an own writable data property of an ordinary shaped object.
     if receiver == Value::object(obj) && !matches!(key, PropertyKey::Index(_)) {
         let o = obj.borrow(&vm.heap);
@@ -297,8 +289,10 @@ pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, recei
         if o.borrow(&vm.heap).is_proxy() {
             return proxy::proxy_set(vm, o, key, value, receiver);
         }
-        if let Some(index) = ta::numeric_key(vm, o, key) {
-            return ta::element_set(vm, o, index, value, receiver);
+        if let Some(exotic) = o.borrow(&vm.heap).exotic()
+            && let Some(result) = (exotic.set)(vm, o, key, value, receiver)
+        {
+            return result;
         }
         if let Some(d) = ordinary_get_own_property(vm, o, key) {
             break Some((o, d));
@@ -459,11 +453,10 @@ pub fn define_own_property(
     if obj.borrow(&vm.heap).is_proxy() {
         return proxy::proxy_define_own_property(vm, obj, key, desc);
     }
-    if !key.is_symbol() && crate::module::namespace::is_namespace(vm, obj) {
-        return crate::module::namespace::namespace_define_own(vm, obj, key, &desc);
-    }
-    if let Some(index) = ta::numeric_key(vm, obj, key) {
-        return ta::element_define(vm, obj, index, &desc);
+    if let Some(exotic) = obj.borrow(&vm.heap).exotic()
+        && let Some(result) = (exotic.define_own_property)(vm, obj, key, &desc)
+    {
+        return result;
     }
     let length_key = PropertyKey::String(vm.names.length);
     if let ObjectKind::Array { length, length_writable } = obj.borrow(&vm.heap).kind {
@@ -685,8 +678,10 @@ fn truncate_elements(vm: &mut Vm, obj: Gc<JsObject>, new_len: u32) -> u32 {
 pub fn has_property(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool> {
     let mut current = Some(obj);
     while let Some(o) = current {
-        if let Some(index) = ta::numeric_key(vm, o, key) {
-            return Ok(ta::element_has(vm, o, index));
+        if let Some(exotic) = o.borrow(&vm.heap).exotic()
+            && let Some(found) = (exotic.has_property)(vm, o, key)
+        {
+            return Ok(found);
         }
         let object = o.borrow(&vm.heap);
         let found = match object.kind {
@@ -708,8 +703,10 @@ pub fn delete(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool
     if obj.borrow(&vm.heap).is_proxy() {
         return proxy::proxy_delete(vm, obj, key);
     }
-    if let Some(index) = ta::numeric_key(vm, obj, key) {
-        return Ok(ta::element_delete(vm, obj, index));
+    if let Some(exotic) = obj.borrow(&vm.heap).exotic()
+        && let Some(deleted) = (exotic.delete)(vm, obj, key)
+    {
+        return Ok(deleted);
     }
     let object = obj.borrow(&vm.heap);
     let configurable = match object.kind {
@@ -759,9 +756,6 @@ pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<Vec<Propert
     if obj.borrow(&vm.heap).is_proxy() {
         return proxy::proxy_own_property_keys(vm, obj);
     }
-    if crate::module::namespace::is_namespace(vm, obj) {
-        return Ok(crate::module::namespace::namespace_own_keys(vm, obj));
-    }
     let o = obj.borrow(&vm.heap);
     let mut keys = o.own_keys(&vm.heap);
     // Arrays and String objects keep `length` outside their property
@@ -770,7 +764,10 @@ pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<Vec<Propert
         let at = keys.iter().take_while(|k| matches!(k, PropertyKey::Index(_))).count();
         keys.insert(at, PropertyKey::String(vm.names.length));
     }
-    Ok(ta::with_element_keys(vm, obj, keys))
+    match obj.borrow(&vm.heap).exotic() {
+        Some(exotic) => Ok((exotic.own_property_keys)(vm, obj, keys)),
+        None => Ok(keys),
+    }
 }
 
 /// `[[PreventExtensions]]`.
@@ -781,7 +778,7 @@ pub fn prevent_extensions(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<bool> {
     // A typed array's [[PreventExtensions]] (§10.4.5): one whose length
     // can still change (length-tracking, or on a resizable buffer) could
     // gain elements later, so it stays extensible.
-    if !ta::is_fixed_length(vm, obj) {
+    if obj.borrow(&vm.heap).exotic().is_some_and(|exotic| !(exotic.can_prevent_extensions)(vm, obj)) {
         return Ok(false);
     }
     obj.borrow_mut(&mut vm.heap).extensible = false;
@@ -862,4 +859,95 @@ pub fn make_dictionary(heap: &mut js_gc::Heap, obj: Gc<JsObject>) {
         Properties::Dictionary(_) => return,
     };
     obj.borrow_mut(heap).properties = Properties::Dictionary(Box::new(map));
+}
+
+/// `ArrayCreate` with the given elements.
+pub fn array_create(vm: &mut Vm, values: &[Value]) -> Gc<JsObject> {
+    let proto = vm.realm.intrinsics.array_prototype;
+    let length = values.len() as u32;
+    let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Array { length, length_writable: true });
+    obj.borrow_mut(&mut vm.heap).elements = Elements::Dense(values.to_vec());
+    obj
+}
+
+/// The property key for an integer index (strings above the array-index
+/// range).
+pub(crate) fn index_key(vm: &mut Vm, i: u64) -> PropertyKey {
+    match u32::try_from(i) {
+        Ok(i) if i != u32::MAX => PropertyKey::Index(i),
+        _ => vm.key(&i.to_string()),
+    }
+}
+
+/// A property key as a value (`Object.keys`, `Reflect.ownKeys`).
+pub fn key_to_value(vm: &mut Vm, key: PropertyKey) -> Value {
+    match key {
+        PropertyKey::String(s) => Value::string(s),
+        PropertyKey::Symbol(s) => Value::symbol(s),
+        PropertyKey::Index(i) => vm.string(&i.to_string()),
+    }
+}
+
+/// `ToPropertyDescriptor` (§6.2.6.5).
+pub fn to_property_descriptor(vm: &mut Vm, v: Value) -> JsResult<PropertyDescriptor> {
+    let Some(o) = v.as_object() else {
+        return Err(vm.type_error("Property description must be an object"));
+    };
+    let mut desc = PropertyDescriptor::default();
+    let fields =
+        [vm.names.enumerable, vm.names.configurable, vm.names.value, vm.names.writable, vm.names.get, vm.names.set];
+    for (i, name) in fields.into_iter().enumerate() {
+        let key = PropertyKey::String(name);
+        if !has_property(vm, o, key)? {
+            continue;
+        }
+        let field = get(vm, o, key, v)?;
+        // Later fields' getters may collect; callers run inside a native
+        // call or a proxy operation, whose scope releases this root.
+        vm.keep_alive(field);
+        match i {
+            0 => desc.enumerable = Some(to_boolean(vm, field)),
+            1 => desc.configurable = Some(to_boolean(vm, field)),
+            2 => desc.value = Some(field),
+            3 => desc.writable = Some(to_boolean(vm, field)),
+            4 | 5 => {
+                if !field.is_undefined() && !is_callable(vm, field) {
+                    let which = if i == 4 { "Getter" } else { "Setter" };
+                    return Err(vm.type_error(&format!("{which} must be a function")));
+                }
+                if i == 4 {
+                    desc.get = Some(field);
+                } else {
+                    desc.set = Some(field);
+                }
+            }
+            _ => {}
+        }
+    }
+    if desc.is_accessor() && desc.is_data() {
+        return Err(vm.type_error(
+            "Invalid property descriptor. Cannot both specify accessors and a value or writable attribute",
+        ));
+    }
+    Ok(desc)
+}
+
+/// `FromPropertyDescriptor` (§6.2.6.4).
+pub fn from_property_descriptor(vm: &mut Vm, desc: Option<PropertyDescriptor>) -> JsResult<Value> {
+    let Some(desc) = desc else { return Ok(Value::UNDEFINED) };
+    let obj = vm.new_plain_object();
+    let pairs = [
+        (vm.names.value, desc.value),
+        (vm.names.writable, desc.writable.map(Value::boolean)),
+        (vm.names.get, desc.get),
+        (vm.names.set, desc.set),
+        (vm.names.enumerable, desc.enumerable.map(Value::boolean)),
+        (vm.names.configurable, desc.configurable.map(Value::boolean)),
+    ];
+    for (name, value) in pairs {
+        if let Some(v) = value {
+            create_data_property_or_throw(vm, obj, PropertyKey::String(name), v)?;
+        }
+    }
+    Ok(Value::object(obj))
 }

@@ -104,7 +104,11 @@ impl LookupCache {
     /// cached, see [`LookupCache::is_cacheable_key`]).
     #[inline]
     pub fn named_lookup_is_ordinary(kind: &ObjectKind) -> bool {
-        !matches!(kind, ObjectKind::Proxy(_) | ObjectKind::ModuleNamespace(_) | ObjectKind::TypedArray(_))
+        match kind {
+            ObjectKind::Proxy(_) => false,
+            ObjectKind::Data(data) => data.exotic().is_none(),
+            _ => true,
+        }
     }
 
     /// Whether lookups of `key` may be cached: named keys other than

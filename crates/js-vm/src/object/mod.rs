@@ -5,6 +5,7 @@
 //! code (`[[Get]]` through getters, `[[Set]]` through setters) live in
 //! [`crate::object::internal_methods`], which needs the VM.
 
+mod data;
 pub mod internal_methods;
 mod lookup_cache;
 mod property;
@@ -17,6 +18,7 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 use js_gc::{Gc, Heap, Trace, Tracer};
 
+pub use data::{DataClass, ExoticMethods, KindData};
 pub use lookup_cache::{CachedProperty, LookupCache};
 pub use property::{Accessor, Attributes, PropertyDescriptor, PropertyKey};
 pub use property_slots::PropertySlots;
@@ -93,22 +95,6 @@ pub enum ObjectKind {
     BigInt(Gc<crate::bigint::JsBigInt>),
     /// An unmapped arguments object.
     Arguments,
-    /// A RegExp instance (`[[RegExpMatcher]]`, `[[OriginalSource]]`,
-    /// `[[OriginalFlags]]`).
-    RegExp(Box<crate::builtins::regexp::RegExpData>),
-    /// A %RegExpStringIterator% (`matchAll`).
-    RegExpStringIterator {
-        /// The regular expression.
-        regexp: Value,
-        /// The string.
-        string: Gc<JsString>,
-        /// The `g` flag.
-        global: bool,
-        /// The `u` or `v` flag.
-        unicode: bool,
-        /// Whether it is exhausted.
-        done: bool,
-    },
     /// An object made by `JSON.rawJSON` (`[[IsRawJSON]]`), with its text.
     RawJson(Gc<JsString>),
     /// A mapped arguments object (§10.4.4): index `i` aliases the
@@ -119,8 +105,6 @@ pub enum ObjectKind {
         /// Parameter slot per argument index.
         map: Box<[u32]>,
     },
-    /// A module namespace exotic object (§10.4.6).
-    ModuleNamespace(Box<crate::module::namespace::NamespaceData>),
     /// An Array Iterator (§23.1.5).
     ArrayIterator {
         /// The iterated object; `undefined` once exhausted.
@@ -139,82 +123,26 @@ pub enum ObjectKind {
         /// The next code-unit position.
         position: u32,
     },
-    /// A Map (`[[MapData]]`).
-    Map(Box<crate::builtins::collections::OrderedTable>),
-    /// A Set (`[[SetData]]`).
-    Set(Box<crate::builtins::collections::OrderedTable>),
-    /// A WeakMap (`[[WeakMapData]]`): entries live while their keys do.
-    WeakMap(Box<js_gc::EphemeronTable<Value>>),
-    /// A WeakSet (`[[WeakSetData]]`).
-    WeakSet(Box<js_gc::EphemeronTable<Value>>),
     /// A promise (`[[PromiseState]]`, `[[PromiseResult]]`, reactions).
     Promise(crate::promise::PromiseSlots),
     /// The internal state of a running async function: its promise and,
     /// while it waits at an `await`, its saved frame. Scripts never see it.
     AsyncFunction(Box<crate::interpreter::async_function::AsyncFunctionState>),
-    /// An `AsyncLocalStorage` or `AsyncContext.Variable`.
-    ContextVariable(Box<crate::host::async_local_storage::ContextVariable>),
-    /// An `AsyncContext.Snapshot`: the frame it captured.
-    ContextSnapshot(Option<js_async_context::Frame<Value>>),
-    /// An Iterator Helper (`map`, `filter`, `take`, `drop`, `flatMap`,
-    /// `chunks`, `windows`, `Iterator.concat`, `Iterator.zip`/`zipKeyed`).
-    IteratorHelper(Box<crate::builtins::iterator_helpers::HelperState>),
-    /// A `%WrapForValidIteratorPrototype%` object (`Iterator.from`).
-    WrapForValidIterator(Gc<crate::interpreter::IteratorRecord>),
-    /// A WeakRef (`[[WeakRefTarget]]`).
-    WeakRef(Box<crate::builtins::weak_ref::WeakTarget>),
-    /// A FinalizationRegistry.
-    FinalizationRegistry(Box<crate::builtins::weak_ref::RegistryState>),
     /// An async generator object.
     AsyncGenerator(Box<crate::interpreter::async_generator::AsyncGeneratorState>),
     /// An Async-from-Sync Iterator (`[[SyncIteratorRecord]]`).
     AsyncFromSyncIterator(Gc<crate::interpreter::IteratorRecord>),
-    /// A Map Iterator or Set Iterator (§24.1.5, §24.2.6).
-    CollectionIterator {
-        /// The Map or Set; `None` once exhausted.
-        table: Option<Gc<JsObject>>,
-        /// The next entry position.
-        index: usize,
-        /// What each step yields.
-        kind: IterationKind,
-    },
-    /// An ArrayBuffer or SharedArrayBuffer (`[[ArrayBufferData]]`).
-    ArrayBuffer(Box<crate::builtins::array_buffer::BufferData>),
-    /// A TypedArray (`[[ViewedArrayBuffer]]`, `[[TypedArrayName]]`, ...).
-    TypedArray(Box<crate::builtins::typed_array::TypedArrayData>),
-    /// A DataView (`[[ViewedArrayBuffer]]`, `[[ByteOffset]]`, ...).
-    DataView(Box<crate::builtins::data_view::DataViewData>),
-    /// A `TextEncoder` (it has no state: it always encodes UTF-8).
-    TextEncoder,
-    /// A `TextDecoder`: its encoding, flags and streaming decoder.
-    TextDecoder(Box<crate::host::text_decoder::TextDecoderState>),
-    /// A `TextEncoderStream`: its transform stream and leading surrogate.
-    TextEncoderStream(Box<crate::host::text_encoder_stream::TextEncoderStreamState>),
-    /// A `TextDecoderStream`: its transform stream and decoder.
-    TextDecoderStream(Box<crate::host::text_decoder_stream::TextDecoderStreamState>),
-    /// A DisposableStack or AsyncDisposableStack
-    /// (`[[DisposableState]]`/`[[AsyncDisposableState]]`,
-    /// `[[DisposeCapability]]`).
-    DisposableStack(Box<crate::builtins::disposable_stack::DisposableStackData>),
-    /// An `Event`.
-    Event(Box<crate::host::event::EventData>),
-    /// An `EventTarget` made by its constructor: its listeners.
-    EventTarget(Box<crate::host::event_target::EventTargetData>),
-    /// An `AbortSignal`: listeners, reason, abort algorithms.
-    AbortSignal(Box<crate::host::abort_signal::AbortSignalData>),
-    /// An `AbortController`: its signal.
-    AbortController(Gc<JsObject>),
     /// A Proxy exotic object (§10.5): every internal method goes to its
     /// handler's traps. Its own property storage is an empty dictionary
     /// (so shape-keyed fast paths never match it) and its `proto` is unused.
     Proxy(ProxyData),
-    /// A WHATWG streams object (a stream, reader, writer, controller,
-    /// queuing strategy or an internal pipe record): the js-streams slots.
-    Stream(Box<crate::host::streams::VmStreamSlots>),
     /// The Rust closure of an embedder's function
     /// ([`Handle::function`](crate::Handle::function)), held by an object
     /// only that function's data slot points to.
     HostFunctionBody(std::rc::Rc<crate::embedding::HostFunctionBody>),
+    /// A kind whose internal slots are a cell owned by the module that
+    /// defines it (see [`KindData`]).
+    Data(KindData),
 }
 
 /// What an array-like iterator yields.
@@ -313,6 +241,34 @@ impl JsObject {
     #[inline]
     pub fn is_proxy(&self) -> bool {
         matches!(self.kind, ObjectKind::Proxy(_))
+    }
+
+    /// The owned internal slots, if the kind is one another module owns.
+    #[inline]
+    pub fn data(&self) -> Option<KindData> {
+        match self.kind {
+            ObjectKind::Data(data) => Some(data),
+            _ => None,
+        }
+    }
+
+    /// The slots cell, if the object is of kind `class` (whose cells hold
+    /// `T`s).
+    #[inline]
+    pub fn data_of<T: Trace + 'static>(&self, class: &'static DataClass) -> Option<Gc<T>> {
+        self.data().and_then(|d| d.get(class))
+    }
+
+    /// The exotic internal methods of a kind another module owns.
+    #[inline]
+    pub fn exotic(&self) -> Option<&'static ExoticMethods> {
+        self.data().and_then(KindData::exotic)
+    }
+
+    /// Whether the object is of kind `class`.
+    #[inline]
+    pub fn is_data(&self, class: &'static DataClass) -> bool {
+        self.data().is_some_and(|d| d.is(class))
     }
 
     /// The function, if this is a function object.
@@ -442,45 +398,13 @@ unsafe impl Trace for JsObject {
             ObjectKind::StringIterator { string, .. } => string.trace(tracer),
             ObjectKind::Error { stack, .. } => stack.trace(tracer),
             ObjectKind::RawJson(text) => text.trace(tracer),
-            ObjectKind::RegExp(data) => data.trace(tracer),
-            ObjectKind::RegExpStringIterator { regexp, string, .. } => {
-                regexp.trace(tracer);
-                string.trace(tracer);
-            }
             ObjectKind::MappedArguments { env, .. } => env.trace(tracer),
-            ObjectKind::Map(t) | ObjectKind::Set(t) => t.trace(tracer),
-            ObjectKind::WeakMap(t) | ObjectKind::WeakSet(t) => t.trace(tracer),
-            ObjectKind::CollectionIterator { table, .. } => table.trace(tracer),
             ObjectKind::Promise(state) => state.trace(tracer),
-            ObjectKind::AsyncFromSyncIterator(record) | ObjectKind::WrapForValidIterator(record) => {
-                record.trace(tracer);
-            }
             ObjectKind::AsyncGenerator(state) => state.trace(tracer),
-            ObjectKind::WeakRef(target) => target.trace(tracer),
-            ObjectKind::IteratorHelper(state) => state.trace(tracer),
-            ObjectKind::FinalizationRegistry(state) => state.trace(tracer),
-            ObjectKind::ContextVariable(v) => {
-                v.default.trace(tracer);
-                v.name.trace(tracer);
-            }
-            ObjectKind::ContextSnapshot(frame) => {
-                if let Some(frame) = frame {
-                    frame.as_any().trace(tracer);
-                }
-            }
+            ObjectKind::AsyncFromSyncIterator(record) => record.trace(tracer),
             ObjectKind::AsyncFunction(state) => state.trace(tracer),
-            ObjectKind::ModuleNamespace(data) => data.trace(tracer),
-            ObjectKind::TypedArray(view) => view.buffer.trace(tracer),
-            ObjectKind::DataView(view) => view.buffer.trace(tracer),
             ObjectKind::Proxy(p) => p.trace(tracer),
-            ObjectKind::Stream(slots) => slots.trace(tracer),
-            ObjectKind::Event(data) => data.trace(tracer),
-            ObjectKind::DisposableStack(data) => data.trace(tracer),
-            ObjectKind::EventTarget(data) => data.trace(tracer),
-            ObjectKind::AbortSignal(data) => data.trace(tracer),
-            ObjectKind::AbortController(signal) => signal.trace(tracer),
-            ObjectKind::TextEncoderStream(state) => state.transform().trace(tracer),
-            ObjectKind::TextDecoderStream(state) => state.transform().trace(tracer),
+            ObjectKind::Data(data) => data.cell().trace(tracer),
             // The closure's handles are roots of their own.
             ObjectKind::HostFunctionBody(_)
             | ObjectKind::Ordinary
@@ -488,14 +412,98 @@ unsafe impl Trace for JsObject {
             | ObjectKind::Boolean(_)
             | ObjectKind::Number(_)
             | ObjectKind::Date(_)
-            | ObjectKind::Arguments
-            | ObjectKind::ArrayBuffer(_)
-            | ObjectKind::TextEncoder
-            | ObjectKind::TextDecoder(_) => {}
+            | ObjectKind::Arguments => {}
         }
     }
 
     fn type_name() -> &'static str {
         "Object"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{JsObject, ObjectKind};
+
+    /// The object core names no builtin, host or module type: kinds those
+    /// modules define reach the core only through [`super::KindData`].
+    #[test]
+    fn object_core_imports_no_builtin_host_or_module_code() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/object");
+        let mut offences = Vec::new();
+        let mut files = 0;
+        for entry in std::fs::read_dir(&dir).expect("src/object is readable") {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            files += 1;
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            // Unit tests may set up objects through any module.
+            for (n, line) in text.lines().enumerate().take_while(|(_, l)| !l.starts_with("#[cfg(test)]")) {
+                if line_names_foreign_module(line) {
+                    offences.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+        assert!(files >= 7, "src/object has its files");
+        assert!(offences.is_empty(), "object/ must not use builtins/, host/ or module/:\n{}", offences.join("\n"));
+    }
+
+    /// Whether a source line refers to `crate::builtins`, `crate::host` or
+    /// `crate::module` (directly or in a `use crate::{…}` group).
+    fn line_names_foreign_module(line: &str) -> bool {
+        const FOREIGN: [&str; 3] = ["builtins", "host", "module"];
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let after = &rest[at + "crate::".len()..];
+            let names: Vec<&str> = if let Some(group) = after.strip_prefix('{') {
+                group
+                    .split('}')
+                    .next()
+                    .unwrap_or("")
+                    .split(',')
+                    .map(|n| n.trim().split("::").next().unwrap_or(""))
+                    .collect()
+            } else {
+                vec![after.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or("")]
+            };
+            if names.iter().any(|n| FOREIGN.contains(n)) {
+                return true;
+            }
+            rest = after;
+        }
+        false
+    }
+
+    #[test]
+    fn the_foreign_module_check_sees_paths_and_groups() {
+        assert!(line_names_foreign_module("use crate::builtins::regexp::RegExpData;"));
+        assert!(line_names_foreign_module("    Map(Box<crate::builtins::collections::OrderedTable>),"));
+        assert!(line_names_foreign_module("use crate::{host, value::Value};"));
+        assert!(line_names_foreign_module("crate::module::namespace::is_namespace(vm, obj)"));
+        assert!(!line_names_foreign_module("use crate::vm::{JsResult, Vm};"));
+        assert!(!line_names_foreign_module("use crate::value::Value; // not crate::host"));
+        assert!(!line_names_foreign_module("use crate::modules_of_this_name::X;"));
+    }
+
+    /// The sizes every object pays (reported by the layout work of issue 20).
+    #[test]
+    fn object_layout_sizes() {
+        let object = size_of::<JsObject>();
+        let kind = size_of::<ObjectKind>();
+        println!("size_of::<JsObject>() = {object}, size_of::<ObjectKind>() = {kind}");
+        println!(
+            "payloads: Function {}, PromiseSlots {}, ProxyData {}, SourceSite {}, Properties {}, Elements {}",
+            size_of::<crate::function::Function>(),
+            size_of::<crate::promise::PromiseSlots>(),
+            size_of::<super::ProxyData>(),
+            size_of::<Option<crate::bytecode::SourceSite>>(),
+            size_of::<super::Properties>(),
+            size_of::<super::Elements>(),
+        );
+        assert!(kind < object);
+        assert_eq!(size_of::<super::KindData>(), 16);
     }
 }

@@ -21,10 +21,9 @@ use std::collections::HashSet;
 
 use js_gc::{Gc, Trace, Tracer};
 
-use super::internal_methods as im;
+use super::internal_methods::{self as im, from_property_descriptor, key_to_value, to_property_descriptor};
 use super::{Elements, JsObject, ObjectKind, Properties, PropertyDescriptor, PropertyKey};
 use crate::abstract_ops::{same_value, to_boolean, to_property_key};
-use crate::builtins::object::{from_property_descriptor, key_to_value, to_property_descriptor};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -583,7 +582,7 @@ fn create_key_list(vm: &mut Vm, list: Value) -> JsResult<Vec<PropertyKey>> {
     let len = im::length_of_array_like(vm, array)? as u64;
     let mut keys = Vec::new();
     for i in 0..len {
-        let index = crate::builtins::function::index_key(vm, i);
+        let index = im::index_key(vm, i);
         let element = im::get(vm, array, index, list)?;
         if !element.is_string() && element.as_symbol().is_none() {
             // Only primitives are shown: converting an object could run code.
@@ -607,7 +606,7 @@ pub fn proxy_call(vm: &mut Vm, proxy: Gc<JsObject>, this: Value, args: &[Value])
     roots.extend_from_slice(args);
     operation(vm, proxy, Trap::Apply, &roots, |vm, target, handler, trap| {
         let Some(trap) = trap else { return im::call(vm, Value::object(target), this, args) };
-        let arg_array = Value::object(crate::builtins::array::array_create(vm, args));
+        let arg_array = Value::object(im::array_create(vm, args));
         vm.temp_roots.push(arg_array);
         im::call(vm, trap, Value::object(handler), &[Value::object(target), this, arg_array])
     })
@@ -623,7 +622,7 @@ pub fn proxy_construct(vm: &mut Vm, proxy: Gc<JsObject>, args: &[Value], new_tar
     roots.extend_from_slice(args);
     operation(vm, proxy, Trap::Construct, &roots, |vm, target, handler, trap| {
         let Some(trap) = trap else { return im::construct(vm, target, args, Some(new_target)) };
-        let arg_array = Value::object(crate::builtins::array::array_create(vm, args));
+        let arg_array = Value::object(im::array_create(vm, args));
         vm.temp_roots.push(arg_array);
         let args = [Value::object(target), arg_array, Value::object(new_target)];
         let result = im::call(vm, trap, Value::object(handler), &args)?;

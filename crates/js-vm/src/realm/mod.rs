@@ -23,6 +23,12 @@ macro_rules! intrinsics {
                 [$(self.$name,)*].into_iter()
             }
 
+            /// Every intrinsic set to `object`, a placeholder until the
+            /// prototypes and builtins are made.
+            fn filled_with(object: Gc<JsObject>) -> Self {
+                Self { $($name: object,)* }
+            }
+
         }
     };
 }
@@ -255,158 +261,78 @@ pub struct Realm {
 impl Realm {
     /// Creates the realm's objects with their prototype links; builtins fill
     /// in the properties.
-    #[allow(clippy::too_many_lines, reason = "one line per intrinsic object")]
     pub(crate) fn new(heap: &mut Heap, root: Gc<Shape>, id: RealmId) -> Self {
-        let obj = |heap: &mut Heap, proto: Option<Gc<JsObject>>, kind: ObjectKind| {
-            heap.alloc(JsObject::new(root, proto, kind))
-        };
-        let object_prototype = obj(heap, None, ObjectKind::Ordinary);
-        let p = Some(object_prototype);
-        let function_prototype = obj(heap, p, ObjectKind::Function(crate::builtins::function::empty_function(id)));
-        let array_prototype = obj(heap, p, ObjectKind::Array { length: 0, length_writable: true });
-        let string_prototype = {
-            let empty = heap.alloc(JsString::from_rust_str(""));
-            obj(heap, p, ObjectKind::String(empty))
-        };
-        let number_prototype = obj(heap, p, ObjectKind::Number(0.0));
-        let boolean_prototype = obj(heap, p, ObjectKind::Boolean(false));
-        let symbol_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let bigint_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let error_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let e = Some(error_prototype);
-        let eval_error_prototype = obj(heap, e, ObjectKind::Ordinary);
-        let range_error_prototype = obj(heap, e, ObjectKind::Ordinary);
-        let reference_error_prototype = obj(heap, e, ObjectKind::Ordinary);
-        let syntax_error_prototype = obj(heap, e, ObjectKind::Ordinary);
-        let type_error_prototype = obj(heap, e, ObjectKind::Ordinary);
-        let uri_error_prototype = obj(heap, e, ObjectKind::Ordinary);
-        let aggregate_error_prototype = obj(heap, e, ObjectKind::Ordinary);
-        let iterator_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let i = Some(iterator_prototype);
-        let array_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
-        let string_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
-        let generator_prototype = obj(heap, i, ObjectKind::Ordinary);
-        let regexp_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let regexp_string_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
-        let generator_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
-        let map_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let set_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let map_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
-        let set_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
-        let weak_map_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let weak_set_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let promise_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let async_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
-        let async_iterator_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let async_from_sync_iterator_prototype = obj(heap, Some(async_iterator_prototype), ObjectKind::Ordinary);
-        let async_generator_function_prototype = obj(heap, Some(function_prototype), ObjectKind::Ordinary);
-        let async_generator_prototype = obj(heap, Some(async_iterator_prototype), ObjectKind::Ordinary);
-        let weak_ref_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let date_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let finalization_registry_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let iterator_helper_prototype = obj(heap, i, ObjectKind::Ordinary);
-        let wrap_for_valid_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
-        let suppressed_error_prototype = obj(heap, e, ObjectKind::Ordinary);
-        let disposable_stack_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let async_disposable_stack_prototype = obj(heap, p, ObjectKind::Ordinary);
-        let global = obj(heap, p, ObjectKind::Ordinary);
-        // Constructors and function intrinsics are made by the builtins.
-        let placeholder = object_prototype;
+        let object_prototype = heap.alloc(JsObject::new(root, None, ObjectKind::Ordinary));
+        // Constructors and function intrinsics are made by the builtins;
+        // until then their slots hold %Object.prototype%.
+        let mut intrinsics = Intrinsics::filled_with(object_prototype);
+        Self::create_prototypes(heap, root, id, &mut intrinsics);
+        let global = heap.alloc(JsObject::new(root, Some(object_prototype), ObjectKind::Ordinary));
         let empty = heap.alloc(JsString::from_rust_str(""));
         Self {
             global,
             global_lexicals: indexmap::IndexMap::default(),
             legacy_regexp: crate::builtins::regexp::legacy::LegacyRegExpStatics::new(empty),
             regexp: crate::builtins::regexp::RegExpRealmState::default(),
-            intrinsics: Intrinsics {
-                object_prototype,
-                function_prototype,
-                array_prototype,
-                string_prototype,
-                number_prototype,
-                boolean_prototype,
-                symbol_prototype,
-                bigint_prototype,
-                error_prototype,
-                eval_error_prototype,
-                range_error_prototype,
-                reference_error_prototype,
-                syntax_error_prototype,
-                type_error_prototype,
-                uri_error_prototype,
-                aggregate_error_prototype,
-                iterator_prototype,
-                array_iterator_prototype,
-                string_iterator_prototype,
-                object_constructor: placeholder,
-                function_constructor: placeholder,
-                array_constructor: placeholder,
-                throw_type_error: placeholder,
-                array_values: placeholder,
-                array_iterator_next: placeholder,
-                generator_function_prototype,
-                generator_prototype,
-                eval: placeholder,
-                regexp_prototype,
-                regexp_constructor: placeholder,
-                regexp_exec: placeholder,
-                regexp_string_iterator_prototype,
-                map_prototype,
-                set_prototype,
-                map_iterator_prototype,
-                set_iterator_prototype,
-                weak_map_prototype,
-                weak_set_prototype,
-                promise_prototype,
-                promise_constructor: placeholder,
-                async_function_prototype,
-                async_iterator_prototype,
-                async_from_sync_iterator_prototype,
-                async_generator_function_prototype,
-                async_generator_prototype,
-                weak_ref_prototype,
-                date_prototype,
-                finalization_registry_prototype,
-                iterator_constructor: placeholder,
-                iterator_helper_prototype,
-                wrap_for_valid_iterator_prototype,
-                // Binary data intrinsics are made by their builtins.
-                array_buffer_prototype: placeholder,
-                array_buffer_constructor: placeholder,
-                shared_array_buffer_prototype: placeholder,
-                shared_array_buffer_constructor: placeholder,
-                typed_array_prototype: placeholder,
-                typed_array_constructor: placeholder,
-                int8_array: placeholder,
-                uint8_array: placeholder,
-                uint8_clamped_array: placeholder,
-                int16_array: placeholder,
-                uint16_array: placeholder,
-                int32_array: placeholder,
-                uint32_array: placeholder,
-                float16_array: placeholder,
-                float32_array: placeholder,
-                float64_array: placeholder,
-                big_int64_array: placeholder,
-                big_uint64_array: placeholder,
-                data_view_prototype: placeholder,
-                int8_array_prototype: placeholder,
-                uint8_array_prototype: placeholder,
-                uint8_clamped_array_prototype: placeholder,
-                int16_array_prototype: placeholder,
-                uint16_array_prototype: placeholder,
-                int32_array_prototype: placeholder,
-                uint32_array_prototype: placeholder,
-                float16_array_prototype: placeholder,
-                float32_array_prototype: placeholder,
-                float64_array_prototype: placeholder,
-                big_int64_array_prototype: placeholder,
-                big_uint64_array_prototype: placeholder,
-                suppressed_error_prototype,
-                disposable_stack_prototype,
-                async_disposable_stack_prototype,
-            },
+            intrinsics,
         }
+    }
+
+    /// The prototype objects of `intr` (all but `%Object.prototype%`), each
+    /// of its kind, linked to their parents. The binary-data prototypes are
+    /// made by their builtins.
+    fn create_prototypes(heap: &mut Heap, root: Gc<Shape>, id: RealmId, intr: &mut Intrinsics) {
+        let obj = |heap: &mut Heap, proto: Option<Gc<JsObject>>, kind: ObjectKind| {
+            heap.alloc(JsObject::new(root, proto, kind))
+        };
+        let p = Some(intr.object_prototype);
+        intr.function_prototype = obj(heap, p, ObjectKind::Function(crate::builtins::function::empty_function(id)));
+        intr.array_prototype = obj(heap, p, ObjectKind::Array { length: 0, length_writable: true });
+        intr.string_prototype = {
+            let empty = heap.alloc(JsString::from_rust_str(""));
+            obj(heap, p, ObjectKind::String(empty))
+        };
+        intr.number_prototype = obj(heap, p, ObjectKind::Number(0.0));
+        intr.boolean_prototype = obj(heap, p, ObjectKind::Boolean(false));
+        intr.symbol_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.bigint_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.error_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let e = Some(intr.error_prototype);
+        intr.eval_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        intr.range_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        intr.reference_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        intr.syntax_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        intr.type_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        intr.uri_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        intr.aggregate_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        intr.iterator_prototype = obj(heap, p, ObjectKind::Ordinary);
+        let i = Some(intr.iterator_prototype);
+        intr.array_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        intr.string_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        intr.generator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        intr.regexp_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.regexp_string_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        intr.generator_function_prototype = obj(heap, Some(intr.function_prototype), ObjectKind::Ordinary);
+        intr.map_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.set_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.map_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        intr.set_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        intr.weak_map_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.weak_set_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.promise_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.async_function_prototype = obj(heap, Some(intr.function_prototype), ObjectKind::Ordinary);
+        intr.async_iterator_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.async_from_sync_iterator_prototype = obj(heap, Some(intr.async_iterator_prototype), ObjectKind::Ordinary);
+        intr.async_generator_function_prototype = obj(heap, Some(intr.function_prototype), ObjectKind::Ordinary);
+        intr.async_generator_prototype = obj(heap, Some(intr.async_iterator_prototype), ObjectKind::Ordinary);
+        intr.weak_ref_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.date_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.finalization_registry_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.iterator_helper_prototype = obj(heap, i, ObjectKind::Ordinary);
+        intr.wrap_for_valid_iterator_prototype = obj(heap, i, ObjectKind::Ordinary);
+        intr.suppressed_error_prototype = obj(heap, e, ObjectKind::Ordinary);
+        intr.disposable_stack_prototype = obj(heap, p, ObjectKind::Ordinary);
+        intr.async_disposable_stack_prototype = obj(heap, p, ObjectKind::Ordinary);
     }
 }
 

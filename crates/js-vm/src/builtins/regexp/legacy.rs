@@ -15,8 +15,8 @@ use js_gc::{Gc, Trace, Tracer};
 use super::{RegExpData, regexp_initialize};
 use crate::abstract_ops::to_string;
 use crate::interpreter::CallInfo;
+use crate::object::JsObject;
 use crate::object::internal_methods::set;
-use crate::object::{JsObject, ObjectKind};
 use crate::realm::RealmId;
 use crate::string::JsString;
 use crate::value::Value;
@@ -185,10 +185,10 @@ pub(super) fn after_match(
 /// proposal's realm and subclass checks).
 pub(super) fn compile(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let o = match info.this.as_object() {
-        Some(o) => match &o.borrow(&vm.heap).kind {
-            ObjectKind::RegExp(d) => Some((o, d.realm, d.legacy_features_enabled)),
-            _ => None,
-        },
+        Some(o) => super::regexp_data(&vm.heap, o).map(|d| {
+            let d = d.borrow(&vm.heap);
+            (o, d.realm, d.legacy_features_enabled)
+        }),
         None => None,
     };
     let Some((o, realm, legacy_enabled)) = o else {
@@ -202,9 +202,11 @@ pub(super) fn compile(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let pattern = info.arg(vm, 0);
     let flags = info.arg(vm, 1);
-    let source = pattern.as_object().and_then(|p| match &p.borrow(&vm.heap).kind {
-        ObjectKind::RegExp(d) => Some((d.source, d.flags)),
-        _ => None,
+    let source = pattern.as_object().and_then(|p| {
+        super::regexp_data(&vm.heap, p).map(|d| {
+            let d = d.borrow(&vm.heap);
+            (d.source, d.flags)
+        })
     });
     let (p, f) = match source {
         Some(_) if !flags.is_undefined() => {
@@ -232,10 +234,11 @@ pub(super) fn compile(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// The slots RegExpInitialize sets on an existing object: the new pattern
 /// and flags, keeping the object's realm and legacy-features flag.
 fn reinitialize(vm: &mut Vm, o: Gc<JsObject>, mut data: RegExpData) {
-    if let ObjectKind::RegExp(d) = &mut o.borrow_mut(&mut vm.heap).kind {
+    if let Some(d) = super::regexp_data(&vm.heap, o) {
+        let d = d.borrow_mut(&mut vm.heap);
         data.realm = d.realm;
         data.legacy_features_enabled = d.legacy_features_enabled;
-        **d = data;
+        *d = data;
     }
 }
 

@@ -27,7 +27,7 @@ use crate::abstract_ops::{
 };
 use crate::interpreter::{CallInfo, prototype_from_constructor};
 use crate::object::internal_methods::{add_property, call, create_data_property_or_throw, get, get_value, set};
-use crate::object::{Attributes, CachedProperty, JsObject, ObjectKind, Properties, PropertyKey, PropertySlots};
+use crate::object::{Attributes, CachedProperty, DataClass, JsObject, Properties, PropertyKey, PropertySlots};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -54,6 +54,57 @@ unsafe impl Trace for RegExpData {
     fn trace(&self, tracer: &mut Tracer) {
         self.source.trace(tracer);
         self.flags.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "RegExpData"
+    }
+}
+
+/// A RegExp instance: its slots (`[[RegExpMatcher]]`, `[[OriginalSource]]`,
+/// `[[OriginalFlags]]`, …) are a [`RegExpData`] cell.
+pub(crate) static REGEXP: DataClass = DataClass::plain("RegExp");
+
+/// A %RegExpStringIterator% (`matchAll`): its slots are a
+/// [`RegExpStringIteratorSlots`] cell.
+static REGEXP_STRING_ITERATOR: DataClass = DataClass::plain("RegExpStringIterator");
+
+/// The RegExp slots of `o`, if it is a RegExp.
+#[inline]
+pub(crate) fn regexp_data(heap: &js_gc::Heap, o: Gc<JsObject>) -> Option<Gc<RegExpData>> {
+    o.borrow(heap).data_of(&REGEXP)
+}
+
+/// Whether `o` is a RegExp (has `[[RegExpMatcher]]`).
+#[inline]
+fn is_regexp_object(vm: &Vm, o: Gc<JsObject>) -> bool {
+    o.borrow(&vm.heap).is_data(&REGEXP)
+}
+
+/// The slots of a %RegExpStringIterator%.
+#[derive(Clone, Copy)]
+struct RegExpStringIteratorSlots {
+    /// The regular expression.
+    regexp: Value,
+    /// The string.
+    string: Gc<JsString>,
+    /// The `g` flag.
+    global: bool,
+    /// The `u` or `v` flag.
+    unicode: bool,
+    /// Whether it is exhausted.
+    done: bool,
+}
+
+// SAFETY: the regular expression and the string are the edges.
+unsafe impl Trace for RegExpStringIteratorSlots {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.regexp.trace(tracer);
+        self.string.trace(tracer);
+    }
+
+    fn type_name() -> &'static str {
+        "RegExpStringIterator"
     }
 }
 
@@ -215,7 +266,7 @@ fn regexp_create_legacy(
     let mut data = regexp_initialize(vm, pattern, flags)?;
     data.legacy_features_enabled = legacy_features_enabled;
     let proto = proto.unwrap_or(vm.realm.intrinsics.regexp_prototype);
-    let o = vm.new_object_of_kind(Some(proto), ObjectKind::RegExp(Box::new(data)));
+    let o = vm.new_object_with_data(Some(proto), &REGEXP, data);
     define_last_index(vm, o);
     Ok(Value::object(o))
 }
@@ -247,9 +298,11 @@ fn regexp_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             return Ok(pattern);
         }
     }
-    let (p, f) = match pattern.as_object().map(|o| match &o.borrow(&vm.heap).kind {
-        ObjectKind::RegExp(d) => Some((d.source, d.flags)),
-        _ => None,
+    let (p, f) = match pattern.as_object().map(|o| {
+        regexp_data(&vm.heap, o).map(|d| {
+            let d = d.borrow(&vm.heap);
+            (d.source, d.flags)
+        })
     }) {
         Some(Some((source, original_flags))) => {
             (Value::string(source), if flags.is_undefined() { Value::string(original_flags) } else { flags })
@@ -287,12 +340,12 @@ pub fn is_regexp(vm: &mut Vm, v: Value) -> JsResult<bool> {
     if !m.is_undefined() {
         return Ok(to_boolean(vm, m));
     }
-    Ok(matches!(o.borrow(&vm.heap).kind, ObjectKind::RegExp(_)))
+    Ok(is_regexp_object(vm, o))
 }
 
 fn this_regexp(vm: &mut Vm, this: Value, name: &str) -> JsResult<Gc<JsObject>> {
     match this.as_object() {
-        Some(o) if matches!(o.borrow(&vm.heap).kind, ObjectKind::RegExp(_)) => Ok(o),
+        Some(o) if is_regexp_object(vm, o) => Ok(o),
         _ => Err(vm.type_error(&format!("RegExp.prototype.{name} requires that 'this' be a RegExp object"))),
     }
 }
@@ -370,7 +423,8 @@ fn run_program(vm: &Vm, program: &Program, text: &[u16], start: usize) -> JsResu
 /// `lastIndex` and runs the matcher; `None` where the spec returns null.
 fn builtin_match(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Option<FoundMatch>> {
     let mut last_index = read_last_index(vm, r)?;
-    let ObjectKind::RegExp(data) = &r.borrow(&vm.heap).kind else { return Ok(None) };
+    let Some(data) = regexp_data(&vm.heap, r) else { return Ok(None) };
+    let data = data.borrow(&vm.heap);
     let (program, realm, legacy_enabled) = (Rc::clone(&data.program), data.realm, data.legacy_features_enabled);
     let flags = program.flags;
     let updates_last_index = flags.has(FlagSet::GLOBAL) || flags.has(FlagSet::STICKY);
@@ -533,7 +587,7 @@ fn exec_is_intrinsic(vm: &mut Vm, r: Gc<JsObject>) -> bool {
     let key = PropertyKey::String(vm.names.exec);
     let intrinsic = Value::object(vm.realm.intrinsics.regexp_exec);
     matches!(vm.lookup_cache.lookup(&vm.heap, r, key), Some(CachedProperty::Data(v)) if v == intrinsic)
-        && matches!(r.borrow(&vm.heap).kind, ObjectKind::RegExp(_))
+        && is_regexp_object(vm, r)
 }
 
 /// RegExpExec (§22.2.7.1): a user `exec` if there is one.
@@ -550,7 +604,7 @@ pub fn regexp_exec(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Va
         }
         return Ok(result);
     }
-    if !matches!(r.borrow(&vm.heap).kind, ObjectKind::RegExp(_)) {
+    if !is_regexp_object(vm, r) {
         return Err(vm.type_error("RegExp.prototype.exec called on an incompatible receiver"));
     }
     builtin_exec(vm, r, s)
@@ -593,10 +647,7 @@ fn test(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// getters on a RegExp (the lookup cache finds each without running code):
 /// then they are the RegExp's own flags, and nothing observable happens.
 fn intrinsic_flags(vm: &mut Vm, r: Gc<JsObject>) -> Option<FlagSet> {
-    let flags = match &r.borrow(&vm.heap).kind {
-        ObjectKind::RegExp(d) => d.program.flags,
-        _ => return None,
-    };
+    let flags = regexp_data(&vm.heap, r)?.borrow(&vm.heap).program.flags;
     let getters = vm.realm.regexp.getters.as_ref()?;
     let mut expected = [getters.flags; 9];
     expected[1..].copy_from_slice(&getters.flag);
@@ -667,10 +718,10 @@ fn source_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(o) = info.this.as_object() else {
         return Err(vm.type_error("RegExp.prototype.source getter called on a non-object"));
     };
-    let source = match &o.borrow(&vm.heap).kind {
-        ObjectKind::RegExp(d) => d.source,
-        _ if o == vm.realm.intrinsics.regexp_prototype => return Ok(vm.string("(?:)")),
-        _ => return Err(vm.type_error("RegExp.prototype.source getter called on a non-RegExp object")),
+    let source = match regexp_data(&vm.heap, o) {
+        Some(d) => d.borrow(&vm.heap).source,
+        None if o == vm.realm.intrinsics.regexp_prototype => return Ok(vm.string("(?:)")),
+        None => return Err(vm.type_error("RegExp.prototype.source getter called on a non-RegExp object")),
     };
     // Code units, so a lone surrogate in the pattern survives.
     let units = units_of(vm, source);
@@ -742,10 +793,10 @@ macro_rules! flag_getter {
             let Some(o) = info.this.as_object() else {
                 return Err(vm.type_error(concat!("RegExp.prototype.", $name, " getter called on a non-object")));
             };
-            let flags = match &o.borrow(&vm.heap).kind {
-                ObjectKind::RegExp(d) => d.program.flags,
-                _ if o == vm.realm.intrinsics.regexp_prototype => return Ok(Value::UNDEFINED),
-                _ => {
+            let flags = match regexp_data(&vm.heap, o) {
+                Some(d) => d.borrow(&vm.heap).program.flags,
+                None if o == vm.realm.intrinsics.regexp_prototype => return Ok(Value::UNDEFINED),
+                None => {
                     return Err(vm.type_error(concat!(
                         "RegExp.prototype.",
                         $name,
@@ -1245,9 +1296,10 @@ fn symbol_match_all(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         set_last_index(vm, m, last_index)?;
     }
     let proto = vm.realm.intrinsics.regexp_string_iterator_prototype;
-    let it = vm.new_object_of_kind(
+    let it = vm.new_object_with_data(
         Some(proto),
-        ObjectKind::RegExpStringIterator {
+        &REGEXP_STRING_ITERATOR,
+        RegExpStringIteratorSlots {
             regexp: matcher,
             string: s,
             global: flag_set.has(FlagSet::GLOBAL),
@@ -1263,9 +1315,10 @@ fn string_iterator_next(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(it) = info.this.as_object() else {
         return Err(vm.type_error("next method called on incompatible receiver"));
     };
-    let ObjectKind::RegExpStringIterator { regexp, string, global, unicode, done } = it.borrow(&vm.heap).kind else {
+    let Some(slots) = it.borrow(&vm.heap).data_of::<RegExpStringIteratorSlots>(&REGEXP_STRING_ITERATOR) else {
         return Err(vm.type_error("next method called on incompatible receiver"));
     };
+    let RegExpStringIteratorSlots { regexp, string, global, unicode, done } = *slots.borrow(&vm.heap);
     if done {
         return Ok(iter_result(vm, Value::UNDEFINED, true));
     }
@@ -1274,9 +1327,7 @@ fn string_iterator_next(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     // Returned after the match's `toString` and the `lastIndex` getter run.
     vm.keep_alive(result);
     let finish = |vm: &mut Vm| {
-        if let ObjectKind::RegExpStringIterator { done, .. } = &mut it.borrow_mut(&mut vm.heap).kind {
-            *done = true;
-        }
+        slots.borrow_mut(&mut vm.heap).done = true;
     };
     let Some(result_obj) = result.as_object() else {
         finish(vm);
@@ -1456,10 +1507,8 @@ mod tests {
         let program_of = |vm: &mut Vm, source: &str| {
             let handle = vm.eval_script("test.js", source).ok();
             let o = handle.and_then(|h| vm.handle_value(&h)).and_then(Value::as_object).expect("a RegExp");
-            match &o.borrow(&vm.heap).kind {
-                crate::object::ObjectKind::RegExp(d) => std::rc::Rc::clone(&d.program),
-                _ => panic!("not a RegExp"),
-            }
+            let data = super::regexp_data(&vm.heap, o).expect("a RegExp's slots");
+            std::rc::Rc::clone(&data.borrow(&vm.heap).program)
         };
         let a = program_of(&mut vm, "/ab+c/g");
         let b = program_of(&mut vm, "new RegExp('ab+c', 'g')");

@@ -11,9 +11,11 @@ use crate::abstract_ops::to_number;
 use crate::builtins::array_buffer::{
     BufferData, buffer_data, copy_buffer_bytes, new_array_buffer, transfer_array_buffer,
 };
-use crate::builtins::data_view::DataViewData;
-use crate::builtins::typed_array::{ElementType, TypedArrayData, intrinsic_prototype, typed_array_length};
-use crate::object::{JsObject, ObjectKind};
+use crate::builtins::data_view::{DataViewData, view_data};
+use crate::builtins::typed_array::{
+    ElementType, TypedArrayData, intrinsic_prototype, typed_array_data, typed_array_length,
+};
+use crate::object::JsObject;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -22,10 +24,8 @@ use crate::vm::{JsResult, Vm};
 /// a fixed-length, non-shared buffer. A detached buffer passes (the
 /// operations check it themselves).
 pub(super) fn to_array_buffer_view(vm: &mut Vm, value: Value, what: &str) -> JsResult<Value> {
-    let buffer = value.as_object().and_then(|o| match &o.borrow(&vm.heap).kind {
-        ObjectKind::TypedArray(data) => Some(data.buffer),
-        ObjectKind::DataView(data) => Some(data.buffer),
-        _ => None,
+    let buffer = value.as_object().and_then(|o| {
+        typed_array_data(vm, o).map(|data| data.buffer).or_else(|| view_data(vm, o).map(|data| data.buffer))
     });
     let Some(buffer) = buffer else {
         return Err(vm.type_error(&format!("{what} must be an ArrayBufferView")));
@@ -100,11 +100,7 @@ fn data_view_byte_length(vm: &Vm, view: &DataViewData) -> usize {
 /// [`js_streams::StreamHost::view_record`].
 pub(super) fn view_record(vm: &Vm, view: Value) -> ViewRecord<Value> {
     let object = view.as_object();
-    let kind = object.map(|o| match &o.borrow(&vm.heap).kind {
-        ObjectKind::TypedArray(data) => Ok(**data),
-        ObjectKind::DataView(data) => Err(Some(**data)),
-        _ => Err(None),
-    });
+    let kind = object.map(|o| typed_array_data(vm, o).ok_or_else(|| view_data(vm, o)));
     match kind {
         Some(Ok(ta)) => ViewRecord {
             buffer: Value::object(ta.buffer),
@@ -183,11 +179,11 @@ pub(super) fn new_view(
     let view = if let Some(element) = element_of(constructor) {
         let proto = intrinsic_prototype(vm, element);
         let data = TypedArrayData { element, buffer, byte_offset, array_length: Some(length) };
-        vm.new_object_of_kind(Some(proto), ObjectKind::TypedArray(Box::new(data)))
+        crate::builtins::typed_array::make_view(vm, proto, data)
     } else {
         let proto = vm.realm.intrinsics.data_view_prototype;
         let data = DataViewData { buffer, byte_offset, byte_length: Some(length) };
-        vm.new_object_of_kind(Some(proto), ObjectKind::DataView(Box::new(data)))
+        crate::builtins::data_view::new_data_view(vm, proto, data)
     };
     vm.keep_alive(Value::object(view));
     Value::object(view)

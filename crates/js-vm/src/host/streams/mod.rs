@@ -6,8 +6,8 @@
 //! `array_buffer_view`), WebIDL argument conversion, brand checks and the
 //! prototypes.
 //!
-//! Every stream object is an object of kind [`ObjectKind::Stream`] whose
-//! cell embeds the crate's [`StreamSlots`].
+//! Every stream object is an object of class [`STREAM`] whose slots cell
+//! is the crate's [`StreamSlots`].
 
 mod array_buffer_view;
 mod conversions;
@@ -32,10 +32,15 @@ use js_streams::{ErrorKind, StreamHost, StreamSlots, ViewRecord};
 use crate::builtins::error::ErrorKind as VmErrorKind;
 use crate::host::abort_signal;
 use crate::object::internal_methods::define_builtin;
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, DataClass, JsObject, PropertyKey};
 use crate::subsystem_host::VmHost;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
+
+/// A WHATWG streams object (a stream, reader, writer, controller, queuing
+/// strategy or an internal pipe record): its slots are a [`VmStreamSlots`]
+/// cell.
+pub(crate) static STREAM: DataClass = DataClass::plain("Stream");
 
 /// The slots of a stream object in this engine.
 pub type VmStreamSlots = StreamSlots<Value, Gc<JsObject>, Gc<JsObject>>;
@@ -112,16 +117,16 @@ impl StreamHost for VmHost<'_> {
     type Object = Gc<JsObject>;
 
     fn stream_slots(&mut self, object: Gc<JsObject>) -> &mut VmStreamSlots {
-        match &mut object.borrow_mut(&mut self.heap).kind {
-            ObjectKind::Stream(slots) => slots,
-            // The algorithms only receive objects that passed a brand
-            // check or that they made.
-            _ => unreachable!("stream_slots called on an object that is not a stream object"),
-        }
+        // The algorithms only receive objects that passed a brand check
+        // or that they made.
+        let Some(cell) = object.borrow(&self.heap).data_of::<VmStreamSlots>(&STREAM) else {
+            unreachable!("stream_slots called on an object that is not a stream object")
+        };
+        cell.borrow_mut(&mut self.heap)
     }
 
     fn as_stream_object(&self, value: Value) -> Option<Gc<JsObject>> {
-        value.as_object().filter(|o| matches!(o.borrow(&self.heap).kind, ObjectKind::Stream(_)))
+        value.as_object().filter(|o| o.borrow(&self.heap).is_data(&STREAM))
     }
 
     fn stream_object_value(&self, object: Gc<JsObject>) -> Value {
@@ -151,7 +156,7 @@ impl StreamHost for VmHost<'_> {
             }
             StreamSlots::Pipe(_) | StreamSlots::Tee(_) | StreamSlots::ByteTee(_) => None,
         };
-        let object = self.new_object_of_kind(proto, ObjectKind::Stream(Box::new(slots)));
+        let object = self.new_object_with_data(proto, &STREAM, slots);
         self.keep_alive(Value::object(object));
         object
     }
@@ -275,10 +280,8 @@ fn pipe_abort_algorithm(vm: &mut Vm, data: Value) -> JsResult<()> {
 /// The stream object `value` if its slots pass `test` (a brand check).
 pub(crate) fn branded(vm: &Vm, value: Value, test: fn(&VmStreamSlots) -> bool) -> Option<Gc<JsObject>> {
     let object = value.as_object()?;
-    match &object.borrow(&vm.heap).kind {
-        ObjectKind::Stream(slots) if test(slots) => Some(object),
-        _ => None,
-    }
+    let cell = object.borrow(&vm.heap).data_of::<VmStreamSlots>(&STREAM)?;
+    test(cell.borrow(&vm.heap)).then_some(object)
 }
 
 /// A thrown value from the algorithms as an exception (a termination
