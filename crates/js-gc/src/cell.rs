@@ -35,7 +35,10 @@ pub const HEADER_SIZE: usize = size_of::<Header>();
 pub(crate) struct TypeInfo {
     /// The name `HeapStats` reports (see [`Trace::type_name`]).
     pub(crate) name: fn() -> &'static str,
-    pub(crate) type_id: fn() -> TypeId,
+    /// The value's type, stored rather than computed: `GcAny::is` and
+    /// `downcast` run on hot paths (an engine's typed object slots), where
+    /// an indirect call per check showed up in profiles.
+    pub(crate) type_id: TypeId,
     /// Size of the whole cell (header and value) before size-class rounding.
     pub(crate) size: usize,
     /// `None` for types whose `Trace::NEEDS_TRACE` is false: marking such a
@@ -63,7 +66,7 @@ impl<T: Trace + 'static> GcBox<T> {
     /// The type record of `T`, one per monomorphization.
     pub(crate) const TYPE_INFO: &'static TypeInfo = &TypeInfo {
         name: T::type_name,
-        type_id: TypeId::of::<T>,
+        type_id: TypeId::of::<T>(),
         size: size_of::<Self>(),
         trace: if T::NEEDS_TRACE { Some(trace_cell::<T>) } else { None },
         drop: if std::mem::needs_drop::<T>() { Some(drop_cell::<T>) } else { None },

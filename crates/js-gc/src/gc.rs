@@ -62,7 +62,7 @@ impl<T: Trace + 'static> Gc<T> {
                 self.ptr
             );
             assert!(
-                (header.type_info().type_id)() == TypeId::of::<T>(),
+                header.type_info().type_id == TypeId::of::<T>(),
                 "js-gc: the cell at {:p} no longer holds a {}: a Gc outlived a collection without being rooted",
                 self.ptr,
                 T::type_name()
@@ -182,6 +182,7 @@ impl GcAny {
         self.ptr
     }
 
+    #[inline]
     pub(crate) fn header(&self) -> &Header {
         // SAFETY: a `GcAny` points to a cell header that stays allocated
         // while the cell may be used (embedder contract); the header is a
@@ -199,11 +200,13 @@ impl GcAny {
     }
 
     /// Whether the cell holds a `T`.
+    #[inline]
     pub fn is<T: 'static>(self) -> bool {
-        (self.header().type_info().type_id)() == TypeId::of::<T>()
+        self.header().type_info().type_id == TypeId::of::<T>()
     }
 
     /// The typed pointer, if the cell holds a `T`.
+    #[inline]
     pub fn downcast<T: Trace + 'static>(self) -> Option<Gc<T>> {
         self.is::<T>().then(|| Gc::from_box(self.ptr.cast()))
     }
