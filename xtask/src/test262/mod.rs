@@ -29,8 +29,10 @@ const TIME_LIMIT: Duration = Duration::from_secs(10);
 /// slower, and a slow test must not read as a difference. The slowest,
 /// `decodeURI`'s and `decodeURIComponent`'s four-byte sweeps (`S15.1.3.x_A2.5_T1`,
 /// 196,608 calls, each allocating, so a whole-heap collection per loop
-/// iteration), take 35 s of CPU under stress.
-const STRESS_TIME_LIMIT: Duration = Duration::from_mins(3);
+/// iteration), took 158 s (db6c191) and 166 s (after the object-kind move,
+/// which adds a cell per builtin object) under `jsvm --gc-stress` on an
+/// idle core, and over 3 minutes beside a second worker.
+const STRESS_TIME_LIMIT: Duration = Duration::from_mins(8);
 
 /// Features this engine does not implement yet: tests that need them are
 /// skipped (and counted as not passed).
