@@ -419,6 +419,30 @@ fn run_program(vm: &Vm, program: &Program, text: &[u16], start: usize) -> JsResu
     Ok(found)
 }
 
+/// A functional replacement's result (§22.2.6.11 step 14.k): the replacer
+/// called with the match, its captures, its position, the subject and, when
+/// present, the groups object, then ToString.
+fn call_replacer(
+    vm: &mut Vm,
+    replacer: Value,
+    matched: Value,
+    captures: &[Value],
+    position: usize,
+    subject: Gc<JsString>,
+    groups: Value,
+) -> JsResult<Vec<u16>> {
+    let mut args = vec![matched];
+    args.extend_from_slice(captures);
+    args.push(Value::number(position as f64));
+    args.push(Value::string(subject));
+    if !groups.is_undefined() {
+        args.push(groups);
+    }
+    let v = call(vm, replacer, Value::UNDEFINED, &args)?;
+    let rs = to_string(vm, v)?;
+    Ok(units_of(vm, rs))
+}
+
 /// RegExpBuiltinExec (§22.2.7.2) up to its match: reads and updates
 /// `lastIndex` and runs the matcher; `None` where the spec returns null.
 fn builtin_match(vm: &mut Vm, r: Gc<JsObject>, s: Gc<JsString>) -> JsResult<Option<FoundMatch>> {
@@ -1055,16 +1079,7 @@ fn symbol_replace(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let groups_key = PropertyKey::String(vm.names.groups);
         let mut groups = get(vm, result, groups_key, Value::object(result))?;
         let replaced: Vec<u16> = if functional {
-            let mut args = vec![Value::string(matched)];
-            args.extend_from_slice(&captures);
-            args.push(Value::number(position as f64));
-            args.push(Value::string(s));
-            if !groups.is_undefined() {
-                args.push(groups);
-            }
-            let v = call(vm, replace_value, Value::UNDEFINED, &args)?;
-            let rs = to_string(vm, v)?;
-            units_of(vm, rs)
+            call_replacer(vm, replace_value, Value::string(matched), &captures, position, s, groups)?
         } else {
             if !groups.is_undefined() {
                 groups = Value::object(crate::abstract_ops::to_object(vm, groups)?);
@@ -1176,16 +1191,8 @@ fn replace_unmodified(
                 let replaced = if let Some(replacement) = replacement {
                     get_substitution(vm, matched, text, position, &captures, groups, replacement)?
                 } else {
-                    let mut args = vec![slice_value(vm, text, m.range())];
-                    args.extend_from_slice(&captures);
-                    args.push(Value::number(position as f64));
-                    args.push(Value::string(s));
-                    if !groups.is_undefined() {
-                        args.push(groups);
-                    }
-                    let v = call(vm, replace_value, Value::UNDEFINED, &args)?;
-                    let rs = to_string(vm, v)?;
-                    units_of(vm, rs)
+                    let matched = slice_value(vm, text, m.range());
+                    call_replacer(vm, replace_value, matched, &captures, position, s, groups)?
                 };
                 out.extend_from_slice(&replaced);
             }
