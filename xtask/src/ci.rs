@@ -1,6 +1,7 @@
 //! `cargo xtask ci`: every check a submission must pass.
 
 use std::fs;
+use std::time::{Duration, Instant};
 
 use crate::command::{self, TaskError, cargo, run_observed, workspace_root};
 
@@ -57,65 +58,106 @@ fn loom_crates() -> Vec<String> {
     crates
 }
 
-pub fn run() -> Result<(), TaskError> {
-    command::run("cargo fmt --check", &mut cargo(&["fmt", "--all", "--check"]))?;
-    command::run(
-        "cargo clippy (warnings are errors)",
-        &mut cargo(&["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"]),
-    )?;
-    // Every public item is documented (`missing_docs` in clippy) and its
-    // documentation builds without broken or private links.
-    command::run(
-        "cargo doc (warnings are errors)",
-        cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
-    )?;
+/// The wall time of each CI step, printed at the end (and on failure) so a
+/// run that nears the 45-minute budget shows where the time went.
+#[derive(Default)]
+struct StepClock {
+    steps: Vec<(&'static str, Duration)>,
+}
 
-    // The subsystem crates package and their packaged sources build.
-    crate::package::run(&[])?;
-
-    let mut totals = TestTotals::default();
-    cargo_test("cargo test --workspace", &["test", "--workspace"], &[], &mut totals)?;
-
-    for krate in loom_crates() {
-        // Loom tests are named `loom_*` and only exist under `--cfg loom`; a
-        // separate target directory keeps the cfg change from rebuilding the
-        // normal build.
-        let loom_target = workspace_root().join("target/loom");
-        let loom_target = loom_target.to_string_lossy();
-        cargo_test(
-            &format!("loom model tests of {krate}"),
-            &["test", "--release", "-p", &krate, "--", "loom"],
-            &[("RUSTFLAGS", "--cfg loom"), ("CARGO_TARGET_DIR", &loom_target)],
-            &mut totals,
-        )?;
+impl StepClock {
+    fn time(&mut self, name: &'static str, step: impl FnOnce() -> Result<(), TaskError>) -> Result<(), TaskError> {
+        let started = Instant::now();
+        let outcome = step();
+        self.steps.push((name, started.elapsed()));
+        if outcome.is_err() {
+            self.print();
+        }
+        outcome
     }
 
-    cargo_test(
-        "cargo test --workspace in gc-stress mode",
-        &["test", "--workspace"],
-        &[(GC_STRESS_ENV, "1")],
-        &mut totals,
-    )?;
+    fn print(&self) {
+        println!("\nci: wall time per step");
+        for (name, took) in &self.steps {
+            println!("{:>8.1} s  {name}", took.as_secs_f64());
+        }
+        let total: Duration = self.steps.iter().map(|(_, took)| *took).sum();
+        println!("{:>8.1} s  total", total.as_secs_f64());
+    }
+}
+
+pub fn run() -> Result<(), TaskError> {
+    let mut clock = StepClock::default();
+    clock.time("fmt", || command::run("cargo fmt --check", &mut cargo(&["fmt", "--all", "--check"])))?;
+    clock.time("clippy", || {
+        command::run(
+            "cargo clippy (warnings are errors)",
+            &mut cargo(&["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"]),
+        )
+    })?;
+    // Every public item is documented (`missing_docs` in clippy) and its
+    // documentation builds without broken or private links.
+    clock.time("doc", || {
+        command::run(
+            "cargo doc (warnings are errors)",
+            cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
+        )
+    })?;
+
+    // The subsystem crates package and their packaged sources build.
+    clock.time("package", || crate::package::run(&[]))?;
+
+    let mut totals = TestTotals::default();
+    clock.time("cargo test", || cargo_test("cargo test --workspace", &["test", "--workspace"], &[], &mut totals))?;
+
+    clock.time("loom", || {
+        for krate in loom_crates() {
+            // Loom tests are named `loom_*` and only exist under `--cfg loom`; a
+            // separate target directory keeps the cfg change from rebuilding the
+            // normal build.
+            let loom_target = workspace_root().join("target/loom");
+            let loom_target = loom_target.to_string_lossy();
+            cargo_test(
+                &format!("loom model tests of {krate}"),
+                &["test", "--release", "-p", &krate, "--", "loom"],
+                &[("RUSTFLAGS", "--cfg loom"), ("CARGO_TARGET_DIR", &loom_target)],
+                &mut totals,
+            )?;
+        }
+        Ok(())
+    })?;
+
+    clock.time("cargo test (gc-stress)", || {
+        cargo_test(
+            "cargo test --workspace in gc-stress mode",
+            &["test", "--workspace"],
+            &[(GC_STRESS_ENV, "1")],
+            &mut totals,
+        )
+    })?;
 
     // Behaviour Node shows: every test program prints what node prints.
-    crate::diff::run(&[])?;
+    clock.time("diff", || crate::diff::run(&[]))?;
 
     // tests/js again with the heap collecting at every safepoint (the
     // `cargo test` run above covers them in process; this runs the jsvm
     // binary, its event loop and module loader as users do).
-    crate::diff::run(&["--gc-stress".to_owned()])?;
+    clock.time("diff (gc-stress)", || crate::diff::run(&["--gc-stress".to_owned()]))?;
 
     // Conformance: no test262 directory may fall below its recorded pass
     // count, and every test must end the same with gc-stress on (one
     // normal run serves both checks).
-    crate::test262::run(&["--check".to_owned(), "--gc-stress-compare".to_owned()])?;
+    clock.time("test262 (+ gc-stress compare)", || {
+        crate::test262::run(&["--check".to_owned(), "--gc-stress-compare".to_owned()])
+    })?;
 
     // WPT streams and encoding: no file may pass fewer subtests on jsvm.
-    crate::wpt::run(&["--check".to_owned()])?;
+    clock.time("wpt", || crate::wpt::run(&["--check".to_owned()]))?;
 
     // Octane 2.0: every program runs on jsvm and validates its own result.
-    crate::octane::run(&["--check".to_owned()])?;
+    clock.time("octane", || crate::octane::run(&["--check".to_owned()]))?;
 
+    clock.print();
     println!("\nci: {} passed, {} failed, {} skipped", totals.passed, totals.failed, totals.ignored);
     if totals.failed > 0 {
         return Err(TaskError::Failed { step: "tests".into(), code: None });
