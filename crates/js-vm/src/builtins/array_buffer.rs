@@ -146,8 +146,12 @@ unsafe impl Trace for BufferData {
 
 /// An ArrayBuffer or SharedArrayBuffer: its slots are a [`BufferData`]
 /// cell.
-pub(crate) static ARRAY_BUFFER: DataClass =
-    DataClass { name: "ArrayBuffer", exotic: None, inspect: Some(&(inspect_buffer as InspectHook)) };
+pub(crate) static ARRAY_BUFFER: DataClass = DataClass {
+    name: "ArrayBuffer",
+    cell: DataClass::cell_type::<BufferData>(),
+    exotic: None,
+    inspect: Some(&(inspect_buffer as InspectHook)),
+};
 
 /// Node shows a buffer's bytes, then its `byteLength`.
 fn inspect_buffer(vm: &Vm, cell: GcAny) -> Inspection {

@@ -58,20 +58,41 @@ unsafe impl Trace for OrderedTable {
 }
 
 /// A Map (`[[MapData]]`: an [`OrderedTable`]).
-pub(crate) static MAP: DataClass =
-    DataClass { name: "Map", exotic: None, inspect: Some(&(inspect_map as InspectHook)) };
+pub(crate) static MAP: DataClass = DataClass {
+    name: "Map",
+    cell: DataClass::cell_type::<OrderedTable>(),
+    exotic: None,
+    inspect: Some(&(inspect_map as InspectHook)),
+};
 /// A Set (`[[SetData]]`: an [`OrderedTable`] whose values are `undefined`).
-pub(crate) static SET: DataClass =
-    DataClass { name: "Set", exotic: None, inspect: Some(&(inspect_set as InspectHook)) };
+pub(crate) static SET: DataClass = DataClass {
+    name: "Set",
+    cell: DataClass::cell_type::<OrderedTable>(),
+    exotic: None,
+    inspect: Some(&(inspect_set as InspectHook)),
+};
 /// A WeakMap (`[[WeakMapData]]`): an ephemeron table, entries live while
 /// their keys do.
-pub(crate) static WEAK_MAP: DataClass =
-    DataClass { name: "WeakMap", exotic: None, inspect: Some(&(inspect_weak_map as InspectHook)) };
+pub(crate) static WEAK_MAP: DataClass = DataClass {
+    name: "WeakMap",
+    cell: DataClass::cell_type::<EphemeronTable<Value>>(),
+    exotic: None,
+    inspect: Some(&(inspect_weak_map as InspectHook)),
+};
 /// A WeakSet (`[[WeakSetData]]`).
-pub(crate) static WEAK_SET: DataClass =
-    DataClass { name: "WeakSet", exotic: None, inspect: Some(&(inspect_weak_set as InspectHook)) };
+pub(crate) static WEAK_SET: DataClass = DataClass {
+    name: "WeakSet",
+    cell: DataClass::cell_type::<EphemeronTable<Value>>(),
+    exotic: None,
+    inspect: Some(&(inspect_weak_set as InspectHook)),
+};
 /// A Map Iterator or Set Iterator (§24.1.5, §24.2.6): a [`CollectionIterator`].
-static COLLECTION_ITERATOR: DataClass = DataClass { name: "CollectionIterator", exotic: None, inspect: None };
+static COLLECTION_ITERATOR: DataClass = DataClass {
+    name: "CollectionIterator",
+    cell: DataClass::cell_type::<CollectionIterator>(),
+    exotic: None,
+    inspect: None,
+};
 
 fn inspect_table(vm: &Vm, cell: GcAny, is_map: bool) -> Inspection {
     let entries = cell.downcast::<OrderedTable>().map(|t| t.borrow(&vm.heap).live_entries().collect());

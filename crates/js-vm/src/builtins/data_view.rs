@@ -40,6 +40,7 @@ unsafe impl Trace for DataViewData {
 /// A DataView: its slots are a [`DataViewData`] cell.
 pub(crate) static DATA_VIEW: DataClass = DataClass {
     name: "DataView",
+    cell: DataClass::cell_type::<DataViewData>(),
     exotic: None,
     inspect: Some(
         &((|_, _| Inspection::Binary { contents: None, accessors: &["byteLength", "byteOffset", "buffer"] })

@@ -19,7 +19,7 @@ use crate::vm::{JsResult, Vm};
 
 /// A DisposableStack or AsyncDisposableStack: its slots are a
 /// [`DisposableStackData`] cell.
-static DISPOSABLE_STACK: DataClass = DataClass::plain("DisposableStack");
+static DISPOSABLE_STACK: DataClass = DataClass::plain::<DisposableStackData>("DisposableStack");
 
 fn stack_cell(vm: &Vm, o: Gc<JsObject>) -> Option<Gc<DisposableStackData>> {
     o.borrow(&vm.heap).data_of(&DISPOSABLE_STACK)

@@ -25,11 +25,11 @@ use crate::vm::{Exception, JsResult, Vm};
 /// An Iterator Helper (`map`, `filter`, `take`, `drop`, `flatMap`,
 /// `chunks`, `windows`, `Iterator.concat`, `Iterator.zip`/`zipKeyed`): its
 /// slots are a [`HelperState`] cell.
-static ITERATOR_HELPER: DataClass = DataClass::plain("IteratorHelper");
+static ITERATOR_HELPER: DataClass = DataClass::plain::<HelperState>("IteratorHelper");
 
 /// A `%WrapForValidIteratorPrototype%` object (`Iterator.from`): its slot
 /// is `[[Iterated]]`, an iterator record cell.
-static WRAP_FOR_VALID_ITERATOR: DataClass = DataClass::plain("WrapForValidIterator");
+static WRAP_FOR_VALID_ITERATOR: DataClass = DataClass::plain::<IteratorRecord>("WrapForValidIterator");
 
 /// What an Iterator Helper does with each value of its underlying iterator.
 #[derive(Clone, Copy)]

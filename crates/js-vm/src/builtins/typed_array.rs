@@ -291,6 +291,7 @@ unsafe impl Trace for TypedArrayData {
 /// are a [`TypedArrayData`] cell.
 pub(crate) static TYPED_ARRAY: DataClass = DataClass {
     name: "TypedArray",
+    cell: DataClass::cell_type::<TypedArrayData>(),
     exotic: Some(&INTEGER_INDEXED),
     inspect: Some(&(inspect_typed_array as InspectHook)),
 };

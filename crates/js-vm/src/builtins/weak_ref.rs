@@ -15,12 +15,12 @@ use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
 /// A WeakRef: its slots are a [`WeakTarget`] cell.
-static WEAK_REF: DataClass = DataClass::plain("WeakRef");
+static WEAK_REF: DataClass = DataClass::plain::<WeakTarget>("WeakRef");
 
 /// A FinalizationRegistry: its slots are a [`RegistryState`] cell, which
 /// owns the finalization table (so the collector reports that cell when
 /// targets die).
-static FINALIZATION_REGISTRY: DataClass = DataClass::plain("FinalizationRegistry");
+static FINALIZATION_REGISTRY: DataClass = DataClass::plain::<RegistryState>("FinalizationRegistry");
 
 /// Whether `o` is a WeakRef or a FinalizationRegistry (`Some(true)`:
 /// a WeakRef).

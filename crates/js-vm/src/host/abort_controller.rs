@@ -11,7 +11,7 @@ use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
 /// An `AbortController`: its slots are its signal.
-static ABORT_CONTROLLER: DataClass = DataClass::plain("AbortController");
+static ABORT_CONTROLLER: DataClass = DataClass::plain::<AbortControllerSlots>("AbortController");
 
 /// An `AbortController`'s one slot.
 struct AbortControllerSlots {

@@ -38,7 +38,7 @@ use crate::vm::{Exception, JsResult, Vm};
 
 /// An `AbortSignal`: its slots are an [`AbortSignalData`] cell (its
 /// listeners, reason and abort algorithms).
-pub(crate) static ABORT_SIGNAL: DataClass = DataClass::plain("AbortSignal");
+pub(crate) static ABORT_SIGNAL: DataClass = DataClass::plain::<AbortSignalData>("AbortSignal");
 
 /// A native abort algorithm: called with the value it was added with.
 pub type AbortAlgorithmFn = fn(&mut Vm, Value) -> JsResult<()>;

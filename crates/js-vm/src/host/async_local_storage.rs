@@ -17,10 +17,10 @@ use crate::vm::{JsResult, Vm};
 
 /// An `AsyncLocalStorage` or `AsyncContext.Variable`: its slots are a
 /// [`ContextVariable`] cell.
-static CONTEXT_VARIABLE: DataClass = DataClass::plain("ContextVariable");
+static CONTEXT_VARIABLE: DataClass = DataClass::plain::<ContextVariable>("ContextVariable");
 
 /// An `AsyncContext.Snapshot`: its slots are a [`ContextSnapshot`] cell.
-static CONTEXT_SNAPSHOT: DataClass = DataClass::plain("AsyncContext.Snapshot");
+static CONTEXT_SNAPSHOT: DataClass = DataClass::plain::<ContextSnapshot>("AsyncContext.Snapshot");
 
 /// The slots of an `AsyncContext.Snapshot`: the frame it captured.
 struct ContextSnapshot(Option<Frame<Value>>);

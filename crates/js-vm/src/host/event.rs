@@ -19,7 +19,7 @@ use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
 /// An `Event`: its slots are an [`EventData`] cell.
-static EVENT: DataClass = DataClass::plain("Event");
+static EVENT: DataClass = DataClass::plain::<EventData>("Event");
 
 /// `eventPhase` values.
 pub mod phase {

@@ -24,7 +24,7 @@ use crate::vm::{Exception, JsResult, Vm};
 
 /// An `EventTarget` made by its constructor: its slots are an
 /// [`EventTargetData`] cell (its listeners).
-static EVENT_TARGET: DataClass = DataClass::plain("EventTarget");
+static EVENT_TARGET: DataClass = DataClass::plain::<EventTargetData>("EventTarget");
 
 /// One entry of an event listener list.
 #[allow(clippy::struct_excessive_bools, reason = "the DOM's listener flags are independent")]

@@ -23,7 +23,7 @@ use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
 /// A `TextDecoder`: its slots are a [`TextDecoderState`] cell.
-static TEXT_DECODER: DataClass = DataClass::plain("TextDecoder");
+static TEXT_DECODER: DataClass = DataClass::plain::<TextDecoderState>("TextDecoder");
 
 // SAFETY: a decoder holds no heap pointers.
 unsafe impl Trace for TextDecoderState {

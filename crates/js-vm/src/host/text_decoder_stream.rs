@@ -29,7 +29,7 @@ use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
 /// A `TextDecoderStream`: its slots are a [`TextDecoderStreamState`] cell.
-static TEXT_DECODER_STREAM: DataClass = DataClass::plain("TextDecoderStream");
+static TEXT_DECODER_STREAM: DataClass = DataClass::plain::<TextDecoderStreamState>("TextDecoderStream");
 
 // SAFETY: the transform stream is the one edge.
 unsafe impl Trace for TextDecoderStreamState {

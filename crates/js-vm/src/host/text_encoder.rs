@@ -24,7 +24,7 @@ use crate::vm::{JsResult, Vm};
 
 /// A `TextEncoder`: it has no state (it always encodes UTF-8), so its
 /// cell is empty; the class alone marks the kind.
-static TEXT_ENCODER: DataClass = DataClass::plain("TextEncoder");
+static TEXT_ENCODER: DataClass = DataClass::plain::<TextEncoderSlots>("TextEncoder");
 
 /// A `TextEncoder`'s (empty) slots.
 struct TextEncoderSlots;

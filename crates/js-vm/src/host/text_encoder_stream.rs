@@ -29,7 +29,7 @@ use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
 /// A `TextEncoderStream`: its slots are a [`TextEncoderStreamState`] cell.
-static TEXT_ENCODER_STREAM: DataClass = DataClass::plain("TextEncoderStream");
+static TEXT_ENCODER_STREAM: DataClass = DataClass::plain::<TextEncoderStreamState>("TextEncoderStream");
 
 // SAFETY: the transform stream is the one edge.
 unsafe impl Trace for TextEncoderStreamState {

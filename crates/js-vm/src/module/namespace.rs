@@ -17,7 +17,12 @@ use super::link::{Resolution, ResolveResult, get_exported_names, resolve_export}
 
 /// A module namespace exotic object (§10.4.6): its slots are a
 /// [`NamespaceData`] cell.
-static MODULE_NAMESPACE: DataClass = DataClass { name: "Module", exotic: Some(&NAMESPACE_METHODS), inspect: None };
+static MODULE_NAMESPACE: DataClass = DataClass {
+    name: "Module",
+    cell: DataClass::cell_type::<NamespaceData>(),
+    exotic: Some(&NAMESPACE_METHODS),
+    inspect: None,
+};
 
 /// The namespace's internal methods for string keys (§10.4.6); symbols
 /// (its `@@toStringTag`) take the ordinary ones.

@@ -14,7 +14,7 @@
 //! Set both hold an ordered table); its address is its identity, so classes
 //! must be `static`s, never `const`s.
 
-use std::any::Any;
+use std::any::{Any, TypeId};
 
 use js_gc::{Gc, GcAny, Trace};
 
@@ -26,6 +26,12 @@ use crate::vm::{JsResult, Vm};
 pub struct DataClass {
     /// The kind's name, for diagnostics.
     pub name: &'static str,
+    /// The Rust type of the cells holding this kind's slots
+    /// ([`DataClass::cell_type`]). [`KindData::new`] checks it once, so
+    /// every later [`KindData::get`] is a pointer comparison of classes
+    /// instead of a load of the cell's header and a type-id comparison on
+    /// each slot access (the stream state machines make several per chunk).
+    pub cell: TypeId,
     /// The internal methods the kind overrides, for exotic objects
     /// (typed arrays §10.4.5, module namespaces §10.4.6); `None` for
     /// ordinary ones.
@@ -67,10 +73,15 @@ pub struct ExoticMethods {
 }
 
 impl DataClass {
-    /// An ordinary kind (no exotic methods) the console shows as a plain
-    /// object.
-    pub const fn plain(name: &'static str) -> Self {
-        Self { name, exotic: None, inspect: None }
+    /// An ordinary kind (no exotic methods) whose slots are `T` cells, which
+    /// the console shows as a plain object.
+    pub const fn plain<T: 'static>(name: &'static str) -> Self {
+        Self { name, cell: Self::cell_type::<T>(), exotic: None, inspect: None }
+    }
+
+    /// The value of [`DataClass::cell`] for slots held in `T` cells.
+    pub const fn cell_type<T: 'static>() -> TypeId {
+        TypeId::of::<T>()
     }
 }
 
@@ -90,7 +101,19 @@ pub struct KindData {
 
 impl KindData {
     /// Slots in `cell`, of the kind `class` describes.
+    ///
+    /// # Panics
+    /// If `class` says its slots live in cells of another type than `T`: a
+    /// mistake in the owning module's code, caught on the first object it
+    /// makes. This check is what lets [`get`](Self::get) skip the cell's
+    /// own type check.
     pub fn new<T: Trace + 'static>(cell: Gc<T>, class: &'static DataClass) -> Self {
+        assert!(
+            class.cell == TypeId::of::<T>(),
+            "DataClass {} holds its slots in another cell type than {}",
+            class.name,
+            std::any::type_name::<T>()
+        );
         Self { cell: cell.as_any(), class }
     }
 
@@ -121,6 +144,17 @@ impl KindData {
     /// The typed cell, if the kind is `class` (whose cells hold `T`s).
     #[inline]
     pub fn get<T: Trace + 'static>(self, class: &'static DataClass) -> Option<Gc<T>> {
-        if self.is(class) { self.cell.downcast::<T>() } else { None }
+        // Both comparisons fold to one when `class` is a known static: the
+        // type test is against the class's constant, not the cell's header.
+        if self.is(class) && class.cell == TypeId::of::<T>() {
+            // SAFETY: `KindData::new`, the only constructor, checked that
+            // `self.cell` holds a `T` when `self.class.cell` is `T`'s type
+            // id, and `self.class` is `class`, whose `cell` is `T`'s. The
+            // `GcAny` came from `Gc::<T>::as_any` of that cell, which is as
+            // live as the object that holds this `KindData`.
+            Some(unsafe { Gc::from_raw(self.cell.into_raw()) })
+        } else {
+            None
+        }
     }
 }

@@ -8,7 +8,6 @@ use js_promise::{PromiseError, PromiseHost, RejectionOperation, ResolvingFunctio
 
 use super::{PromiseSlots, ResolvingData, as_promise, new_promise_with_proto, resolving_function_call};
 use crate::abstract_ops::is_callable;
-use crate::object::CachedProperty;
 use crate::object::internal_methods::{call, get, ordinary_get_own_property};
 use crate::object::{JsObject, ObjectKind, PropertyKey};
 use crate::subsystem_host::VmHost;
@@ -91,23 +90,36 @@ impl PromiseHost for VmHost<'_> {
     }
 
     fn promise_constructor_is_intact(&mut self, promise: Gc<JsObject>) -> bool {
-        let key = PropertyKey::String(self.names.constructor);
         let constructor = Value::object(self.realm.intrinsics.promise_constructor);
-        // A data property found by the lookup cache runs no code when read:
-        // its value is the whole answer.
-        let vm = &mut *self.0;
-        if let Some(found) = vm.lookup_cache.lookup(&vm.heap, promise, key) {
-            return found == CachedProperty::Data(constructor);
-        }
         let proto = self.realm.intrinsics.promise_prototype;
-        if promise.borrow(&self.heap).proto != Some(proto) {
+        let object = promise.borrow(&self.heap);
+        if object.proto != Some(proto) {
             return false;
         }
+        // No own properties: the prototype's slot is the whole answer.
+        let bare = object.shape().is_some_and(|s| Gc::ptr_eq(s, self.root_shape));
+        if bare && let Some((shape, slot)) = self.realm.promise.constructor_slot {
+            let prototype = proto.borrow(&self.heap);
+            if prototype.shape().is_some_and(|s| Gc::ptr_eq(s, shape)) {
+                return prototype.slot(slot) == constructor;
+            }
+        }
+        let key = PropertyKey::String(self.names.constructor);
         // A promise and %Promise.prototype% are not proxies: no user code runs.
-        if ordinary_get_own_property(self, promise, key).is_some() {
+        if !bare && ordinary_get_own_property(self, promise, key).is_some() {
             return false;
         }
-        ordinary_get_own_property(self, proto, key).is_some_and(|d| !d.is_accessor() && d.value == Some(constructor))
+        let prototype = proto.borrow(&self.heap);
+        let found = prototype.shape().and_then(|shape| Some((shape, shape.borrow(&self.heap).lookup(key)?)));
+        match found {
+            Some((shape, info)) if !info.attrs.is_accessor() => {
+                let intact = prototype.slot(info.slot) == constructor;
+                self.realm.promise.constructor_slot = Some((shape, info.slot));
+                intact
+            }
+            _ => ordinary_get_own_property(self, proto, key)
+                .is_some_and(|d| !d.is_accessor() && d.value == Some(constructor)),
+        }
     }
 
     fn get_constructor(&mut self, value: Value) -> Result<Value, Value> {

@@ -7,6 +7,7 @@
 
 mod host;
 mod microtasks;
+mod realm_state;
 
 use js_gc::{Gc, GcAny, Trace, Tracer};
 use js_promise::{PromiseState, PromiseValue, ResolvingFunction};
@@ -14,6 +15,7 @@ use js_promise::{PromiseState, PromiseValue, ResolvingFunction};
 pub use microtasks::{
     ASYNC_GENERATOR_AWAIT_RETURN, DYNAMIC_IMPORT, DYNAMIC_IMPORT_SETTLED, MODULE_ASYNC_SETTLED, RESUME_ASYNC_FUNCTION,
 };
+pub use realm_state::PromiseRealmState;
 
 use crate::object::{JsObject, ObjectKind};
 use crate::value::Value;

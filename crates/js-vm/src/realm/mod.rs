@@ -256,6 +256,8 @@ pub struct Realm {
     pub legacy_regexp: crate::builtins::regexp::legacy::LegacyRegExpStatics,
     /// RegExp's compiled-program cache and fast-path state.
     pub regexp: crate::builtins::regexp::RegExpRealmState,
+    /// Where %Promise.prototype%'s `constructor` was last found.
+    pub promise: crate::promise::PromiseRealmState,
 }
 
 impl Realm {
@@ -274,6 +276,7 @@ impl Realm {
             global_lexicals: indexmap::IndexMap::default(),
             legacy_regexp: crate::builtins::regexp::legacy::LegacyRegExpStatics::new(empty),
             regexp: crate::builtins::regexp::RegExpRealmState::default(),
+            promise: crate::promise::PromiseRealmState::default(),
             intrinsics,
         }
     }
@@ -350,5 +353,6 @@ unsafe impl Trace for Realm {
         }
         self.legacy_regexp.trace(tracer);
         self.regexp.trace(tracer);
+        self.promise.trace(tracer);
     }
 }

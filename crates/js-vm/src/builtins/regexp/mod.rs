@@ -63,11 +63,11 @@ unsafe impl Trace for RegExpData {
 
 /// A RegExp instance: its slots (`[[RegExpMatcher]]`, `[[OriginalSource]]`,
 /// `[[OriginalFlags]]`, …) are a [`RegExpData`] cell.
-pub(crate) static REGEXP: DataClass = DataClass::plain("RegExp");
+pub(crate) static REGEXP: DataClass = DataClass::plain::<RegExpData>("RegExp");
 
 /// A %RegExpStringIterator% (`matchAll`): its slots are a
 /// [`RegExpStringIteratorSlots`] cell.
-static REGEXP_STRING_ITERATOR: DataClass = DataClass::plain("RegExpStringIterator");
+static REGEXP_STRING_ITERATOR: DataClass = DataClass::plain::<RegExpStringIteratorSlots>("RegExpStringIterator");
 
 /// The RegExp slots of `o`, if it is a RegExp.
 #[inline]

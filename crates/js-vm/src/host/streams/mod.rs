@@ -40,7 +40,7 @@ use crate::vm::{Exception, JsResult, Vm};
 /// A WHATWG streams object (a stream, reader, writer, controller, queuing
 /// strategy or an internal pipe record): its slots are a [`VmStreamSlots`]
 /// cell.
-pub(crate) static STREAM: DataClass = DataClass::plain("Stream");
+pub(crate) static STREAM: DataClass = DataClass::plain::<VmStreamSlots>("Stream");
 
 /// The slots of a stream object in this engine.
 pub type VmStreamSlots = StreamSlots<Value, Gc<JsObject>, Gc<JsObject>>;

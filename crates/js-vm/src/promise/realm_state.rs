@@ -1,0 +1,34 @@
+//! What a realm remembers to answer "is this promise's `constructor` still
+//! %Promise%?" without a property lookup.
+//!
+//! `PromiseResolve` and `await` ask it for every value they are given
+//! (§27.2.4.7.1 step 1.a reads `x.constructor`). A promise the engine made
+//! has no own properties, so the answer is %Promise.prototype%'s
+//! `constructor` slot. While the prototype keeps the shape it had when that
+//! slot was found, the property is still a data property in that slot
+//! (attribute changes and deletions leave the shape, adding properties
+//! moves to a new one), so one shape comparison and one slot read replace
+//! the lookup; any other shape takes the spec's path and finds the slot
+//! again.
+
+use js_gc::{Gc, Trace, Tracer};
+
+use crate::object::Shape;
+
+/// The state; see the module documentation.
+#[derive(Default)]
+pub struct PromiseRealmState {
+    /// %Promise.prototype%'s shape and its `constructor` data slot, once
+    /// found.
+    pub(crate) constructor_slot: Option<(Gc<Shape>, u32)>,
+}
+
+// SAFETY: the shape is the one edge. Tracing it also keeps the comparison
+// sound: a collected shape's address could be reused by another shape.
+unsafe impl Trace for PromiseRealmState {
+    fn trace(&self, tracer: &mut Tracer) {
+        if let Some((shape, _)) = self.constructor_slot {
+            shape.trace(tracer);
+        }
+    }
+}
