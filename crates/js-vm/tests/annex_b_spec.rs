@@ -70,11 +70,11 @@ try { re.compile("r", "g"); } catch (e) { console.log(e.constructor.name, re.sou
 fn super_in_an_arrow_run_by_finally_binds_this_before_the_constructor_returns() {
     let out = support::run_capturing(
         "finally-super-arrow.js",
-        r#"
+        "
 class A { constructor(v) { this.v = v; } }
 class D extends A { constructor() { const f = () => super(3); try { return; } finally { f(); } } }
 console.log(new D().v);
-"#,
+",
     );
     assert_eq!(out, "3\n");
 }
