@@ -1,7 +1,9 @@
 //! Behaviour the current spec and proposals require where node 20 differs
 //! or has nothing (so the node-differential programs can't check it):
 //! `Math.sumPrecise` (node 20 lacks it) and the legacy-RegExp-features
-//! proposal's receiver, subclass and realm rules (V8 does not throw).
+//! proposal's receiver, subclass and realm rules (V8 does not throw),
+//! and `super()` in an arrow run by `finally` before a derived
+//! constructor returns.
 
 mod support;
 
@@ -57,4 +59,22 @@ try { re.compile("r", "g"); } catch (e) { console.log(e.constructor.name, re.sou
         out,
         "a TypeError TypeError xa\nTypeError TypeError TypeError\nagain TypeError\nc  c\nTypeError\nTypeError\nTypeError r g\n"
     );
+}
+
+/// Node 20 throws "Must call super constructor" here: V8 checks `this`
+/// when `return` starts, before the `finally` block runs `super()` in an
+/// arrow. §14.15.3 completes the return only after the `finally` block,
+/// and the constructor's `this` is read then (test262's
+/// derived-class-return-override-finally-super-arrow).
+#[test]
+fn super_in_an_arrow_run_by_finally_binds_this_before_the_constructor_returns() {
+    let out = support::run_capturing(
+        "finally-super-arrow.js",
+        "
+class A { constructor(v) { this.v = v; } }
+class D extends A { constructor() { const f = () => super(3); try { return; } finally { f(); } } }
+console.log(new D().v);
+",
+    );
+    assert_eq!(out, "3\n");
 }

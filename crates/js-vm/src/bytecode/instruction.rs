@@ -351,6 +351,19 @@ pub enum Instruction {
     SuperCall { dst: Reg, args: Reg, argc: u16 },
     /// `super(...array)`.
     SuperCallSpread { dst: Reg, args: Reg },
+    /// `super(...)` where the constructor `func` is read from the
+    /// environment (a derived constructor whose arrows share its `this`,
+    /// or one of those arrows): `dst = Construct(func.[[Prototype]], args,
+    /// new.target)`, without binding `this`.
+    SuperConstruct { dst: Reg, func: Reg, args: Reg, argc: u16 },
+    /// `SuperConstruct` with the arguments in an array.
+    SuperConstructSpread { dst: Reg, func: Reg, args: Reg },
+    /// BindThisValue: `this = src`, a `ReferenceError` when `this` (just
+    /// reloaded from the environment) is already initialised.
+    BindThis { src: Reg },
+    /// InitializeInstanceElements(`obj`, `func`): the field initialisers of
+    /// the constructor `func` after `super()` returned `obj`.
+    InitializeInstanceElements { obj: Reg, func: Reg },
     /// Throws a `ReferenceError` unless `this` is initialised (derived
     /// constructors).
     CheckThis { dst: Reg },

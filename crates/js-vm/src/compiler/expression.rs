@@ -285,7 +285,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// `this`: an arrow's comes in its `this` register, set from the
     /// enclosing function's when the arrow was made.
     fn this_expression(&mut self, dst: Reg) {
-        if self.kind == crate::bytecode::CodeKind::Arrow {
+        if self.kind == crate::bytecode::CodeKind::Arrow && self.derived_this_slot().is_none() {
             self.emit(Instruction::Move { dst, src: THIS_REG });
         } else {
             let r = self.this_register(dst);
@@ -1355,6 +1355,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
     }
 
     fn super_call(&mut self, c: &'a CallExpression<'a>, dst: Reg) -> CResult<()> {
+        if let Some((depth, slot)) = self.derived_this_slot() {
+            return self.shared_this_super_call(c, dst, depth, slot);
+        }
         let mark = self.mark();
         match self.arguments(&c.arguments)? {
             Arguments::List(args, argc) => {
@@ -1366,6 +1369,28 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 self.emit(Instruction::SuperCallSpread { dst, args: array });
             }
         }
+        self.release(mark);
+        Ok(())
+    }
+
+    /// `super(...)` where the `this` binding is shared with arrows through
+    /// the environment: construct the parent, bind `this` in the
+    /// environment (the check sees a binding an arrow made meanwhile),
+    /// then run the field initialisers, which may call those arrows.
+    fn shared_this_super_call(&mut self, c: &'a CallExpression<'a>, dst: Reg, depth: u16, slot: u32) -> CResult<()> {
+        let mark = self.mark();
+        let func = self.temp()?;
+        let arguments = self.arguments(&c.arguments)?;
+        self.emit(Instruction::GetEnv { dst: func, depth, slot: slot + 1 });
+        self.mark_position(c.span.start);
+        match arguments {
+            Arguments::List(args, argc) => self.emit(Instruction::SuperConstruct { dst, func, args, argc }),
+            Arguments::Spread(args) => self.emit(Instruction::SuperConstructSpread { dst, func, args }),
+        };
+        self.emit(Instruction::GetEnv { dst: THIS_REG, depth, slot });
+        self.emit(Instruction::BindThis { src: dst });
+        self.emit(Instruction::SetEnv { src: dst, depth, slot });
+        self.emit(Instruction::InitializeInstanceElements { obj: dst, func });
         self.release(mark);
         Ok(())
     }

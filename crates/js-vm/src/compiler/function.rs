@@ -1112,6 +1112,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             self.emit(Instruction::PushEnv { slots: function_env });
         }
         self.init_eval_var_object()?;
+        self.init_derived_this()?;
         self.parameter_names = super::declaration_instantiation::parameter_names(params);
         self.in_parameters = true;
         self.keep_parameters_in_registers(params);
@@ -1211,7 +1212,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             self.statement_list(statements)?;
             let r = self.temp()?;
             self.emit(Instruction::LoadUndefined { dst: r });
-            self.emit(Instruction::Return { src: r });
+            self.emit_return(r);
         } else if let Some(e) = expression {
             let r = self.temp()?;
             self.expression(e, r)?;
@@ -1288,6 +1289,45 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         }
     }
 
+    /// Where the `this` binding used here lives when it is a derived
+    /// constructor's shared with its arrows (see `Analysis::derived_this`):
+    /// the environment depth and slot; the constructor is in the next
+    /// slot.
+    pub fn derived_this_slot(&self) -> Option<(u16, u32)> {
+        let (scope, slot) = self.analysis.derived_this(self.boundary)?;
+        Some((self.env_depth(scope), slot))
+    }
+
+    /// A derived constructor whose arrows share its `this` starts with the
+    /// binding uninitialised (a hole) and itself in the next slot, for
+    /// `super()` in the arrows.
+    fn init_derived_this(&mut self) -> CResult<()> {
+        if !matches!(self.kind, CodeKind::ClassConstructor { derived: true }) {
+            return Ok(());
+        }
+        let Some((depth, slot)) = self.derived_this_slot() else { return Ok(()) };
+        let mark = self.mark();
+        let r = self.temp()?;
+        self.emit(Instruction::LoadHole { dst: r });
+        self.emit(Instruction::SetEnv { src: r, depth, slot });
+        self.emit(Instruction::LoadCallee { dst: r });
+        self.emit(Instruction::SetEnv { src: r, depth, slot: slot + 1 });
+        self.release(mark);
+        Ok(())
+    }
+
+    /// `Return src`. A derived constructor's result is its `this`
+    /// register, which `super()` in an arrow only bound in the
+    /// environment: it is reloaded first.
+    pub(super) fn emit_return(&mut self, src: Reg) {
+        if matches!(self.kind, CodeKind::ClassConstructor { derived: true })
+            && let Some((depth, slot)) = self.derived_this_slot()
+        {
+            self.emit(Instruction::GetEnv { dst: THIS_REG, depth, slot });
+        }
+        self.emit(Instruction::Return { src });
+    }
+
     /// The `arguments` binding visible here, if any.
     pub fn arguments_location(&self) -> Option<Location> {
         if let Some(l) = self.arguments {
@@ -1331,8 +1371,15 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         )
     }
 
-    /// The register holding `this`, checked in derived constructors.
+    /// The register holding `this`, checked in derived constructors. Where
+    /// the `this` binding is a derived constructor's shared with its
+    /// arrows, it is reloaded from the environment first.
     pub fn this_register(&mut self, dst: Reg) -> Reg {
+        if let Some((depth, slot)) = self.derived_this_slot() {
+            self.emit(Instruction::GetEnv { dst: THIS_REG, depth, slot });
+            self.emit(Instruction::CheckThis { dst });
+            return dst;
+        }
         if matches!(self.kind, CodeKind::ClassConstructor { derived: true }) {
             self.emit(Instruction::CheckThis { dst });
             return dst;

@@ -117,6 +117,13 @@ pub struct Analysis {
     /// slot of their environment holding the object where the eval code's
     /// new `var`s live (see [`Analysis::eval_var_object`]).
     eval_var_objects: HashMap<ScopeId, u32>,
+    /// Derived-class constructors that contain arrow functions, with the
+    /// first of two environment slots: the constructor's `this` binding
+    /// (a hole until `super()` binds it) and the constructor itself. An
+    /// arrow's `this` and `super()` are the constructor's (§9.1.1.3), and
+    /// `super()` in an arrow binds it for the constructor and its other
+    /// arrows, so it cannot be a value copied when the arrow is made.
+    derived_this: HashMap<ScopeId, u32>,
     /// Annex B.3.2 block-level functions (set by the compiler before
     /// compiling).
     pub annex_b: super::declaration_instantiation::AnnexBFunctions,
@@ -144,6 +151,7 @@ impl Analysis {
         let mut simple_parameters = HashMap::new();
         let with_statements = with_statements_making_closures(&semantic);
         let eval_call_scopes = direct_eval_call_scopes(&semantic);
+        let mut derived_constructors = HashSet::new();
         for node in semantic.nodes().iter() {
             if let AstKind::Function(f) = node.kind()
                 && let Some(scope) = f.scope_id.get()
@@ -174,6 +182,11 @@ impl Analysis {
             {
                 class_scopes.insert(scope);
                 declared_private.push((scope, private_declarations(class)));
+                if class.heritage.is_some()
+                    && let Some(constructor) = derived_constructor_scope(class)
+                {
+                    derived_constructors.insert(constructor);
+                }
             }
         }
         let split = super::split_bindings::SplitPlan::new(&semantic);
@@ -209,6 +222,7 @@ impl Analysis {
             module_scope: None,
             with_envs: HashMap::new(),
             eval_var_objects: HashMap::new(),
+            derived_this: HashMap::new(),
             annex_b: super::declaration_instantiation::AnnexBFunctions::default(),
         };
         analysis.find_captures();
@@ -218,6 +232,7 @@ impl Analysis {
             *next += 1;
         }
         analysis.allocate_eval_var_objects(eval_call_scopes);
+        analysis.allocate_derived_this(&derived_constructors);
         for (scope, declarations) in declared_private {
             analysis.allocate_private_names(scope, declarations);
         }
@@ -319,6 +334,24 @@ impl Analysis {
         }
     }
 
+    /// Gives each derived constructor that contains an arrow function (at
+    /// any depth of arrows) its two `this` slots (see
+    /// [`Analysis::derived_this`]).
+    fn allocate_derived_this(&mut self, derived_constructors: &HashSet<ScopeId>) {
+        for index in 0..self.scoping.scopes_len() {
+            let scope = ScopeId::new(index);
+            if !self.scoping.scope_flags(scope).contains(ScopeFlags::Arrow) {
+                continue;
+            }
+            let Some(function) = self.this_function(scope) else { continue };
+            if derived_constructors.contains(&function) && !self.derived_this.contains_key(&function) {
+                let next = self.env_slots.entry(function).or_insert(0);
+                self.derived_this.insert(function, *next);
+                *next += 2;
+            }
+        }
+    }
+
     fn allocate_private_names(&mut self, scope: ScopeId, declarations: Vec<(String, PrivateDecl, bool)>) {
         let mut names: Vec<PrivateName> = Vec::new();
         for (name, decl, is_static) in declarations {
@@ -410,6 +443,24 @@ impl Analysis {
         None
     }
 
+    /// The non-arrow function whose `this` binding code in `scope` uses
+    /// (`None` at the top level, in class static blocks and in class
+    /// bodies, where field initialisers are functions of their own).
+    fn this_function(&self, scope: ScopeId) -> Option<ScopeId> {
+        let mut s = Some(scope);
+        while let Some(cur) = s {
+            let flags = self.scoping.scope_flags(cur);
+            if flags.contains(ScopeFlags::Function) && !flags.contains(ScopeFlags::Arrow) {
+                return Some(cur);
+            }
+            if flags.intersects(ScopeFlags::Top | ScopeFlags::ClassStaticBlock) || self.class_scopes.contains(&cur) {
+                return None;
+            }
+            s = self.scoping.scope_parent_id(cur);
+        }
+        None
+    }
+
     /// The environment slot of a captured symbol.
     pub fn slot(&self, symbol: SymbolId) -> Option<u32> {
         self.slot_of.get(&symbol).copied()
@@ -430,6 +481,15 @@ impl Analysis {
     /// `this`). Undefined until eval code declares one.
     pub fn eval_var_object(&self, function: ScopeId) -> Option<u32> {
         self.eval_var_objects.get(&function).copied()
+    }
+
+    /// The derived constructor whose `this` binding code in `scope` uses
+    /// through the environment, with the slot of that binding (the next
+    /// slot holds the constructor): set for such a constructor and for the
+    /// arrows inside it.
+    pub fn derived_this(&self, scope: ScopeId) -> Option<(ScopeId, u32)> {
+        let function = self.this_function(scope)?;
+        self.derived_this.get(&function).map(|&slot| (function, slot))
     }
 
     /// How many environment slots `scope` needs (0: no environment).
@@ -507,6 +567,18 @@ fn with_statements_making_closures(semantic: &Semantic<'_>) -> Vec<(u32, ScopeId
         .filter(|(_, body, _)| closure_starts.iter().any(|&c| body.start <= c && c < body.end))
         .map(|(start, _, scope)| (start, scope))
         .collect()
+}
+
+/// The function scope of a class's explicit constructor.
+fn derived_constructor_scope(class: &oxc_ast::ast::Class<'_>) -> Option<ScopeId> {
+    class.body.body.iter().find_map(|element| match element {
+        oxc_ast::ast::ClassElement::MethodDefinition(m)
+            if m.kind == oxc_ast::ast::MethodDefinitionKind::Constructor =>
+        {
+            m.value.scope_id.get()
+        }
+        _ => None,
+    })
 }
 
 /// How a class element declares a private name.

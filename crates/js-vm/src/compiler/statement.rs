@@ -126,7 +126,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
         }
         self.unwind_for_exit(0)?;
-        self.emit(Instruction::Return { src: r });
+        self.emit_return(r);
         self.reopen_ranges(0);
         self.release(mark);
         Ok(())

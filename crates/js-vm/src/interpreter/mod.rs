@@ -601,6 +601,12 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Op::SetHomeObject { func, home } => class::set_home_object(vm, cx, func, home),
                 Op::SuperCall { dst, args, argc } => class::super_call_registers(vm, cx, dst, args, argc)?,
                 Op::SuperCallSpread { dst, args } => class::super_call_spread(vm, cx, dst, args)?,
+                Op::SuperConstruct { dst, func, args, argc } => {
+                    class::super_construct_registers(vm, cx, dst, func, args, argc)?;
+                }
+                Op::SuperConstructSpread { dst, func, args } => class::super_construct_spread(vm, cx, dst, func, args)?,
+                Op::BindThis { src } => class::bind_this(vm, cx, src)?,
+                Op::InitializeInstanceElements { obj, func } => class::initialize_instance_elements(vm, cx, obj, func)?,
                 Op::CheckThis { dst } => class::check_this(vm, cx, dst)?,
                 Op::NewPrivateName { dst, description } => class::new_private_name(vm, cx, dst, description),
                 Op::GetPrivate { dst, obj, key } => class::get_private(vm, cx, dst, obj, key)?,

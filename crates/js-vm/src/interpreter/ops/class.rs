@@ -3,11 +3,13 @@
 //! private names (`#x`: PrivateGet, PrivateSet, PrivateFieldAdd,
 //! PrivateMethodOrAccessorAdd, `#x in obj`).
 
+use js_gc::Gc;
+
 use super::FrameContext;
 use crate::bytecode::Reg;
 use crate::function::Function;
 use crate::interpreter::{call_function, construct_function, is_constructor, private};
-use crate::object::{Elements, ObjectKind, PropertyKey};
+use crate::object::{Elements, JsObject, ObjectKind, PropertyKey};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
@@ -15,18 +17,32 @@ use crate::vm::{JsResult, Vm};
 /// `new.target` and binds `this`.
 fn super_call(vm: &mut Vm, args: &[Value]) -> JsResult<Value> {
     let Some(frame) = vm.frames.last() else { return Ok(Value::UNDEFINED) };
-    let (callee, new_target, base) = (frame.callee, frame.new_target, frame.base);
+    let (callee, base) = (frame.callee, frame.base);
     let Some(active) = callee else { return Err(vm.syntax_error("'super' keyword unexpected here")) };
+    let result = construct_parent(vm, active, args)?;
+    if !vm.stack[base].is_hole() {
+        return Err(vm.reference_error("Super constructor may only be called once"));
+    }
+    vm.stack[base] = result;
+    run_field_initializers(vm, active, result)?;
+    Ok(result)
+}
+
+/// Steps 2-6 of `super(...)`: `Construct(active.[[Prototype]], args,
+/// new.target)` (GetSuperConstructor of the constructor `active`).
+fn construct_parent(vm: &mut Vm, active: Gc<JsObject>, args: &[Value]) -> JsResult<Value> {
+    let new_target = vm.frames.last().map_or(Value::UNDEFINED, |f| f.new_target);
     let parent = active.borrow(&vm.heap).proto;
     let Some(parent) = parent.filter(|p| is_constructor(vm, *p)) else {
         return Err(vm.type_error("Super constructor is not a constructor"));
     };
     let Some(nt) = new_target.as_object() else { return Err(vm.syntax_error("'super' keyword unexpected here")) };
-    let result = construct_function(vm, parent, args, nt)?;
-    if !vm.stack[base].is_hole() {
-        return Err(vm.reference_error("Super constructor may only be called once"));
-    }
-    vm.stack[base] = result;
+    construct_function(vm, parent, args, nt)
+}
+
+/// InitializeInstanceElements (§7.3.34) for the derived constructor
+/// `active` on the object `super()` returned.
+fn run_field_initializers(vm: &mut Vm, active: Gc<JsObject>, result: Value) -> JsResult<()> {
     let fields = match active.borrow(&vm.heap).as_function() {
         Some(Function::Closure(c)) => c.fields,
         _ => None,
@@ -34,7 +50,75 @@ fn super_call(vm: &mut Vm, args: &[Value]) -> JsResult<Value> {
     if let Some(init) = fields {
         call_function(vm, init, result, &[])?;
     }
-    Ok(result)
+    Ok(())
+}
+
+/// The constructor a `SuperConstruct` names (a register loaded from the
+/// environment).
+fn super_constructor_operand(vm: &mut Vm, cx: &FrameContext, func: Reg) -> JsResult<Gc<JsObject>> {
+    match cx.get(vm, func).as_object() {
+        Some(f) => Ok(f),
+        None => Err(vm.syntax_error("'super' keyword unexpected here")),
+    }
+}
+
+/// `SuperConstruct`: the parent construction of `super(...)` with the
+/// arguments in registers.
+#[inline(always)]
+pub(in crate::interpreter) fn super_construct_registers(
+    vm: &mut Vm,
+    cx: &FrameContext,
+    dst: Reg,
+    func: Reg,
+    args: Reg,
+    argc: u16,
+) -> JsResult<()> {
+    let active = super_constructor_operand(vm, cx, func)?;
+    let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack[cx.index(args) + i]).collect();
+    let v = construct_parent(vm, active, &list)?;
+    cx.set(vm, dst, v);
+    Ok(())
+}
+
+/// `SuperConstructSpread`: the same with the arguments in an array.
+#[inline(always)]
+pub(in crate::interpreter) fn super_construct_spread(
+    vm: &mut Vm,
+    cx: &FrameContext,
+    dst: Reg,
+    func: Reg,
+    args: Reg,
+) -> JsResult<()> {
+    let active = super_constructor_operand(vm, cx, func)?;
+    let arr = cx.get(vm, args);
+    let list = crate::builtins::array::dense_values(vm, arr);
+    let v = construct_parent(vm, active, &list)?;
+    cx.set(vm, dst, v);
+    Ok(())
+}
+
+/// `BindThis`: BindThisValue (§9.1.1.3.1) on `this`, which the compiler
+/// reloaded from the environment just before.
+#[inline(always)]
+pub(in crate::interpreter) fn bind_this(vm: &mut Vm, cx: &FrameContext, src: Reg) -> JsResult<()> {
+    if !vm.stack[cx.base].is_hole() {
+        return Err(vm.reference_error("Super constructor may only be called once"));
+    }
+    vm.stack[cx.base] = cx.get(vm, src);
+    Ok(())
+}
+
+/// `InitializeInstanceElements`.
+#[inline(always)]
+pub(in crate::interpreter) fn initialize_instance_elements(
+    vm: &mut Vm,
+    cx: &FrameContext,
+    obj: Reg,
+    func: Reg,
+) -> JsResult<()> {
+    let active = super_constructor_operand(vm, cx, func)?;
+    let result = cx.get(vm, obj);
+    run_field_initializers(vm, active, result)
 }
 
 /// `CreateClass` (§15.7.14 `ClassDefinitionEvaluation`'s objects).
