@@ -1,6 +1,7 @@
 //! Classical backtracking execution engine
 
 use crate::api::Match;
+#[cfg(not(feature = "utf16"))]
 use crate::bytesearch;
 use crate::cursor;
 use crate::cursor::{Backward, Direction, Forward};
