@@ -533,6 +533,24 @@ impl Regex {
         )
     }
 
+    /// The match that starts exactly at code-unit offset `start` of UTF-16
+    /// `text`, trying no other start position (ECMAScript's sticky flag).
+    #[cfg(feature = "utf16")]
+    pub fn match_at_utf16(&self, text: &[u16], start: usize) -> Option<Match> {
+        let input = Utf16Input::new(text, self.cr.flags.unicode);
+        super::classicalbacktrack::BacktrackExecutor::new(input, MatchAttempter::new(&self.cr, input.left_end()))
+            .match_at(start)
+    }
+
+    /// The match that starts exactly at code-unit offset `start` of UCS-2
+    /// `text`, trying no other start position (ECMAScript's sticky flag).
+    #[cfg(feature = "utf16")]
+    pub fn match_at_ucs2(&self, text: &[u16], start: usize) -> Option<Match> {
+        let input = Ucs2Input::new(text, self.cr.flags.unicode);
+        super::classicalbacktrack::BacktrackExecutor::new(input, MatchAttempter::new(&self.cr, input.left_end()))
+            .match_at(start)
+    }
+
     /// Replaces the first match of the regex in `text` with the replacement string.
     ///
     /// The replacement string may contain capture group references in the form `$1`, `$2`, etc.,

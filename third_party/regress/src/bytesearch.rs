@@ -330,6 +330,7 @@ impl fmt::Debug for ByteBitmap {
 }
 
 /// A trivial ByteSearcher corresponding to the empty string.
+#[cfg_attr(feature = "utf16", allow(dead_code))]
 #[derive(Debug, Copy, Clone)]
 pub struct EmptyString {}
 

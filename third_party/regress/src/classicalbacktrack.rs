@@ -1,6 +1,7 @@
 //! Classical backtracking execution engine
 
 use crate::api::Match;
+#[cfg(not(feature = "utf16"))]
 use crate::bytesearch;
 use crate::cursor;
 use crate::cursor::{Backward, Direction, Forward};
@@ -1099,8 +1100,58 @@ impl<Input: InputIndexer> BacktrackExecutor<'_, Input> {
         }
     }
 
+    /// \return the match that starts exactly at code-unit offset `start`,
+    /// trying no other position (a sticky match).
+    pub(crate) fn match_at(&mut self, start: usize) -> Option<Match> {
+        let inp = self.input;
+        let pos = inp.try_move_right(inp.left_end(), start)?;
+        let end = self.matcher.try_at_pos(inp, 0, pos, Forward::new())?;
+        Some(self.successful_match(pos, end))
+    }
+
+    /// \return the next match in 16-bit input, trying only the positions the
+    /// regex's code-unit start predicate allows: the search position alone
+    /// for a start-anchored regex, else the positions whose unit is in the
+    /// predicate's set. Byte input has no such predicate and tries every
+    /// position.
+    #[cfg(feature = "utf16")]
+    fn next_match_with_unit_predicate(
+        &mut self,
+        mut pos: Input::Position,
+        next_start: &mut Option<Input::Position>,
+    ) -> Option<Match> {
+        let inp = self.input;
+        let re = self.matcher.re;
+        loop {
+            if !Input::CODE_UNITS_ARE_BYTES {
+                if let crate::insn::UnitStartPredicate::Units(units) = &re.unit_start_pred {
+                    pos = inp.find_unit(pos, units)?;
+                }
+            }
+            if let Some(end) = self.matcher.try_at_pos(inp, 0, pos, Forward::new()) {
+                // If we matched the empty string, we have to increment.
+                if end != pos {
+                    *next_start = Some(end)
+                } else {
+                    *next_start = inp.next_right_pos(end);
+                }
+                return Some(self.successful_match(pos, end));
+            }
+            if self.matcher.interrupted {
+                return None;
+            }
+            if !Input::CODE_UNITS_ARE_BYTES
+                && matches!(re.unit_start_pred, crate::insn::UnitStartPredicate::StartAnchored)
+            {
+                return None;
+            }
+            pos = inp.next_right_pos(pos)?;
+        }
+    }
+
     /// \return the next match, searching the remaining bytes using the given
     /// prefix searcher to quickly find the first potential match location.
+    #[cfg(not(feature = "utf16"))]
     fn next_match_with_prefix_search<PrefixSearch: bytesearch::ByteSearcher>(
         &mut self,
         mut pos: Input::Position,
@@ -1145,9 +1196,10 @@ impl<Input: InputIndexer> exec::MatchProducer for BacktrackExecutor<'_, Input> {
         pos: Input::Position,
         next_start: &mut Option<Input::Position>,
     ) -> Option<Match> {
-        // When UTF-16 support is active prefix search is not used due to the different encoding.
+        // When UTF-16 support is active the byte prefix search is not used
+        // (the predicate is in UTF-8 terms); the code-unit one is.
         #[cfg(feature = "utf16")]
-        return self.next_match_with_prefix_search(pos, next_start, &bytesearch::EmptyString {});
+        return self.next_match_with_unit_predicate(pos, next_start);
 
         #[cfg(not(feature = "utf16"))]
         match &self.matcher.re.start_pred {

@@ -1,7 +1,7 @@
 //! Regex compiler back-end: transforms IR into a CompiledRegex
 
 use crate::bytesearch::{AsciiBitmap, ByteArraySet};
-use crate::insn::{CompiledRegex, Insn, LoopFields, MAX_BYTE_SEQ_LENGTH, MAX_CHAR_SET_LENGTH};
+use crate::insn::{CompiledBracket, CompiledRegex, Insn, LoopFields, MAX_BYTE_SEQ_LENGTH, MAX_CHAR_SET_LENGTH};
 use crate::ir;
 use crate::ir::Node;
 #[cfg(not(feature = "utf16"))]
@@ -296,7 +296,7 @@ impl Emitter {
                             self.emit_insn(Insn::AsciiBracket(ascii_contents))
                         } else {
                             let idx = self.result.brackets.len();
-                            self.result.brackets.push(contents.clone());
+                            self.result.brackets.push(CompiledBracket::new(contents.clone()));
                             self.emit_insn(Insn::Bracket(idx))
                         }
                     }
@@ -454,6 +454,7 @@ pub fn emit(n: &ir::Regex) -> CompiledRegex {
             group_names: Box::new([]),
             flags: n.flags,
             start_pred: startpredicate::predicate_for_re(n),
+            unit_start_pred: startpredicate::unit_predicate_for_re(n),
         },
     };
     emitter.emit_node(&n.node);

@@ -120,6 +120,14 @@ where
         search: &Search,
     ) -> Option<Self::Position>;
 
+    /// The first position at or right of `pos` whose code unit is in `units`,
+    /// or None if there is none. Only for 16-bit input; byte input returns
+    /// `pos` (it searches with its byte predicate instead).
+    #[inline(always)]
+    fn find_unit(&self, pos: Self::Position, _units: &crate::insn::UnitSet) -> Option<Self::Position> {
+        Some(pos)
+    }
+
     /// Peek at the char to the right of a position, without changing that position.
     #[inline(always)]
     fn peek_right(&self, mut pos: Self::Position) -> Option<Self::Element> {
@@ -1071,6 +1079,13 @@ impl<'a> InputIndexer for Utf16Input<'a> {
     }
 
     #[inline(always)]
+    fn find_unit(&self, pos: Self::Position, units: &crate::insn::UnitSet) -> Option<Self::Position> {
+        let offset = self.pos_to_offset(pos);
+        let skip = self.input[offset..].iter().position(|&u| units.contains(u))?;
+        self.try_move_right(pos, skip)
+    }
+
+    #[inline(always)]
     fn find_bytes<Search: bytesearch::ByteSearcher>(
         &self,
         _pos: Self::Position,
@@ -1241,6 +1256,13 @@ impl<'a> InputIndexer for Ucs2Input<'a> {
             self.debug_assert_valid_pos(pos);
             Some(pos)
         }
+    }
+
+    #[inline(always)]
+    fn find_unit(&self, pos: Self::Position, units: &crate::insn::UnitSet) -> Option<Self::Position> {
+        let offset = self.pos_to_offset(pos);
+        let skip = self.input[offset..].iter().position(|&u| units.contains(u))?;
+        self.try_move_right(pos, skip)
     }
 
     #[inline(always)]

@@ -186,16 +186,115 @@ pub enum StartPredicate {
     StartAnchored,
 }
 
+/// A bracket as the matchers use it: its contents, and their answer for
+/// each code point below 256 as a bitmap. Matched text is mostly Latin-1,
+/// and a bit test there is much cheaper than the interval binary search.
+#[derive(Debug, Clone)]
+pub struct CompiledBracket {
+    /// The bracket.
+    pub contents: BracketContents,
+    /// Bit `c` is whether the bracket (inversion applied) matches `c`.
+    latin1: [u64; 4],
+}
+
+impl CompiledBracket {
+    /// Precomputes the Latin-1 answers of `contents`.
+    pub fn new(contents: BracketContents) -> Self {
+        let mut latin1 = [0u64; 4];
+        for cp in 0..256u32 {
+            if contents.cps.contains(cp) != contents.invert {
+                latin1[(cp / 64) as usize] |= 1 << (cp % 64);
+            }
+        }
+        Self { contents, latin1 }
+    }
+
+    /// Whether the bracket matches code point `cp`.
+    #[inline(always)]
+    pub fn matches(&self, cp: u32) -> bool {
+        if cp < 256 {
+            return self.latin1[(cp / 64) as usize] & (1 << (cp % 64)) != 0;
+        }
+        self.contents.cps.contains(cp) != self.contents.invert
+    }
+}
+
+/// A set of 16-bit code units that can begin a match: exact below 256,
+/// and one answer for every unit from 256 up.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnitSet {
+    /// Bit `u` is whether unit `u` (below 256) is in the set.
+    latin1: [u64; 4],
+    /// Whether every unit from 256 up is in the set.
+    high: bool,
+}
+
+impl UnitSet {
+    /// Adds code point `cp`; one above 255 adds every high unit (its
+    /// first UTF-16 unit is at least 256).
+    pub fn add(&mut self, cp: u32) {
+        if cp < 256 {
+            self.latin1[(cp / 64) as usize] |= 1 << (cp % 64);
+        } else {
+            self.high = true;
+        }
+    }
+
+    /// Adds every high unit.
+    pub fn add_high(&mut self) {
+        self.high = true;
+    }
+
+    /// Adds every unit of `other`.
+    pub fn union(&mut self, other: &UnitSet) {
+        for (a, b) in self.latin1.iter_mut().zip(other.latin1) {
+            *a |= b;
+        }
+        self.high |= other.high;
+    }
+
+    /// Whether the set holds every unit (and so rules out no position).
+    pub fn is_everything(&self) -> bool {
+        self.high && self.latin1 == [u64::MAX; 4]
+    }
+
+    /// Whether `unit` is in the set.
+    #[inline(always)]
+    pub fn contains(&self, unit: u16) -> bool {
+        if unit < 256 {
+            self.latin1[(unit / 64) as usize] & (1 << (unit % 64)) != 0
+        } else {
+            self.high
+        }
+    }
+}
+
+/// Where a match can start in 16-bit (UTF-16 or UCS-2) input. The byte
+/// [`StartPredicate`] is in UTF-8 terms and the UTF-16 paths cannot use it.
+#[derive(Debug, Clone)]
+pub enum UnitStartPredicate {
+    /// Anywhere.
+    Arbitrary,
+    /// Only where the search starts: the pattern begins with a `^` that is
+    /// not multiline, so no later position can match either.
+    StartAnchored,
+    /// Only at a unit of the set.
+    Units(UnitSet),
+}
+
 #[derive(Debug, Clone)]
 pub struct CompiledRegex {
     // Sequence of instructions.
     pub insns: Vec<Insn>,
 
     // The bracket contents, indexed by the value of the `Bracket` instruction.
-    pub brackets: Vec<BracketContents>,
+    pub brackets: Vec<CompiledBracket>,
 
     // Predicate to rapidly find the first potential match.
     pub start_pred: StartPredicate,
+
+    // The same for 16-bit input.
+    pub unit_start_pred: UnitStartPredicate,
 
     // Number of loops, used to populate loop data.
     pub loops: u32,

@@ -359,7 +359,7 @@ fn try_match_state<Input: InputIndexer, Dir: Direction>(
             }
         }
         &Insn::Bracket(idx) => match cursor::next(input, dir, &mut s.pos) {
-            Some(c) => nextinsn_or_fail!(Input::CharProps::bracket(&re.brackets[idx], c)),
+            Some(c) => nextinsn_or_fail!(re.brackets[idx].matches(c.as_u32())),
             _ => StateMatch::Fail,
         },
 

@@ -2,9 +2,9 @@ use crate::bytesearch::{ByteArraySet, ByteSet, SmallArraySet, charset_contains};
 use crate::cursor;
 use crate::cursor::Direction;
 use crate::indexing::{ElementType, InputIndexer};
-use crate::insn::MAX_CHAR_SET_LENGTH;
+use crate::insn::{CompiledBracket, MAX_CHAR_SET_LENGTH};
 use crate::matchers::CharProperties;
-use crate::types::BracketContents;
+
 
 /// A trait for things that match a single Element.
 pub trait SingleCharMatcher<Input: InputIndexer, Dir: Direction> {
@@ -44,14 +44,14 @@ impl<Input: InputIndexer, Dir: Direction> SingleCharMatcher<Input, Dir> for Char
 
 /// Insn::Bracket
 pub struct Bracket<'a> {
-    pub bc: &'a BracketContents,
+    pub bc: &'a CompiledBracket,
 }
 
 impl<Input: InputIndexer, Dir: Direction> SingleCharMatcher<Input, Dir> for Bracket<'_> {
     #[inline(always)]
     fn matches(&self, input: &Input, dir: Dir, pos: &mut Input::Position) -> bool {
         match cursor::next(input, dir, pos) {
-            Some(c) => Input::CharProps::bracket(self.bc, c),
+            Some(c) => self.bc.matches(c.as_u32()),
             _ => false,
         }
     }

@@ -1,7 +1,7 @@
 //! Support for quickly finding potential match locations.
 use crate::bytesearch::ByteBitmap;
 use crate::codepointset;
-use crate::insn::StartPredicate;
+use crate::insn::{StartPredicate, UnitSet, UnitStartPredicate};
 use crate::ir;
 use crate::ir::Node;
 use crate::util::{add_utf8_first_bytes_to_bitmap, utf8_first_byte};
@@ -225,4 +225,75 @@ pub fn predicate_for_re(re: &ir::Regex) -> StartPredicate {
     compute_start_predicate(&re.node)
         .unwrap_or(AbstractStartPredicate::Arbitrary)
         .resolve_to_insn()
+}
+
+/// The code units a match of `n` can begin with: `None` for a node that
+/// consumes nothing (an assertion), so what follows it decides;
+/// `Some(None)` when it may begin with any unit or match empty.
+fn first_units(n: &Node) -> Option<Option<UnitSet>> {
+    let mut set = UnitSet::default();
+    match n {
+        Node::Char { c } => set.add(*c),
+        Node::CharSet(chars) => chars.iter().for_each(|&c| set.add(c)),
+        Node::Bracket(bc) => {
+            for cp in 0..256 {
+                if bc.cps.contains(cp) != bc.invert {
+                    set.add(cp);
+                }
+            }
+            if bc.invert || bc.cps.intervals().iter().any(|iv| iv.last >= 256) {
+                set.add_high();
+            }
+        }
+        // Not made when matching UTF-16 (they are UTF-8 bytes); any
+        // non-ASCII byte stands for every non-ASCII unit.
+        Node::ByteSequence(bytes) => add_bytes(&mut set, &bytes[..1.min(bytes.len())]),
+        Node::ByteSet(bytes) => add_bytes(&mut set, bytes),
+        Node::Empty
+        | Node::Goal
+        | Node::BackRef { .. }
+        | Node::StringSet { .. }
+        | Node::MatchAny
+        | Node::MatchAnyExceptLineTerminator => return Some(None),
+        Node::Anchor { .. } | Node::WordBoundary { .. } | Node::LookaroundAssertion { .. } => return None,
+        Node::Cat(nodes) => return nodes.iter().find_map(first_units),
+        Node::CaptureGroup { contents, .. } => return first_units(contents),
+        Node::Loop { loopee, quant, .. } | Node::Loop1CharBody { loopee, quant } => {
+            return if quant.min > 0 { first_units(loopee) } else { Some(None) };
+        }
+        Node::Alt(left, right) => {
+            return match (first_units(left), first_units(right)) {
+                (Some(Some(mut x)), Some(Some(y))) => {
+                    x.union(&y);
+                    Some(Some(x))
+                }
+                _ => Some(None),
+            };
+        }
+    }
+    Some(Some(set))
+}
+
+/// Adds UTF-8 bytes' characters to `set`: an ASCII byte as itself, any
+/// other as every unit from 128 up.
+fn add_bytes(set: &mut UnitSet, bytes: &[u8]) {
+    for &b in bytes {
+        if b < 128 {
+            set.add(u32::from(b));
+        } else {
+            (128..256).for_each(|cp| set.add(cp));
+            set.add_high();
+        }
+    }
+}
+
+/// \return the start predicate for matching 16-bit input.
+pub fn unit_predicate_for_re(re: &ir::Regex) -> UnitStartPredicate {
+    if is_start_anchored(&re.node) && !re.flags.multiline {
+        return UnitStartPredicate::StartAnchored;
+    }
+    match first_units(&re.node) {
+        Some(Some(set)) if !set.is_everything() => UnitStartPredicate::Units(set),
+        _ => UnitStartPredicate::Arbitrary,
+    }
 }

@@ -396,9 +396,12 @@ struct FoundMatch {
     legacy_enabled: bool,
 }
 
-/// Runs `program` on `text` from `start`. A backtracking match can take
-/// exponential time: it polls the interrupt flag and the step budget as
-/// it goes, and an answer after a stop means "stopped", not "no match".
+/// Runs `program` on `text` from `start` (at `start` only for a sticky
+/// program: searching on would find matches the spec throws away, and a
+/// split, which makes a sticky splitter try every position, quadratic). A
+/// backtracking match can take exponential time: it polls the interrupt
+/// flag and the step budget as it goes, and an answer after a stop means
+/// "stopped", not "no match".
 fn run_program(vm: &Vm, program: &Program, text: &[u16], start: usize) -> JsResult<Option<regress::Match>> {
     let stopped = std::cell::Cell::new(false);
     let check = || {
@@ -407,10 +410,12 @@ fn run_program(vm: &Vm, program: &Program, text: &[u16], start: usize) -> JsResu
         stop
     };
     let found = regress::with_interrupt_check(&check, || {
-        if program.flags.full_unicode() {
-            program.matcher.find_from_utf16(text, start).next()
-        } else {
-            program.matcher.find_from_ucs2(text, start).next()
+        let (sticky, full_unicode) = (program.flags.has(FlagSet::STICKY), program.flags.full_unicode());
+        match (sticky, full_unicode) {
+            (true, true) => program.matcher.match_at_utf16(text, start),
+            (true, false) => program.matcher.match_at_ucs2(text, start),
+            (false, true) => program.matcher.find_from_utf16(text, start).next(),
+            (false, false) => program.matcher.find_from_ucs2(text, start).next(),
         }
     });
     if stopped.get() {
