@@ -429,13 +429,24 @@ impl Analysis {
     /// The non-arrow function scope whose `arguments` a use in `scope`
     /// refers to (`None` at the top level).
     fn arguments_function(&self, scope: ScopeId) -> Option<ScopeId> {
+        self.enclosing_non_arrow_function(scope, |_, flags| flags.contains(ScopeFlags::Top))
+    }
+
+    /// The innermost non-arrow function scope enclosing `scope` (itself
+    /// included), or `None` once the walk reaches a scope `ends_search`
+    /// accepts first.
+    fn enclosing_non_arrow_function(
+        &self,
+        scope: ScopeId,
+        ends_search: impl Fn(ScopeId, ScopeFlags) -> bool,
+    ) -> Option<ScopeId> {
         let mut s = Some(scope);
         while let Some(cur) = s {
             let flags = self.scoping.scope_flags(cur);
             if flags.contains(ScopeFlags::Function) && !flags.contains(ScopeFlags::Arrow) {
                 return Some(cur);
             }
-            if flags.contains(ScopeFlags::Top) {
+            if ends_search(cur, flags) {
                 return None;
             }
             s = self.scoping.scope_parent_id(cur);
@@ -447,18 +458,9 @@ impl Analysis {
     /// (`None` at the top level, in class static blocks and in class
     /// bodies, where field initialisers are functions of their own).
     fn this_function(&self, scope: ScopeId) -> Option<ScopeId> {
-        let mut s = Some(scope);
-        while let Some(cur) = s {
-            let flags = self.scoping.scope_flags(cur);
-            if flags.contains(ScopeFlags::Function) && !flags.contains(ScopeFlags::Arrow) {
-                return Some(cur);
-            }
-            if flags.intersects(ScopeFlags::Top | ScopeFlags::ClassStaticBlock) || self.class_scopes.contains(&cur) {
-                return None;
-            }
-            s = self.scoping.scope_parent_id(cur);
-        }
-        None
+        self.enclosing_non_arrow_function(scope, |cur, flags| {
+            flags.intersects(ScopeFlags::Top | ScopeFlags::ClassStaticBlock) || self.class_scopes.contains(&cur)
+        })
     }
 
     /// The environment slot of a captured symbol.
