@@ -502,6 +502,16 @@ macro_rules! next {
     };
 }
 
+/// What `execute` keeps in locals while it runs the innermost frame: its
+/// context, its instructions and its pc; `None` when no frame is left.
+#[inline]
+fn top_frame_state(vm: &Vm) -> Option<(FrameContext, Rc<[Instruction]>, usize)> {
+    let frame = vm.frames.last()?;
+    let c = frame.code.borrow(&vm.heap);
+    let cx = FrameContext { code: frame.code, base: frame.base, ic_table: c.ic_table, strict: c.strict };
+    Some((cx, Rc::clone(&c.instructions), frame.pc as usize))
+}
+
 /// The dispatch loop over the top frame. Returns when the entry frame
 /// returns; a thrown exception leaves with `Err` and `frame.pc` at the
 /// faulting instruction. Each arm hands its operands to the opcode's body
@@ -509,12 +519,8 @@ macro_rules! next {
 fn execute(vm: &mut Vm) -> JsResult<Value> {
     use Instruction as Op;
     loop {
-        let Some(frame) = vm.frames.last() else { return Ok(Value::UNDEFINED) };
-        let code = frame.code;
-        let mut pc = frame.pc as usize;
-        let c = code.borrow(&vm.heap);
-        let cx = &FrameContext { code, base: frame.base, ic_table: c.ic_table, strict: c.strict };
-        let instructions = Rc::clone(&c.instructions);
+        let Some((cx, instructions, mut pc)) = top_frame_state(vm) else { return Ok(Value::UNDEFINED) };
+        let cx = &cx;
         loop {
             let instruction = instructions[pc];
             if let Some(frame) = vm.frames.last_mut() {
@@ -601,9 +607,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Op::SetHomeObject { func, home } => class::set_home_object(vm, cx, func, home),
                 Op::SuperCall { dst, args, argc } => class::super_call_registers(vm, cx, dst, args, argc)?,
                 Op::SuperCallSpread { dst, args } => class::super_call_spread(vm, cx, dst, args)?,
-                Op::SuperConstruct { dst, func, args, argc } => {
-                    class::super_construct_registers(vm, cx, dst, func, args, argc)?;
-                }
+                Op::SuperConstruct { dst, func, args, argc } => class::super_construct(vm, cx, dst, func, args, argc)?,
                 Op::SuperConstructSpread { dst, func, args } => class::super_construct_spread(vm, cx, dst, func, args)?,
                 Op::BindThis { src } => class::bind_this(vm, cx, src)?,
                 Op::InitializeInstanceElements { obj, func } => class::initialize_instance_elements(vm, cx, obj, func)?,

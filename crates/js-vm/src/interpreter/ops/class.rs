@@ -65,7 +65,7 @@ fn super_constructor_operand(vm: &mut Vm, cx: &FrameContext, func: Reg) -> JsRes
 /// `SuperConstruct`: the parent construction of `super(...)` with the
 /// arguments in registers.
 #[inline(always)]
-pub(in crate::interpreter) fn super_construct_registers(
+pub(in crate::interpreter) fn super_construct(
     vm: &mut Vm,
     cx: &FrameContext,
     dst: Reg,
