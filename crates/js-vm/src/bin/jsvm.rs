@@ -1,6 +1,6 @@
 //! `jsvm FILE [ARGS]`: runs FILE as node does: an ES module for `.mjs`
 //! and for a `.js` (or extensionless) file whose nearest package.json says
-//! `"type": "module"`, a CommonJS module otherwise; `--module` forces an
+//! `"type": "module"`, a `CommonJS` module otherwise; `--module` forces an
 //! ES module. Options: `--gc-stress` (collect at every
 //! safepoint), `--expose-internals` (adds `$vm`), `--no-resume-cache`
 //! (resume async functions without the call cache, to measure it),
@@ -38,7 +38,7 @@ enum Goal {
     Script,
     /// An ES module.
     Module,
-    /// A CommonJS module.
+    /// A `CommonJS` module.
     CommonJs,
 }
 

@@ -357,13 +357,12 @@ pub(crate) fn evaluate_import(vm: &mut Vm, id: ModuleId) -> JsResult<()> {
     let key = vm.key(&filename);
     let cached = get(vm, cache, key, Value::object(cache))?;
     let mark = vm.temp_roots.len();
-    let module = match cached.as_object() {
-        Some(m) => m,
-        None => {
-            let m = require::new_module(vm, &filename, None)?;
-            create_data_property_or_throw(vm, cache, key, Value::object(m))?;
-            m
-        }
+    let module = if let Some(m) = cached.as_object() {
+        m
+    } else {
+        let m = require::new_module(vm, &filename, None)?;
+        create_data_property_or_throw(vm, cache, key, Value::object(m))?;
+        m
     };
     vm.temp_roots.push(Value::object(module));
     let result = (|| {

@@ -116,7 +116,7 @@ impl Resolver {
             return self.resolve_target(&lookup, target, "", subpath, false, false)?.flatten().ok_or_else(not_exported);
         }
         if let Some((key, star)) = best_pattern_match(map, subpath) {
-            let target = map.iter().find(|(k, _)| k == key).map(|(_, t)| t).unwrap_or(&Json::Null);
+            let target = map.iter().find(|(k, _)| k == key).map_or(&Json::Null, |(_, t)| t);
             let path_map = subpath.ends_with('/');
             return self
                 .resolve_target(&lookup, target, &star, key, true, path_map)?
@@ -184,7 +184,7 @@ impl Resolver {
                     return Ok(resolved);
                 }
             } else if let Some((key, star)) = best_pattern_match(imports, name) {
-                let target = imports.iter().find(|(k, _)| k == key).map(|(_, t)| t).unwrap_or(&Json::Null);
+                let target = imports.iter().find(|(k, _)| k == key).map_or(&Json::Null, |(_, t)| t);
                 if let Some(Some(resolved)) = self.resolve_target(&lookup, target, &star, key, true, true)? {
                     return Ok(resolved);
                 }
