@@ -86,6 +86,6 @@ pub use builtins::shared_memory::SharedArrayBufferBlock;
 pub use embedding::{Handle, JsError, PropertyFlags};
 pub use host::uncaught::Uncaught;
 pub use memory::{CountingAllocator, TerminationReason};
-pub use module::{FsLoader, ModuleLoadError, ModuleLoader};
+pub use module::{FsLoader, ModuleLoadError, ModuleLoader, SourceKind, node_resolution};
 pub use realm::RealmId;
 pub use vm::{AgentOptions, CollectionSummary, ConsoleSink, Phase, SourceGoal, StdConsole, Vm, VmOptions};

@@ -94,12 +94,6 @@ pub struct VmOptions {
     /// may take before it terminates the script with
     /// [`TerminationReason::StepLimit`](crate::TerminationReason::StepLimit).
     pub max_steps: Option<u64>,
-    /// Define the global `require(name)` for the built-in modules (a
-    /// stand-in for the CommonJS scope node gives a main script). Off for a
-    /// classic global script, which in node (`vm.runInThisContext`, d8, a
-    /// browser) sees no `require`: programs such as Octane's zlib and
-    /// typescript probe `typeof require` to choose their host.
-    pub commonjs_require: bool,
     /// How the VM behaves as an agent among others sharing memory.
     pub agent: AgentOptions,
 }
@@ -127,7 +121,6 @@ impl Default for VmOptions {
             resume_cache: true,
             max_heap_size: None,
             max_steps: None,
-            commonjs_require: true,
             agent: AgentOptions::default(),
         }
     }
@@ -243,6 +236,8 @@ pub struct Vm {
         js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
     /// The module map and the module loader.
     pub(crate) modules: crate::module::ModuleRegistry,
+    /// The CommonJS loader's Rust state.
+    pub(crate) commonjs: crate::host::commonjs::CommonJsState,
 }
 
 impl Vm {
@@ -306,6 +301,7 @@ impl Vm {
             handles: Rc::default(),
             finalization_ready: Vec::new(),
             modules: crate::module::ModuleRegistry::default(),
+            commonjs: crate::host::commonjs::CommonJsState::default(),
             options,
         };
         crate::builtins::install(&mut vm);

@@ -1,5 +1,7 @@
-//! `jsvm FILE [ARGS]`: runs a script, or an ES module when FILE ends in
-//! `.mjs` or `--module` is given. Options: `--gc-stress` (collect at every
+//! `jsvm FILE [ARGS]`: runs FILE as node does: an ES module for `.mjs`
+//! and for a `.js` (or extensionless) file whose nearest package.json says
+//! `"type": "module"`, a `CommonJS` module otherwise; `--module` forces an
+//! ES module. Options: `--gc-stress` (collect at every
 //! safepoint), `--expose-internals` (adds `$vm`), `--no-resume-cache`
 //! (resume async functions without the call cache, to measure it),
 //! `--max-heap-size=MB` (terminate, reported, with exit code 134 as Node's
@@ -8,10 +10,12 @@
 //! loop iterations, elements visited by builtins), `--print-bytecode`
 //! (print the compiled bytecode of FILE and of every function in it, then
 //! run it), `--script` (run FILE as a classic global script, as node's
-//! `vm.runInThisContext` or d8 would: no `require` in scope).
+//! `vm.runInThisContext` or d8 would: no `require`, `module` or
+//! `exports` in scope, top-level `var`s are globals).
 
 use std::process::ExitCode;
 
+use js_vm::node_resolution::{PackageType, Resolved, Resolver};
 use js_vm::{CountingAllocator, JsError, SourceGoal, TerminationReason, Uncaught, Vm, VmOptions};
 
 /// Counts each thread's bytes, so `--max-heap-size` covers string contents,
@@ -27,11 +31,22 @@ const EXIT_HEAP_LIMIT: u8 = 134;
 /// path in the engine is bounded well below it.
 const STACK_SIZE: usize = 512 * 1024 * 1024;
 
+/// How FILE runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// A classic script (`--script`).
+    Script,
+    /// An ES module.
+    Module,
+    /// A `CommonJS` module.
+    CommonJs,
+}
+
 struct Args {
     file: String,
     /// The file's absolute path: its name in stack traces, as in Node.
     script: String,
-    module: bool,
+    goal: Goal,
     print_bytecode: bool,
     options: VmOptions,
 }
@@ -42,6 +57,7 @@ fn parse_args() -> Result<Args, String> {
     options.agent.can_block = true;
     let mut file = None;
     let mut module = false;
+    let mut classic = false;
     let mut print_bytecode = false;
     let mut script_args = Vec::new();
     for arg in std::env::args().skip(1) {
@@ -51,7 +67,7 @@ fn parse_args() -> Result<Args, String> {
             "--expose-internals" => options.expose_internals = true,
             "--no-resume-cache" => options.resume_cache = false,
             "--module" => module = true,
-            "--script" => options.commonjs_require = false,
+            "--script" => classic = true,
             "--print-bytecode" => print_bytecode = true,
             _ if arg.starts_with("--max-heap-size=") => {
                 let megabytes = number_option(&arg)?;
@@ -67,10 +83,36 @@ fn parse_args() -> Result<Args, String> {
     // `process.argv`: the executable, the script's absolute path, its
     // arguments.
     let exe = std::env::current_exe().map_or_else(|_| "jsvm".to_owned(), |p| p.to_string_lossy().into_owned());
-    let script = std::fs::canonicalize(&file).map_or_else(|_| file.clone(), |p| p.to_string_lossy().into_owned());
-    let module = module || std::path::Path::new(&file).extension().is_some_and(|e| e == "mjs");
+    let (script, goal) = main_module(&file, module, classic);
     options.argv = [exe, script.clone()].into_iter().chain(script_args).collect();
-    Ok(Args { file, script, module, print_bytecode, options })
+    Ok(Args { file, script, goal, print_bytecode, options })
+}
+
+/// Node's `resolveMainPath` and `shouldUseESMLoader`: the entry's real
+/// path (`jsvm x` finds `x.js`), and whether it is an ES module (`.mjs`,
+/// or a package with `"type": "module"` for anything but `.cjs`).
+fn main_module(file: &str, module: bool, classic: bool) -> (String, Goal) {
+    let absolute = std::env::current_dir().unwrap_or_default().join(file);
+    let absolute = js_vm::node_resolution::normalize(&absolute);
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let mut resolver = Resolver::new(&[], home.as_deref());
+    let path = match resolver.resolve_require(&absolute.to_string_lossy(), None, &[]) {
+        Ok(Resolved::File(p)) => p,
+        _ => absolute,
+    };
+    let script = path.to_string_lossy().into_owned();
+    let goal = if classic {
+        Goal::Script
+    } else if module || script.ends_with(".mjs") {
+        Goal::Module
+    } else if script.ends_with(".cjs") {
+        Goal::CommonJs
+    } else if resolver.packages.package_type(&path) == PackageType::Module {
+        Goal::Module
+    } else {
+        Goal::CommonJs
+    };
+    (script, goal)
 }
 
 /// The number after `=` in `--option=N`.
@@ -80,30 +122,37 @@ fn number_option(arg: &str) -> Result<u64, String> {
 }
 
 fn run(args: Args) -> ExitCode {
-    let text = match std::fs::read_to_string(&args.file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("jsvm: cannot read {}: {e}", args.file);
-            return ExitCode::from(2);
+    let mut vm = Vm::with_options(args.options);
+    // A CommonJS main module is read by the loader, which reports a missing
+    // file as node does.
+    let text = if args.goal == Goal::CommonJs && !args.print_bytecode {
+        String::new()
+    } else {
+        match std::fs::read_to_string(&args.script) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("jsvm: cannot read {}: {e}", args.file);
+                return ExitCode::from(2);
+            }
         }
     };
-    let mut vm = Vm::with_options(args.options);
     if args.print_bytecode {
-        let goal = if args.module { SourceGoal::Module } else { SourceGoal::Script };
+        let goal = if args.goal == Goal::Module { SourceGoal::Module } else { SourceGoal::Script };
         // A compile error is reported when the program is run below.
         if let Ok(listing) = vm.disassemble(&args.script, &text, goal) {
             print!("{listing}");
         }
     }
-    let outcome = if args.module {
+    let outcome = match args.goal {
         // Node evaluates the entry module inside a promise job: the
         // microtasks it queues run before its nextTicks.
-        vm.eval_module(&args.script, &text)
+        Goal::Module => vm
+            .eval_module(&args.script, &text)
             .map_err(|(_, e)| e)
             .and_then(|_| vm.run_microtasks())
-            .and_then(|()| vm.run_event_loop())
-    } else {
-        vm.eval_script(&args.script, &text).and_then(|_| vm.run_event_loop())
+            .and_then(|()| vm.run_event_loop()),
+        Goal::CommonJs => vm.run_commonjs_main(&args.script).and_then(|()| vm.run_event_loop()),
+        Goal::Script => vm.eval_script(&args.script, &text).and_then(|_| vm.run_event_loop()),
     };
     match outcome {
         Ok(None) => ExitCode::from(u8::try_from(vm.process_exit_code() & 0xFF).unwrap_or(1)),

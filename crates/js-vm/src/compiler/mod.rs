@@ -105,8 +105,38 @@ const COMPILE_RED_ZONE: usize = 64 * 1024 * 1024;
 pub fn compile_script(vm: &mut Vm, source: &Rc<Source>) -> CResult<Gc<Code>> {
     check_nesting(&source.text)?;
     stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || {
-        compile_on_big_stack(vm, source, CodeKind::Script, false, None)
+        compile_on_big_stack(vm, source, CodeKind::Script, false, None, None)
     })
+}
+
+/// The text before a CommonJS module's source in its wrapper function.
+pub const COMMONJS_WRAPPER_HEAD: &str = "(function (exports, require, module, __filename, __dirname) { ";
+
+/// Compiles a CommonJS module: its text as the body of the module wrapper
+/// function (a leading hashbang blanked), as a script whose completion
+/// value is that function. Text that would close the wrapper early (a
+/// stray `})`) is a SyntaxError, as it is to Node's `compileFunction`.
+pub fn compile_commonjs(vm: &mut Vm, name: &str, body: &str) -> CResult<(Gc<Code>, Rc<Source>)> {
+    let text = format!("{COMMONJS_WRAPPER_HEAD}{}\n}})", blank_hashbang(body));
+    let source = Rc::new(Source::new(name, text));
+    check_nesting(&source.text)?;
+    let code = stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || {
+        compile_on_big_stack(vm, &source, CodeKind::Script, false, None, Some(is_single_function))
+    })?;
+    Ok((code, source))
+}
+
+/// Whether a CommonJS wrapper's text is one parenthesised function
+/// expression (the module's text did not close the wrapper).
+fn is_single_function(program: &oxc_ast::ast::Program<'_>) -> bool {
+    use oxc_ast::ast::{Expression, Statement};
+    match program.body.as_slice() {
+        [Statement::ExpressionStatement(statement)] => match &statement.expression {
+            Expression::ParenthesizedExpression(p) => matches!(p.expression, Expression::FunctionExpression(_)),
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// Compiles eval code (§19.2.1.1): `outer` is the call site's scope table
@@ -131,7 +161,7 @@ pub fn compile_eval(
         source
     };
     stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || {
-        compile_on_big_stack(vm, source, CodeKind::Eval, strict, outer)
+        compile_on_big_stack(vm, source, CodeKind::Eval, strict, outer, None)
     })
 }
 
@@ -191,9 +221,13 @@ fn compile_on_big_stack(
     kind: CodeKind,
     force_strict: bool,
     outer: Option<Rc<crate::bytecode::EvalScope>>,
+    shape_check: Option<fn(&oxc_ast::ast::Program<'_>) -> bool>,
 ) -> CResult<Gc<Code>> {
     let allocator = Allocator::default();
     let program = parse(&allocator, &source.text, SourceType::script())?;
+    if shape_check.is_some_and(|check| !check(&program)) {
+        return Err(CompileError::syntax("Unexpected token '}'".to_owned()));
+    }
     let mut semantic = analyse(&program)?;
     let context = match kind {
         CodeKind::Eval => declaration_instantiation::CodeContext::Eval { outer: outer.as_deref() },

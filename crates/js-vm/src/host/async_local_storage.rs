@@ -304,23 +304,9 @@ fn link_constructor(vm: &mut Vm, ctor: js_gc::Gc<JsObject>, proto: js_gc::Gc<JsO
     define_builtin(vm, proto, ctor_key, Value::object(ctor), Attributes::METHOD);
 }
 
-/// `require(name)` for the built-in modules this host provides.
-fn require(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let name = info.arg(vm, 0);
-    let name = vm.rust_string(name)?;
-    match name.strip_prefix("node:").unwrap_or(&name) {
-        "async_hooks" => Ok(async_hooks_module(vm)),
-        _ => Err(vm.type_error(&format!("Cannot find module '{name}'"))),
-    }
-}
-
-/// Installs `require` (unless the options leave it out) and `AsyncContext`
-/// (TC39).
+/// Installs `AsyncContext` (TC39).
 pub(crate) fn install(vm: &mut Vm) {
     let global = vm.realm.global;
-    if vm.options.commonjs_require {
-        method(vm, global, "require", 1, require);
-    }
     let namespace = vm.new_plain_object();
     crate::builtins::value_property(
         vm,

@@ -9,6 +9,7 @@
 pub mod abort_controller;
 pub mod abort_signal;
 pub mod async_local_storage;
+pub mod commonjs;
 pub mod console;
 pub mod dom_exception;
 pub mod event;
@@ -40,6 +41,7 @@ pub(crate) fn install(vm: &mut Vm) {
     event_loop::install(vm);
     process::install(vm);
     async_local_storage::install(vm);
+    commonjs::install(vm);
     dom_exception::install(vm);
     structured_clone::install(vm);
     streams::install(vm);
@@ -120,6 +122,16 @@ pub(crate) struct HostObjects {
     pub(crate) text_encoder_stream_algorithms: Option<(Gc<JsObject>, Gc<JsObject>)>,
     /// The shared `transform` and `flush` of every TextDecoderStream.
     pub(crate) text_decoder_stream_algorithms: Option<(Gc<JsObject>, Gc<JsObject>)>,
+    /// `require('module')`, the `Module` constructor.
+    pub(crate) module_constructor: Option<Gc<JsObject>>,
+    /// `Module.prototype`.
+    pub(crate) module_prototype: Option<Gc<JsObject>>,
+    /// `require.cache`.
+    pub(crate) module_cache: Option<Gc<JsObject>>,
+    /// `require.extensions`.
+    pub(crate) module_extensions: Option<Gc<JsObject>>,
+    /// `require.main`: the CommonJS main module.
+    pub(crate) main_module: Option<Gc<JsObject>>,
 }
 
 impl HostObjects {
@@ -143,6 +155,11 @@ impl HostObjects {
             self.abort_controller_prototype,
             self.text_encoder_stream_prototype,
             self.text_decoder_stream_prototype,
+            self.module_constructor,
+            self.module_prototype,
+            self.module_cache,
+            self.module_extensions,
+            self.main_module,
         ]
         .into_iter()
         .flatten()

@@ -1,4 +1,4 @@
-//! Built-in modules (`node:async_hooks`, `node:process`): synthetic module
+//! Built-in modules (`node:async_hooks`, `node:module`, `node:process`): synthetic module
 //! records whose exports are the host object's own properties, plus
 //! `default` for the object itself, as Node exposes its built-ins to ES
 //! modules.
@@ -9,19 +9,20 @@ use crate::vm::Vm;
 
 use super::ModuleId;
 
+/// The built-in modules this host has, by their names without `node:`.
+pub const BUILTINS: &[&str] = &["async_hooks", "module", "process"];
+
 /// The built-in module a specifier names (`node:x`, or the bare `x`).
 pub(crate) fn builtin_name(specifier: &str) -> Option<&'static str> {
-    match specifier.strip_prefix("node:").unwrap_or(specifier) {
-        "async_hooks" => Some("async_hooks"),
-        "process" => Some("process"),
-        _ => None,
-    }
+    let name = specifier.strip_prefix("node:").unwrap_or(specifier);
+    BUILTINS.iter().copied().find(|b| *b == name)
 }
 
 /// Makes the record of built-in module `name` (one of [`builtin_name`]'s).
 pub(crate) fn create(vm: &mut Vm, name: &str) -> ModuleId {
     let object = match name {
         "process" => vm.host_objects.process.map_or(Value::UNDEFINED, Value::object),
+        "module" => vm.host_objects.module_constructor.map_or(Value::UNDEFINED, Value::object),
         _ => crate::host::async_local_storage::async_hooks_module(vm),
     };
     let mut exports: Vec<(String, Value)> = Vec::new();
@@ -32,6 +33,19 @@ pub(crate) fn create(vm: &mut Vm, name: &str) -> ModuleId {
         let keys = crate::object::internal_methods::own_property_keys(vm, o).unwrap_or_default();
         for key in keys {
             let PropertyKey::String(atom) = key else { continue };
+            // `Module` is a function: its `length`, `name` and `prototype`
+            // are not exports (Node exports enumerable own properties; the
+            // other host objects define their methods non-enumerable, as
+            // builtins are, but still export them).
+            if name == "module" {
+                let enumerable = crate::object::internal_methods::get_own_property(vm, o, key)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|d| d.enumerable == Some(true));
+                if !enumerable {
+                    continue;
+                }
+            }
             let export = atom.borrow(&vm.heap).flat().to_rust_string();
             let value = crate::object::internal_methods::get(vm, o, key, object).unwrap_or(Value::UNDEFINED);
             vm.temp_roots.push(value);

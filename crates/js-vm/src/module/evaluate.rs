@@ -57,6 +57,11 @@ pub fn evaluate(vm: &mut Vm, module: ModuleId) -> JsResult<Gc<JsObject>> {
 /// `InnerModuleEvaluation(module, stack, index)`.
 fn inner_module_evaluation(vm: &mut Vm, module: ModuleId, stack: &mut Vec<ModuleId>, index: usize) -> JsResult<usize> {
     let record = vm.module(module);
+    if record.commonjs && record.status == ModuleStatus::Linked {
+        // A CommonJS dependency runs in its place in the evaluation order.
+        crate::host::commonjs::evaluate_import(vm, module)?;
+        return Ok(index);
+    }
     if !record.is_cyclic() {
         return match record.evaluation_error {
             Some(e) => Err(Exception::Throw(e)),

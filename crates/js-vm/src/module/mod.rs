@@ -20,13 +20,14 @@ pub mod import_meta;
 pub mod link;
 mod loader;
 pub mod namespace;
+pub mod node_resolution;
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_gc::{Gc, Trace, Tracer};
 
-pub use loader::{FsLoader, ModuleLoadError, ModuleLoader};
+pub use loader::{FsLoader, ModuleLoadError, ModuleLoader, SourceKind};
 
 use crate::bytecode::{Code, ScriptOrModule, Source};
 use crate::compiler::{ImportEntry, IndirectExport, ModuleRequest};
@@ -112,6 +113,9 @@ pub struct ModuleRecord {
     pub async_parents: Vec<ModuleId>,
     /// `[[TopLevelCapability]]`: the promise `Evaluate()` returned.
     pub top_level_capability: Option<Gc<JsObject>>,
+    /// A CommonJS file imported by an ES module: the record's bindings
+    /// are filled when it is evaluated (`host::commonjs::evaluate_import`).
+    pub commonjs: bool,
 }
 
 impl ModuleRecord {
@@ -149,7 +153,7 @@ pub(crate) struct ModuleRegistry {
 
 impl Default for ModuleRegistry {
     fn default() -> Self {
-        Self { records: Vec::new(), by_key: HashMap::new(), loader: Box::new(FsLoader), async_counter: 0 }
+        Self { records: Vec::new(), by_key: HashMap::new(), loader: Box::new(FsLoader::default()), async_counter: 0 }
     }
 }
 
@@ -295,11 +299,34 @@ impl Vm {
             Ok(key) => key,
             Err(e) => return Err((false, self.module_load_error(&e))),
         };
+        // An `imports` target may name a built-in.
+        if let Some(name) = key.strip_prefix("node:").and_then(builtin::builtin_name) {
+            let id = match self.modules.by_key.get(&key) {
+                Some(&id) => id,
+                None => builtin::create(self, name),
+            };
+            return Ok((false, id));
+        }
         // A JSON module is a different module from the same file loaded as
         // JavaScript.
         let map_key = if json { format!("json:{key}") } else { key.clone() };
         if let Some(&id) = self.modules.by_key.get(&map_key) {
             return Ok((false, id));
+        }
+        let kind = match self.modules.loader.kind(&key) {
+            Ok(kind) => kind,
+            Err(e) => return Err((false, self.module_load_error(&e))),
+        };
+        if !json && kind == SourceKind::Json {
+            let url = self.modules.loader.url(&key);
+            let error = ModuleLoadError {
+                message: format!("Module \"{url}\" needs an import attribute of type \"json\""),
+                code: Some("ERR_IMPORT_ASSERTION_TYPE_MISSING".to_owned()),
+            };
+            return Err((false, self.module_load_error(&error)));
+        }
+        if !json && kind == SourceKind::CommonJs {
+            return Ok((false, crate::host::commonjs::esm_record(self, &key)));
         }
         let text = match self.modules.loader.load(&key) {
             Ok(text) => text,
@@ -316,16 +343,18 @@ impl Vm {
         Ok((true, id))
     }
 
-    /// An `Error` for a failed resolution or read, with Node's `code`.
+    /// An `Error` (a `TypeError` for the codes Node throws as one) for a
+    /// failed resolution or read, with Node's `code`.
     fn module_load_error(&mut self, error: &ModuleLoadError) -> Exception {
-        let e = self.throw_error(crate::builtins::error::ErrorKind::Error, &error.message);
-        if let (Exception::Throw(v), Some(code)) = (e, &error.code)
-            && let Some(o) = v.as_object()
-        {
-            let value = self.string(code);
-            crate::builtins::value_property(self, o, "code", value, crate::object::Attributes::METHOD);
+        use crate::builtins::error::ErrorKind;
+        match &error.code {
+            Some(code) => {
+                let type_error = node_resolution::errors::is_type_error_code(code);
+                let kind = if type_error { ErrorKind::Type } else { ErrorKind::Error };
+                crate::host::commonjs::coded_error(self, kind, &error.message, code, None)
+            }
+            None => self.throw_error(ErrorKind::Error, &error.message),
         }
-        e
     }
 
     /// Compiles module text and adds its record to the map under `key`.
@@ -366,6 +395,7 @@ impl Vm {
             pending_async_dependencies: 0,
             async_parents: Vec::new(),
             top_level_capability: None,
+            commonjs: false,
         });
         self.modules.by_key.insert(key.to_owned(), id);
         Ok(id)
@@ -399,6 +429,7 @@ impl Vm {
             pending_async_dependencies: 0,
             async_parents: Vec::new(),
             top_level_capability: None,
+            commonjs: false,
         });
         self.modules.by_key.insert(key.to_owned(), id);
         id
