@@ -101,11 +101,13 @@ fn main_module(file: &str, module: bool, classic: bool) -> (String, Goal) {
         _ => absolute,
     };
     let script = path.to_string_lossy().into_owned();
+    // Node compares extensions case-sensitively: `a.MJS` is not a module.
+    let extension = path.extension().and_then(|e| e.to_str());
     let goal = if classic {
         Goal::Script
-    } else if module || script.ends_with(".mjs") {
+    } else if module || extension == Some("mjs") {
         Goal::Module
-    } else if script.ends_with(".cjs") {
+    } else if extension == Some("cjs") {
         Goal::CommonJs
     } else if resolver.packages.package_type(&path) == PackageType::Module {
         Goal::Module

@@ -80,10 +80,8 @@ fn is_single_word(e: &Expression<'_>) -> bool {
 /// `return a.b.c;`: the only getter body the lexer accepts.
 fn is_plain_getter_body(statements: &[Statement<'_>]) -> bool {
     let [Statement::ReturnStatement(ret)] = statements else { return false };
-    let mut e = match &ret.argument {
-        Some(e) => e,
-        None => return false,
-    };
+    let Some(argument) = &ret.argument else { return false };
+    let mut e = argument;
     loop {
         match e {
             Expression::Identifier(_) => return true,

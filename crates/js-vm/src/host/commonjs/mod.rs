@@ -37,7 +37,10 @@ pub(crate) struct CommonJsState {
 impl Default for CommonJsState {
     fn default() -> Self {
         let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-        Self { resolver: Resolver::new(crate::module::builtin::BUILTINS, home.as_deref()), parents: Default::default() }
+        Self {
+            resolver: Resolver::new(crate::module::builtin::BUILTINS, home.as_deref()),
+            parents: std::collections::HashMap::default(),
+        }
     }
 }
 

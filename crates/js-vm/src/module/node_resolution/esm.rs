@@ -33,7 +33,7 @@ impl Resolver {
             if matches!(error.code, ErrorCode::ErrModuleNotFound | ErrorCode::UnsupportedDirImport)
                 && let Some(hint) = self.commonjs_hint(specifier, parent)
             {
-                error.message.push_str(&format!("\nDid you mean to import \"{hint}\"?"));
+                error.message = format!("{}\nDid you mean to import \"{hint}\"?", error.message);
             }
             error
         })
@@ -46,7 +46,7 @@ impl Resolver {
             Ok(Resolved::Builtin(name)) => Ok(format!("node:{name}")),
             Ok(Resolved::File(path)) => Ok(super::file_url(&path.to_string_lossy())),
             Err(e) if e.code == ErrorCode::ErrModuleNotFound && is_relative_or_absolute(specifier) => {
-                let path = self.specifier_path(specifier, parent);
+                let path = Self::specifier_path(specifier, parent);
                 Ok(super::file_url(&path.to_string_lossy()))
             }
             Err(e) if e.code == ErrorCode::ErrModuleNotFound && specifier.starts_with("file://") => {
@@ -57,7 +57,7 @@ impl Resolver {
     }
 
     /// The path a relative or absolute specifier names, not looked up.
-    fn specifier_path(&self, specifier: &str, parent: &Path) -> PathBuf {
+    fn specifier_path(specifier: &str, parent: &Path) -> PathBuf {
         let dir = parent.parent().unwrap_or(Path::new("/"));
         let mut path = normalize(&dir.join(percent_decode(specifier)));
         // A URL keeps its trailing slash, and Node's messages show it.
@@ -77,7 +77,7 @@ impl Resolver {
                     Some(parent),
                 ));
             }
-            Resolved::File(self.specifier_path(specifier, parent))
+            Resolved::File(Self::specifier_path(specifier, parent))
         } else if specifier.starts_with('#') {
             self.package_imports_resolve(specifier, parent, ESM_CONDITIONS)?
         } else if let Some(rest) = specifier.strip_prefix("file://") {
@@ -104,7 +104,7 @@ impl Resolver {
         };
         match resolved {
             Resolved::File(path) => finalize_resolution(&path, parent).map(Resolved::File),
-            builtin => Ok(builtin),
+            builtin @ Resolved::Builtin(_) => Ok(builtin),
         }
     }
 

@@ -100,7 +100,7 @@ impl Resolver {
         let Some(exports) = &package.exports else { return Err(path_not_exported(&package.path, subpath, base)) };
         let lookup = Lookup { package_json: &package.path, base, conditions, internal: false };
         let sugar;
-        let map: &[(String, Json)] = if self.is_conditional_sugar(exports, &package.path, base)? {
+        let map: &[(String, Json)] = if Self::is_conditional_sugar(exports, &package.path, base)? {
             sugar = vec![(".".to_owned(), exports.clone())];
             &sugar
         } else if let Json::Object(entries) = exports {
@@ -113,15 +113,11 @@ impl Resolver {
             && !subpath.ends_with('/')
             && let Some((_, target)) = map.iter().find(|(k, _)| k == subpath)
         {
-            return self.resolve_target(&lookup, target, "", subpath, false, false)?.flatten().ok_or_else(not_exported);
+            return self.resolve_target(&lookup, target, "", subpath, false)?.flatten().ok_or_else(not_exported);
         }
         if let Some((key, star)) = best_pattern_match(map, subpath) {
             let target = map.iter().find(|(k, _)| k == key).map_or(&Json::Null, |(_, t)| t);
-            let path_map = subpath.ends_with('/');
-            return self
-                .resolve_target(&lookup, target, &star, key, true, path_map)?
-                .flatten()
-                .ok_or_else(not_exported);
+            return self.resolve_target(&lookup, target, &star, key, true)?.flatten().ok_or_else(not_exported);
         }
         Err(not_exported())
     }
@@ -129,12 +125,7 @@ impl Resolver {
     /// `isConditionalExportsMainSugar`: `exports` is one target for `.`
     /// (a string, an array, or an object of conditions); mixing `.` keys
     /// and condition names is an error.
-    fn is_conditional_sugar(
-        &self,
-        exports: &Json,
-        package_json: &Path,
-        base: Option<&Path>,
-    ) -> Result<bool, ResolveError> {
+    fn is_conditional_sugar(exports: &Json, package_json: &Path, base: Option<&Path>) -> Result<bool, ResolveError> {
         match exports {
             Json::String(_) | Json::Array(_) => Ok(true),
             Json::Object(entries) => {
@@ -180,12 +171,12 @@ impl Resolver {
             if !name.contains('*')
                 && let Some((_, target)) = imports.iter().find(|(k, _)| k == name)
             {
-                if let Some(Some(resolved)) = self.resolve_target(&lookup, target, "", name, false, true)? {
+                if let Some(Some(resolved)) = self.resolve_target(&lookup, target, "", name, false)? {
                     return Ok(resolved);
                 }
             } else if let Some((key, star)) = best_pattern_match(imports, name) {
                 let target = imports.iter().find(|(k, _)| k == key).map_or(&Json::Null, |(_, t)| t);
-                if let Some(Some(resolved)) = self.resolve_target(&lookup, target, &star, key, true, true)? {
+                if let Some(Some(resolved)) = self.resolve_target(&lookup, target, &star, key, true)? {
                     return Ok(resolved);
                 }
             }
@@ -201,7 +192,6 @@ impl Resolver {
         subpath: &str,
         key: &str,
         pattern: bool,
-        path_map: bool,
     ) -> TargetResult {
         match target {
             Json::String(t) => self.resolve_target_string(lookup, t, subpath, key, pattern).map(|r| Some(Some(r))),
@@ -212,7 +202,7 @@ impl Resolver {
                 // `undefined` until an item gives `null` or an invalid target.
                 let mut last: Option<Option<ResolveError>> = None;
                 for item in items {
-                    match self.resolve_target(lookup, item, subpath, key, pattern, path_map) {
+                    match self.resolve_target(lookup, item, subpath, key, pattern) {
                         Err(e) if e.code == ErrorCode::InvalidPackageTarget => last = Some(Some(e)),
                         Err(e) => return Err(e),
                         Ok(None) => {}
@@ -236,7 +226,7 @@ impl Resolver {
                 }
                 for (condition, value) in conditions {
                     if condition == "default" || lookup.conditions.contains(&condition.as_str()) {
-                        let result = self.resolve_target(lookup, value, subpath, key, pattern, path_map)?;
+                        let result = self.resolve_target(lookup, value, subpath, key, pattern)?;
                         if result.is_some() {
                             return Ok(result);
                         }
@@ -245,11 +235,11 @@ impl Resolver {
                 Ok(None)
             }
             Json::Null => Ok(Some(None)),
-            other => Err(self.invalid_target(lookup, key, &target_text(other))),
+            other => Err(Self::invalid_target(lookup, key, &target_text(other))),
         }
     }
 
-    fn invalid_target(&self, lookup: &Lookup<'_>, key: &str, target: &str) -> ResolveError {
+    fn invalid_target(lookup: &Lookup<'_>, key: &str, target: &str) -> ResolveError {
         let quoted = Json::String(target.to_owned()).to_json_text();
         let relative_error = !lookup.internal && !target.is_empty() && !target.starts_with("./");
         invalid_target(lookup.package_json, key, &quoted, lookup.internal, lookup.base, relative_error)
@@ -265,7 +255,7 @@ impl Resolver {
         pattern: bool,
     ) -> Result<Resolved, ResolveError> {
         if !subpath.is_empty() && !pattern && !target.ends_with('/') {
-            return Err(self.invalid_target(lookup, key, target));
+            return Err(Self::invalid_target(lookup, key, target));
         }
         if !target.starts_with("./") {
             // An `imports` target may name another package.
@@ -273,15 +263,15 @@ impl Resolver {
                 let specifier = if pattern { target.replace('*', subpath) } else { format!("{target}{subpath}") };
                 return self.package_resolve(&specifier, lookup.package_json, lookup.conditions);
             }
-            return Err(self.invalid_target(lookup, key, target));
+            return Err(Self::invalid_target(lookup, key, target));
         }
         if has_invalid_segment(&target[2..]) {
-            return Err(self.invalid_target(lookup, key, target));
+            return Err(Self::invalid_target(lookup, key, target));
         }
         let package_dir = lookup.package_json.parent().unwrap_or(Path::new("/"));
         let resolved = super::normalize(&package_dir.join(&target[2..]));
         if !resolved.starts_with(package_dir) {
-            return Err(self.invalid_target(lookup, key, target));
+            return Err(Self::invalid_target(lookup, key, target));
         }
         if subpath.is_empty() {
             return Ok(Resolved::File(resolved));

@@ -2,6 +2,7 @@
 //! resolution algorithms use, and the package scope of a file.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -67,7 +68,9 @@ fn quote(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -136,7 +139,7 @@ pub fn parse_package_json(path: &Path, text: &str) -> Result<PackageJson, String
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let units: Vec<u16> = text.encode_utf16().collect();
     let mut host = js_json::reference::ReferenceHost::new();
-    let limits = js_json::Limits { max_depth: MAX_DEPTH, ..js_json::Limits::default() };
+    let limits = js_json::Limits { max_depth: MAX_DEPTH };
     let parsed =
         js_json::parse(&mut host, js_json::JsStr::Utf16(&units), &js_json::reference::Value::Undefined, limits)
             .map_err(|e| match e {
