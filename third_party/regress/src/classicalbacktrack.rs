@@ -69,6 +69,9 @@ struct State<Position: PositionType> {
     groups: Vec<GroupData<Position>>,
 }
 
+/// The backtrack stack's initial capacity, in entries.
+const BACKTRACK_STACK_CAPACITY: usize = 64;
+
 #[derive(Debug)]
 pub(crate) struct MatchAttempter<'a, Input: InputIndexer> {
     re: &'a CompiledRegex,
@@ -84,7 +87,13 @@ impl<'a, Input: InputIndexer> MatchAttempter<'a, Input> {
     pub(crate) fn new(re: &'a CompiledRegex, entry: Input::Position) -> Self {
         Self {
             re,
-            bts: vec![BacktrackInsn::Exhausted],
+            bts: {
+                // Room for a typical match's backtracks up front: growing
+                // from one entry cost several reallocations per exec.
+                let mut bts = Vec::with_capacity(BACKTRACK_STACK_CAPACITY);
+                bts.push(BacktrackInsn::Exhausted);
+                bts
+            },
             s: State {
                 loops: vec![LoopData::new(entry); re.loops as usize],
                 groups: vec![GroupData::new(); re.groups as usize],
