@@ -24,7 +24,6 @@ fn programs() -> Vec<PathBuf> {
 }
 
 fn run_on_engine(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).expect("readable program");
     let capture = Capture::default();
     // As jsvm makes it: node's main thread may block in `Atomics.wait`.
     let mut options = VmOptions::default();
@@ -33,12 +32,15 @@ fn run_on_engine(path: &Path) -> String {
     vm.set_console(Box::new(capture.clone()));
     let outcome = if path.extension().is_some_and(|e| e == "mjs") {
         // As jsvm runs a module: evaluated as if inside a promise job.
+        let text = std::fs::read_to_string(path).expect("readable program");
         vm.eval_module(&path.to_string_lossy(), &text)
             .map_err(|(_, e)| e)
             .and_then(|_| vm.run_microtasks())
             .and_then(|()| vm.run_event_loop())
     } else {
-        vm.eval_script(&path.to_string_lossy(), &text).and_then(|_| vm.run_event_loop())
+        // A `.js` file outside a `"type": "module"` package is CommonJS,
+        // as node and jsvm run it.
+        vm.run_commonjs_main(&path.to_string_lossy()).and_then(|()| vm.run_event_loop())
     };
     if let Ok(Some(v)) | Err(js_vm::JsError::Throw(v)) = outcome {
         let report = v.describe_uncaught(&mut vm);

@@ -58,6 +58,17 @@ impl Source {
         Self { name: name.into(), line_starts, text, referrer: std::cell::RefCell::new(None) }
     }
 
+    /// A source whose first `prefix` bytes are a one-line wrapper the host
+    /// put before the file's text (CommonJS's module wrapper): positions
+    /// and line 1's text are reported as in the file itself, as Node's
+    /// `compileFunction` does, with no wrapper in sight.
+    pub fn with_wrapper_head(name: impl Into<String>, text: impl Into<String>, prefix: u32) -> Self {
+        let mut source = Self::new(name, text);
+        debug_assert!(source.line_starts.get(1).is_none_or(|&second| second > prefix), "the head is one line");
+        source.line_starts[0] = prefix;
+        source
+    }
+
     /// The script or module this source belongs to.
     pub fn script_or_module(&self) -> ScriptOrModule {
         self.referrer.borrow().clone().unwrap_or_else(|| ScriptOrModule::Script(self.name.clone()))

@@ -118,7 +118,7 @@ pub const COMMONJS_WRAPPER_HEAD: &str = "(function (exports, require, module, __
 /// stray `})`) is a SyntaxError, as it is to Node's `compileFunction`.
 pub fn compile_commonjs(vm: &mut Vm, name: &str, body: &str) -> CResult<(Gc<Code>, Rc<Source>)> {
     let text = format!("{COMMONJS_WRAPPER_HEAD}{}\n}})", blank_hashbang(body));
-    let source = Rc::new(Source::new(name, text));
+    let source = Rc::new(Source::with_wrapper_head(name, text, COMMONJS_WRAPPER_HEAD.len() as u32));
     check_nesting(&source.text)?;
     let code = stacker::maybe_grow(COMPILE_RED_ZONE, COMPILE_STACK, || {
         compile_on_big_stack(vm, &source, CodeKind::Script, false, None, Some(is_single_function))
