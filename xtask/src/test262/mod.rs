@@ -214,6 +214,8 @@ fn run_once(
         options.heap.stress = true;
     }
     let mut vm = Vm::with_options(options);
+    // test262's harness has no CommonJS: every file a test imports is a module.
+    vm.set_module_loader(Box::new(js_vm::FsLoader::js_files_as_modules()));
     let printed = Arc::new(Mutex::new(Vec::new()));
     vm.set_console(Box::new(Recorder(Arc::clone(&printed))));
     if let Ok(mut slot) = interrupt_slot.lock() {

@@ -83,12 +83,24 @@ pub trait ModuleLoader {
 #[derive(Debug)]
 pub struct FsLoader {
     resolver: Resolver,
+    /// Every `.js` file is an ES module, whatever its package says.
+    js_is_module: bool,
 }
 
 impl Default for FsLoader {
     fn default() -> Self {
         let home = std::env::var_os("HOME").map(PathBuf::from);
-        Self { resolver: Resolver::new(super::builtin::BUILTINS, home.as_deref()) }
+        Self { resolver: Resolver::new(super::builtin::BUILTINS, home.as_deref()), js_is_module: false }
+    }
+}
+
+impl FsLoader {
+    /// A loader for hosts without CommonJS, as browsers and test262's
+    /// harness are: resolution as Node's, but every `.js` file imported
+    /// is an ES module.
+    #[must_use]
+    pub fn js_files_as_modules() -> Self {
+        Self { js_is_module: true, ..Self::default() }
     }
 }
 
@@ -129,7 +141,11 @@ impl ModuleLoader for FsLoader {
     }
 
     fn kind(&mut self, key: &str) -> Result<SourceKind, ModuleLoadError> {
-        Ok(match self.resolver.esm_format(Path::new(key))? {
+        let path = Path::new(key);
+        if self.js_is_module && path.extension().is_some_and(|e| e == "js") {
+            return Ok(SourceKind::Module);
+        }
+        Ok(match self.resolver.esm_format(path)? {
             Format::Module => SourceKind::Module,
             Format::CommonJs => SourceKind::CommonJs,
             Format::Json => SourceKind::Json,
