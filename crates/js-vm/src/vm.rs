@@ -14,7 +14,7 @@ use crate::bytecode::{Code, Source};
 use crate::compiler::{self, CompileError};
 use crate::embedding::{Handle, JsError};
 use crate::interpreter::{Frame, InlineCacheTables};
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey, Shape};
+use crate::object::{JsObject, ObjectKind, PropertyKey, Shape};
 use crate::realm::{CommonAtoms, Realm, RealmId, WellKnownSymbols};
 use crate::string::{AtomTable, JsString};
 use crate::value::Value;
@@ -167,10 +167,9 @@ pub struct Vm {
     /// it sits in [`Vm::realm`].
     pub(crate) realms: Vec<Option<Box<Realm>>>,
     pub(crate) root_shape: Gc<Shape>,
-    /// The shape of `CreateIterResultObject`'s objects (`value`, then
-    /// `done`, both plain data properties), so iterator steps build them in
-    /// one allocation instead of two shape transitions.
-    pub(crate) iter_result_shape: Gc<Shape>,
+    /// The shapes of iterator results and arguments objects, so each is
+    /// built in one allocation instead of a transition per property.
+    pub(crate) shapes: crate::object::WellKnownShapes,
     pub(crate) symbols: WellKnownSymbols,
     pub(crate) names: CommonAtoms,
     /// Values native code keeps alive across calls back into scripts;
@@ -258,10 +257,14 @@ impl Vm {
         let names = CommonAtoms::new(&mut heap, &mut atoms);
         let symbols = WellKnownSymbols::new(&mut heap, &mut atoms);
         let realm = Box::new(Realm::new(&mut heap, root_shape, RealmId::MAIN));
-        let value_shape =
-            Shape::add_property(&mut heap, root_shape, PropertyKey::String(names.value), Attributes::DEFAULT);
-        let iter_result_shape =
-            Shape::add_property(&mut heap, value_shape, PropertyKey::String(names.done), Attributes::DEFAULT);
+        let shape_keys = crate::object::WellKnownShapeKeys {
+            value: PropertyKey::String(names.value),
+            done: PropertyKey::String(names.done),
+            length: PropertyKey::String(names.length),
+            iterator: PropertyKey::Symbol(symbols.iterator),
+            callee: PropertyKey::String(names.callee),
+        };
+        let shapes = crate::object::WellKnownShapes::new(&mut heap, root_shape, &shape_keys);
         let mut vm = Self {
             heap,
             atoms,
@@ -271,7 +274,7 @@ impl Vm {
             realm_id: RealmId::MAIN,
             realms: vec![None],
             root_shape,
-            iter_result_shape,
+            shapes,
             symbols,
             names,
             temp_roots: Vec::new(),
@@ -671,7 +674,7 @@ impl Vm {
             realm: &self.realm,
             realms: &self.realms,
             root_shape: self.root_shape,
-            iter_result_shape: self.iter_result_shape,
+            shapes: self.shapes,
             symbols: &self.symbols,
             names: &self.names,
             temp_roots: &self.temp_roots,
@@ -791,7 +794,7 @@ struct VmRoots<'a> {
     realm: &'a Realm,
     realms: &'a [Option<Box<Realm>>],
     root_shape: Gc<Shape>,
-    iter_result_shape: Gc<Shape>,
+    shapes: crate::object::WellKnownShapes,
     symbols: &'a WellKnownSymbols,
     names: &'a CommonAtoms,
     temp_roots: &'a [Value],
@@ -823,7 +826,7 @@ impl Roots for VmRoots<'_> {
             realm.trace(tracer);
         }
         self.root_shape.trace(tracer);
-        self.iter_result_shape.trace(tracer);
+        self.shapes.trace(tracer);
         self.symbols.trace(tracer);
         self.names.trace(tracer);
         self.temp_roots.trace(tracer);

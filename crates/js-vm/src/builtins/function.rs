@@ -10,7 +10,7 @@ use crate::environment::DeclarativeEnvironment;
 use crate::function::{BoundFunction, Closure, Function, NativeFunction};
 use crate::interpreter::{CallInfo, call_function, is_constructor};
 use crate::object::internal_methods::{define_builtin, get, length_of_array_like, ordinary_has_instance};
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Accessor, Attributes, Elements, JsObject, ObjectKind, Properties, PropertyKey, PropertySlots};
 use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
@@ -122,32 +122,25 @@ pub(crate) fn create_arguments_object(vm: &mut Vm, mapped: Option<&[u32]>) -> Gc
     // A sloppy function with simple parameters gets a mapped object even
     // when no parameter is captured (no environment to alias): its
     // `callee` is the function, not the strict-mode thrower.
-    let is_mapped = mapped.is_some();
-    let obj = vm.new_object_of_kind(Some(proto), kind);
-    let length_key = PropertyKey::String(vm.names.length);
-    define_builtin(vm, obj, length_key, Value::number(values.len() as f64), Attributes::METHOD);
-    for (i, v) in values.iter().enumerate() {
-        obj.borrow_mut(&mut vm.heap).write_element(i as u32, *v);
-    }
-    let iterator = PropertyKey::Symbol(vm.symbols.iterator);
-    let values_fn = vm.realm.intrinsics.array_values;
-    define_builtin(vm, obj, iterator, Value::object(values_fn), Attributes::METHOD);
-    let callee_key = PropertyKey::String(vm.names.callee);
-    if is_mapped {
+    let (shape, callee) = if mapped.is_some() {
         let callee = vm.frames.last().and_then(|f| f.callee).map_or(Value::UNDEFINED, Value::object);
-        define_builtin(vm, obj, callee_key, callee, Attributes::METHOD);
-        return obj;
-    }
-    let thrower = Value::object(vm.realm.intrinsics.throw_type_error);
-    let desc = crate::object::PropertyDescriptor {
-        get: Some(thrower),
-        set: Some(thrower),
-        enumerable: Some(false),
-        configurable: Some(false),
-        ..Default::default()
+        (vm.shapes.mapped_arguments, callee)
+    } else {
+        let thrower = Value::object(vm.realm.intrinsics.throw_type_error);
+        let accessor = vm.heap.alloc(Accessor { get: thrower, set: thrower });
+        (vm.shapes.unmapped_arguments, Value::internal(accessor.into()))
     };
-    let _ = crate::object::internal_methods::define_own_property(vm, obj, callee_key, desc);
-    obj
+    // The properties are in the order the spec defines them (`length`,
+    // `@@iterator`, `callee`), so the object is the one the step-by-step
+    // definition would make, and it shares that transition chain.
+    let length = Value::number(values.len() as f64);
+    let values_fn = Value::object(vm.realm.intrinsics.array_values);
+    let mut object = JsObject::new(shape, Some(proto), kind);
+    object.properties = Properties::Shaped { shape, slots: PropertySlots::from_values(&[length, values_fn, callee]) };
+    object.elements = Elements::Dense(values);
+    // No collection runs inside an allocation, so the accessor cell above
+    // needs no root before the object that holds it exists.
+    vm.heap.alloc(object)
 }
 
 /// The arguments the running frame was called with.
@@ -155,7 +148,9 @@ fn frame_arguments(vm: &Vm) -> Vec<Value> {
     let Some(frame) = vm.frames.last() else { return Vec::new() };
     let params = usize::from(frame.code.borrow(&vm.heap).param_count);
     let argc = frame.argc as usize;
-    let mut values: Vec<Value> = (0..argc.min(params)).map(|i| vm.stack[frame.base + 1 + i]).collect();
+    let in_registers = &vm.stack[frame.base + 1..][..argc.min(params)];
+    let mut values = Vec::with_capacity(in_registers.len() + frame.extra_args.len());
+    values.extend_from_slice(in_registers);
     values.extend_from_slice(&frame.extra_args);
     values
 }
@@ -233,6 +228,9 @@ pub(crate) fn list_from_array_like(vm: &mut Vm, v: Value) -> JsResult<Vec<Value>
     let Some(o) = v.as_object() else {
         return Err(vm.type_error("CreateListFromArrayLike called on non-object"));
     };
+    if let Some(list) = dense_array_like_elements(vm, o) {
+        return Ok(list);
+    }
     let len = length_of_array_like(vm, o)?;
     let mut list = Vec::with_capacity((len as usize).min(1 << 16));
     for i in 0..len as u64 {
@@ -243,6 +241,46 @@ pub(crate) fn list_from_array_like(vm: &mut Vm, v: Value) -> JsResult<Vec<Value>
         list.push(item);
     }
     Ok(list)
+}
+
+/// `CreateListFromArrayLike`'s result read without running a step anyone
+/// can observe: for an array or arguments object whose `length` is a plain
+/// data value (the kind's own for arrays) and whose elements below it are
+/// all present in its dense storage, every `[[Get]]` would return the
+/// stored value (a mapped argument reads its parameter). `None` when
+/// anything would need the full algorithm: holes (the prototype chain would
+/// be consulted), accessors, proxies, other kinds.
+fn dense_array_like_elements(vm: &Vm, o: Gc<JsObject>) -> Option<Vec<Value>> {
+    let object = o.borrow(&vm.heap);
+    let Elements::Dense(elements) = &object.elements else { return None };
+    let len = match &object.kind {
+        ObjectKind::Array { length, .. } => *length as usize,
+        ObjectKind::Arguments | ObjectKind::MappedArguments { .. } => {
+            let (value, attrs) = object.get_own(&vm.heap, PropertyKey::String(vm.names.length))?;
+            let n = value.as_number().filter(|_| !attrs.is_accessor())?;
+            // Any other number would go through ToLength; integers in
+            // range are their own ToLength.
+            if n.fract() != 0.0 || !(0.0..=elements.len() as f64).contains(&n) {
+                return None;
+            }
+            n as usize
+        }
+        _ => return None,
+    };
+    let present = elements.get(..len)?;
+    if present.iter().any(|v| v.is_hole()) {
+        return None;
+    }
+    let mut list = present.to_vec();
+    if let ObjectKind::MappedArguments { env, map } = &object.kind {
+        let slots = &env.borrow(&vm.heap).slots;
+        for (item, &slot) in list.iter_mut().zip(map.iter()) {
+            if slot != u32::MAX {
+                *item = slots[slot as usize];
+            }
+        }
+    }
+    Some(list)
 }
 
 /// `Function.prototype.apply`.

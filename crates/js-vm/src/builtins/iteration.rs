@@ -187,7 +187,7 @@ fn array_iterator_advance(
 /// known slots, so reading them runs no code and needs no lookup.
 pub fn iter_result_step(vm: &mut Vm, result_obj: Gc<JsObject>, result: Value) -> JsResult<Option<Value>> {
     let object = result_obj.borrow(&vm.heap);
-    if object.shape() == Some(vm.iter_result_shape) {
+    if object.shape() == Some(vm.shapes.iter_result) {
         let (value, done) = (object.slot(0), object.slot(1));
         return Ok(if to_boolean(vm, done) { None } else { Some(value) });
     }
@@ -203,9 +203,9 @@ pub fn iter_result_step(vm: &mut Vm, result_obj: Gc<JsObject>, result: Value) ->
 /// `CreateIterResultObject`.
 pub fn iter_result(vm: &mut Vm, value: Value, done: bool) -> Value {
     let proto = vm.realm.intrinsics.object_prototype;
-    let mut object = JsObject::new(vm.iter_result_shape, Some(proto), ObjectKind::Ordinary);
+    let mut object = JsObject::new(vm.shapes.iter_result, Some(proto), ObjectKind::Ordinary);
     object.properties =
-        Properties::Shaped { shape: vm.iter_result_shape, slots: PropertySlots::pair(value, Value::boolean(done)) };
+        Properties::Shaped { shape: vm.shapes.iter_result, slots: PropertySlots::pair(value, Value::boolean(done)) };
     Value::object(vm.heap.alloc(object))
 }
 

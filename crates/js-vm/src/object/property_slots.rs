@@ -48,6 +48,18 @@ impl PropertySlots {
         Self::Inline { len: 2, values: [first, second, Value::UNDEFINED, Value::UNDEFINED] }
     }
 
+    /// `values` in slot order: in place when they fit.
+    #[inline]
+    pub fn from_values(values: &[Value]) -> Self {
+        if values.len() > INLINE_SLOTS {
+            return Self::Heap(values.to_vec());
+        }
+        let mut inline = [Value::UNDEFINED; INLINE_SLOTS];
+        inline[..values.len()].copy_from_slice(values);
+        // `values.len()` is at most INLINE_SLOTS here.
+        Self::Inline { len: values.len() as u8, values: inline }
+    }
+
     /// Appends a value (the slot of a property just added to the shape).
     #[inline]
     pub fn push(&mut self, value: Value) {

@@ -18,6 +18,62 @@ use super::property::{Attributes, PropertyKey};
 /// Objects with more properties than this use a dictionary.
 pub const MAX_SHAPED_PROPERTIES: usize = 64;
 
+/// Shapes the engine builds its own objects in, made once per VM, so those
+/// objects are allocated with their properties in place instead of through
+/// one transition (and one key lookup) per property.
+#[derive(Clone, Copy, Debug)]
+pub struct WellKnownShapes {
+    /// `CreateIterResultObject`'s objects: `value`, then `done`, both plain
+    /// data properties.
+    pub iter_result: Gc<Shape>,
+    /// `CreateMappedArgumentsObject`'s (§10.4.4.7): `length`,
+    /// `@@iterator` and `callee`, all writable and configurable, not
+    /// enumerable.
+    pub mapped_arguments: Gc<Shape>,
+    /// `CreateUnmappedArgumentsObject`'s (§10.4.4.6): `length` and
+    /// `@@iterator` as in the mapped shape, then `callee` as a
+    /// non-enumerable, non-configurable accessor.
+    pub unmapped_arguments: Gc<Shape>,
+}
+
+/// The property keys [`WellKnownShapes`] are made of.
+pub struct WellKnownShapeKeys {
+    /// `"value"`.
+    pub value: PropertyKey,
+    /// `"done"`.
+    pub done: PropertyKey,
+    /// `"length"`.
+    pub length: PropertyKey,
+    /// `Symbol.iterator`.
+    pub iterator: PropertyKey,
+    /// `"callee"`.
+    pub callee: PropertyKey,
+}
+
+impl WellKnownShapes {
+    /// Builds the shapes as transitions from `root`, so an object that
+    /// reaches the same layout property by property shares them.
+    pub fn new(heap: &mut Heap, root: Gc<Shape>, keys: &WellKnownShapeKeys) -> Self {
+        let value = Shape::add_property(heap, root, keys.value, Attributes::DEFAULT);
+        let iter_result = Shape::add_property(heap, value, keys.done, Attributes::DEFAULT);
+        let length = Shape::add_property(heap, root, keys.length, Attributes::METHOD);
+        let iterator = Shape::add_property(heap, length, keys.iterator, Attributes::METHOD);
+        let mapped_arguments = Shape::add_property(heap, iterator, keys.callee, Attributes::METHOD);
+        let accessor = Attributes::from_bits(Attributes::ACCESSOR);
+        let unmapped_arguments = Shape::add_property(heap, iterator, keys.callee, accessor);
+        Self { iter_result, mapped_arguments, unmapped_arguments }
+    }
+}
+
+// SAFETY: the three shapes are every heap pointer the struct holds.
+unsafe impl Trace for WellKnownShapes {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.iter_result.trace(tracer);
+        self.mapped_arguments.trace(tracer);
+        self.unmapped_arguments.trace(tracer);
+    }
+}
+
 /// Where a property lives in objects of a shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SlotInfo {

@@ -46,17 +46,8 @@ fn add_by_transition(
     if !object.extensible || !matches!(object.kind, ObjectKind::Ordinary) {
         return false;
     }
-    if check_prototypes {
-        let mut p = object.proto;
-        while let Some(proto) = p {
-            let proto_obj = proto.borrow(&vm.heap);
-            if !matches!(proto_obj.kind, ObjectKind::Ordinary | ObjectKind::Function(_))
-                || proto_obj.get_own(&vm.heap, key).is_some()
-            {
-                return false;
-            }
-            p = proto_obj.proto;
-        }
+    if check_prototypes && !chain_lacks_key(vm, o, key) {
+        return false;
     }
     if let Properties::Shaped { shape, slots } = &mut o.borrow_mut(&mut vm.heap).properties {
         if slots.len() as u32 != cache.slot {
@@ -67,6 +58,31 @@ fn add_by_transition(
         return true;
     }
     false
+}
+
+/// Whether no object on `o`'s prototype chain has `key` and every
+/// prototype sets ordinarily, so an assignment that adds `key` to `o` meets
+/// no setter and no read-only property. The lookup cache answers for named
+/// keys (a few pointer compares against the chain it recorded, instead of a
+/// hash probe per prototype); other keys walk the chain.
+#[inline]
+fn chain_lacks_key(vm: &mut Vm, o: Gc<JsObject>, key: PropertyKey) -> bool {
+    if LookupCache::is_cacheable_key(key, PropertyKey::String(vm.names.length))
+        && let Some(found) = vm.lookup_cache.lookup(&vm.heap, o, key)
+    {
+        return found == CachedProperty::Absent;
+    }
+    let mut p = o.borrow(&vm.heap).proto;
+    while let Some(proto) = p {
+        let proto_obj = proto.borrow(&vm.heap);
+        if !matches!(proto_obj.kind, ObjectKind::Ordinary | ObjectKind::Function(_))
+            || proto_obj.get_own(&vm.heap, key).is_some()
+        {
+            return false;
+        }
+        p = proto_obj.proto;
+    }
+    true
 }
 
 /// Caches a read that the lookup cache found on `o`'s prototype (one level
@@ -257,8 +273,17 @@ pub(in crate::interpreter) fn get_named(
                 }
             }
             let key = cx.atom_key(vm, name);
-            if matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error { .. })
-                && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+            // Named (non-index) keys of these kinds are ordinary own
+            // properties kept in the shape (an arguments object's `length`
+            // and `callee` among them).
+            if matches!(
+                object.kind,
+                ObjectKind::Ordinary
+                    | ObjectKind::Function(_)
+                    | ObjectKind::Error { .. }
+                    | ObjectKind::Arguments
+                    | ObjectKind::MappedArguments { .. }
+            ) && let Some(info) = shape.borrow(&vm.heap).lookup(key)
                 && !info.attrs.is_accessor()
             {
                 let v = o.borrow(&vm.heap).slot(info.slot);
@@ -317,8 +342,17 @@ pub(in crate::interpreter) fn set_named(
             }
             let key = cx.atom_key(vm, name);
             let object = o.borrow(&vm.heap);
-            if matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Function(_) | ObjectKind::Error { .. })
-                && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+            // Named (non-index) keys of these kinds are ordinary own
+            // properties kept in the shape (an arguments object's `length`
+            // and `callee` among them).
+            if matches!(
+                object.kind,
+                ObjectKind::Ordinary
+                    | ObjectKind::Function(_)
+                    | ObjectKind::Error { .. }
+                    | ObjectKind::Arguments
+                    | ObjectKind::MappedArguments { .. }
+            ) && let Some(info) = shape.borrow(&vm.heap).lookup(key)
                 && info.attrs.writable()
                 && !info.attrs.is_accessor()
             {
