@@ -23,7 +23,7 @@ pub use lookup_cache::{CachedProperty, LookupCache};
 pub use property::{Accessor, Attributes, PropertyDescriptor, PropertyKey};
 pub use property_slots::PropertySlots;
 pub use proxy::ProxyData;
-pub use shape::{MAX_SHAPED_PROPERTIES, Shape, WellKnownShapeKeys, WellKnownShapes};
+pub use shape::{MAX_SHAPED_PROPERTIES, MAX_STATIC_SHAPED_PROPERTIES, Shape, WellKnownShapeKeys, WellKnownShapes};
 
 use crate::function::Function;
 use crate::string::JsString;

@@ -18,6 +18,17 @@ use super::property::{Attributes, PropertyKey};
 /// Objects with more properties than this use a dictionary.
 pub const MAX_SHAPED_PROPERTIES: usize = 64;
 
+/// How far past [`MAX_SHAPED_PROPERTIES`] an object keeps a shape when its
+/// properties are added by static names in the program text (`o.name = v`,
+/// `{ name: v }`): those names are bounded by the program, so a large
+/// constructor-built object or a prototype with many methods (Octane's
+/// `GameBoyCore`: 291 fields, 188 methods) keeps its inline caches, while
+/// an object filled through computed keys — a map, whose keys have no
+/// bound — still becomes a dictionary at [`MAX_SHAPED_PROPERTIES`]. Each
+/// shape owns its full key table, so the bound also caps that table's
+/// quadratic growth (512 keys: about 131,000 entries over the chain).
+pub const MAX_STATIC_SHAPED_PROPERTIES: usize = 512;
+
 /// Shapes the engine builds its own objects in, made once per VM, so those
 /// objects are allocated with their properties in place instead of through
 /// one transition (and one key lookup) per property.

@@ -12,7 +12,8 @@ use crate::function::Function;
 use crate::interpreter::InlineCache;
 use crate::object::internal_methods::{self as im, create_data_property_or_throw, get, get_value, key_to_display};
 use crate::object::{
-    Attributes, CachedProperty, Elements, JsObject, LookupCache, ObjectKind, Properties, PropertyKey, Shape,
+    Attributes, CachedProperty, Elements, JsObject, LookupCache, MAX_SHAPED_PROPERTIES, MAX_STATIC_SHAPED_PROPERTIES,
+    ObjectKind, Properties, PropertyKey, Shape,
 };
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -46,7 +47,7 @@ fn add_by_transition(
     if !object.extensible || !matches!(object.kind, ObjectKind::Ordinary) {
         return false;
     }
-    if check_prototypes && !chain_lacks_key(vm, o, key) {
+    if check_prototypes && !chain_allows_add(vm, o, key) {
         return false;
     }
     if let Properties::Shaped { shape, slots } = &mut o.borrow_mut(&mut vm.heap).properties {
@@ -60,27 +61,66 @@ fn add_by_transition(
     false
 }
 
-/// Whether no object on `o`'s prototype chain has `key` and every
-/// prototype sets ordinarily, so an assignment that adds `key` to `o` meets
-/// no setter and no read-only property. The lookup cache answers for named
-/// keys (a few pointer compares against the chain it recorded, instead of a
-/// hash probe per prototype); other keys walk the chain.
+/// Whether an assignment of `key` to `o`, which lacks it, adds a plain data
+/// property there without running anything: every prototype sets
+/// ordinarily and the first that has `key` (if any) holds a writable data
+/// property (OrdinarySetWithOwnDescriptor then creates the property on the
+/// receiver), not a setter or a read-only property. The lookup cache
+/// answers an absent key with a few pointer compares against the chain it
+/// recorded, instead of a hash probe per prototype.
 #[inline]
-fn chain_lacks_key(vm: &mut Vm, o: Gc<JsObject>, key: PropertyKey) -> bool {
+fn chain_allows_add(vm: &mut Vm, o: Gc<JsObject>, key: PropertyKey) -> bool {
     if LookupCache::is_cacheable_key(key, PropertyKey::String(vm.names.length))
         && let Some(found) = vm.lookup_cache.lookup(&vm.heap, o, key)
     {
-        return found == CachedProperty::Absent;
+        match found {
+            CachedProperty::Absent => return true,
+            CachedProperty::Getter(_) => return false,
+            // Writable or not: the walk below tells.
+            CachedProperty::Data(_) => {}
+        }
     }
     let mut p = o.borrow(&vm.heap).proto;
     while let Some(proto) = p {
         let proto_obj = proto.borrow(&vm.heap);
-        if !matches!(proto_obj.kind, ObjectKind::Ordinary | ObjectKind::Function(_))
-            || proto_obj.get_own(&vm.heap, key).is_some()
-        {
+        if !matches!(proto_obj.kind, ObjectKind::Ordinary | ObjectKind::Function(_)) {
             return false;
         }
+        if let Some((_, attrs)) = proto_obj.get_own(&vm.heap, key) {
+            return !attrs.is_accessor() && attrs.writable();
+        }
         p = proto_obj.proto;
+    }
+    true
+}
+
+/// Adds `key` by a static name to an ordinary object that has outgrown
+/// [`MAX_SHAPED_PROPERTIES`], keeping it shaped up to
+/// [`MAX_STATIC_SHAPED_PROPERTIES`] (the generic add would make it a
+/// dictionary). Only where the full `[[Set]]` (with `check_prototypes`) or
+/// `CreateDataProperty` would add a plain data property and run nothing:
+/// an extensible ordinary receiver without the key, and for assignments a
+/// chain with no setter or read-only property for it.
+#[inline]
+fn add_static_name(vm: &mut Vm, o: Gc<JsObject>, key: PropertyKey, v: Value, check_prototypes: bool) -> bool {
+    let object = o.borrow(&vm.heap);
+    let Properties::Shaped { shape, slots } = &object.properties else { return false };
+    let shape = *shape;
+    if !(MAX_SHAPED_PROPERTIES..MAX_STATIC_SHAPED_PROPERTIES).contains(&slots.len())
+        || !object.extensible
+        || !matches!(object.kind, ObjectKind::Ordinary)
+        || matches!(key, PropertyKey::Index(_))
+        || shape.borrow(&vm.heap).lookup(key).is_some()
+    {
+        return false;
+    }
+    if check_prototypes && !chain_allows_add(vm, o, key) {
+        return false;
+    }
+    let next = Shape::add_property(&mut vm.heap, shape, key, Attributes::DEFAULT);
+    if let Properties::Shaped { shape, slots } = &mut o.borrow_mut(&mut vm.heap).properties {
+        *shape = next;
+        slots.push(v);
     }
     true
 }
@@ -364,7 +404,10 @@ pub(in crate::interpreter) fn set_named(
         }
     }
     let key = cx.atom_key(vm, name);
-    put_value(vm, target, key, v, strict)?;
+    let added = before.is_some_and(|(o, _)| add_static_name(vm, o, key, v, true));
+    if !added {
+        put_value(vm, target, key, v, strict)?;
+    }
     if let Some((o, from)) = before {
         record_transition(vm, cx.ic_table, ic, o, from, key);
     }
@@ -537,9 +580,57 @@ pub(in crate::interpreter) fn define_named(
     {
         return Ok(());
     }
-    create_data_property_or_throw(vm, o, key, v)?;
+    if !add_static_name(vm, o, key, v, false) {
+        create_data_property_or_throw(vm, o, key, v)?;
+    }
     if let Some(from) = from {
         record_transition(vm, cx.ic_table, ic, o, from, key);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the object `expression` evaluates to keeps a shape. The
+    /// script keeps it in a global: a value a script returns is not rooted
+    /// once the next script runs.
+    fn is_shaped(vm: &mut Vm, expression: &str) -> bool {
+        let value = vm.eval_script("shapes.js", expression).unwrap_or_default();
+        let object = vm.handle_value(&value).and_then(Value::as_object).expect("an object");
+        object.borrow(&vm.heap).shape().is_some()
+    }
+
+    /// `count` statements made by `statement` from their index.
+    fn repeated(count: usize, statement: impl Fn(usize) -> String) -> String {
+        (0..count).map(statement).collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn objects_grown_by_static_names_stay_shaped_past_the_generic_limit() {
+        let mut vm = Vm::new();
+        let fields = repeated(300, |i| format!("this.f{i} = {i};"));
+        let script = format!("function Big() {{ {fields} }} globalThis.big = new Big(); big");
+        assert!(is_shaped(&mut vm, &script));
+        let literal = repeated(300, |i| format!("l{i}: {i},"));
+        assert!(is_shaped(&mut vm, &format!("globalThis.lit = {{ {literal} }}; lit")));
+        // Past MAX_STATIC_SHAPED_PROPERTIES, a dictionary.
+        let many = repeated(MAX_STATIC_SHAPED_PROPERTIES + 1, |i| format!("o.m{i} = 0;"));
+        assert!(!is_shaped(&mut vm, &format!("globalThis.o = {{}}; {many} o")));
+    }
+
+    #[test]
+    fn objects_grown_by_computed_keys_become_dictionaries_at_the_generic_limit() {
+        let mut vm = Vm::new();
+        let limit = MAX_SHAPED_PROPERTIES;
+        assert!(is_shaped(
+            &mut vm,
+            &format!("globalThis.m = {{}}; for (let i = 0; i < {limit}; i++) m['k' + i] = i; m")
+        ));
+        assert!(!is_shaped(
+            &mut vm,
+            &format!("globalThis.n = {{}}; for (let i = 0; i <= {limit}; i++) n['k' + i] = i; n")
+        ));
+    }
 }
