@@ -274,6 +274,21 @@ fn super_base(vm: &mut Vm) -> JsResult<Option<Gc<JsObject>>> {
     }
 }
 
+/// Whether named (non-index) keys of `kind` are ordinary own properties
+/// kept in the shape, so an inline cache may read and write their slots (an
+/// arguments object's `length` and `callee` among them).
+#[inline]
+fn keeps_named_keys_in_shape(kind: &ObjectKind) -> bool {
+    matches!(
+        kind,
+        ObjectKind::Ordinary
+            | ObjectKind::Function(_)
+            | ObjectKind::Error { .. }
+            | ObjectKind::Arguments
+            | ObjectKind::MappedArguments { .. }
+    )
+}
+
 /// `GetNamed`: `dst = obj.name`, through the inline cache.
 #[inline(always)]
 pub(in crate::interpreter) fn get_named(
@@ -313,17 +328,8 @@ pub(in crate::interpreter) fn get_named(
                 }
             }
             let key = cx.atom_key(vm, name);
-            // Named (non-index) keys of these kinds are ordinary own
-            // properties kept in the shape (an arguments object's `length`
-            // and `callee` among them).
-            if matches!(
-                object.kind,
-                ObjectKind::Ordinary
-                    | ObjectKind::Function(_)
-                    | ObjectKind::Error { .. }
-                    | ObjectKind::Arguments
-                    | ObjectKind::MappedArguments { .. }
-            ) && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+            if keeps_named_keys_in_shape(&object.kind)
+                && let Some(info) = shape.borrow(&vm.heap).lookup(key)
                 && !info.attrs.is_accessor()
             {
                 let v = o.borrow(&vm.heap).slot(info.slot);
@@ -382,17 +388,8 @@ pub(in crate::interpreter) fn set_named(
             }
             let key = cx.atom_key(vm, name);
             let object = o.borrow(&vm.heap);
-            // Named (non-index) keys of these kinds are ordinary own
-            // properties kept in the shape (an arguments object's `length`
-            // and `callee` among them).
-            if matches!(
-                object.kind,
-                ObjectKind::Ordinary
-                    | ObjectKind::Function(_)
-                    | ObjectKind::Error { .. }
-                    | ObjectKind::Arguments
-                    | ObjectKind::MappedArguments { .. }
-            ) && let Some(info) = shape.borrow(&vm.heap).lookup(key)
+            if keeps_named_keys_in_shape(&object.kind)
+                && let Some(info) = shape.borrow(&vm.heap).lookup(key)
                 && info.attrs.writable()
                 && !info.attrs.is_accessor()
             {
