@@ -169,9 +169,10 @@ pub(crate) fn error_read_requests<H: StreamHost>(host: &mut H, reader: H::Object
 
 /// `ReadableStreamGetNumReadRequests(stream)` (0 without a reader).
 pub(crate) fn num_read_requests<H: StreamHost>(host: &mut H, stream: H::Object) -> usize {
-    let reader = readable_stream(host, stream).reader;
-    match reader {
-        Some(reader) if !is_byob_reader(host, reader) => default_reader(host, reader).read_requests.len(),
+    // One slot lookup per object: this runs on every enqueue and pull check.
+    let Some(reader) = readable_stream(host, stream).reader else { return 0 };
+    match host.stream_slots(reader) {
+        StreamSlots::ReadableStreamDefaultReader(reader) => reader.read_requests.len(),
         _ => 0,
     }
 }
@@ -183,22 +184,33 @@ pub(crate) fn add_read_request<H: StreamHost>(
     request: ReadRequest<H::Object, H::Promise>,
 ) {
     if let Some(reader) = readable_stream(host, stream).reader
-        && !is_byob_reader(host, reader)
+        && let StreamSlots::ReadableStreamDefaultReader(reader) = host.stream_slots(reader)
     {
-        default_reader(host, reader).read_requests.push_back(request);
+        reader.read_requests.push_back(request);
     }
 }
 
 /// `ReadableStreamFulfillReadRequest(stream, chunk, done)`.
 pub(crate) fn fulfill_read_request<H: StreamHost>(host: &mut H, stream: H::Object, chunk: H::Value, done: bool) {
-    let Some(reader) = readable_stream(host, stream).reader.filter(|&reader| !is_byob_reader(host, reader)) else {
-        return;
-    };
-    let Some(request) = default_reader(host, reader).read_requests.pop_front() else { return };
+    let Some(reader) = readable_stream(host, stream).reader else { return };
+    let Some(request) = take_read_request(host, reader) else { return };
     if done {
         read_request_close_steps(host, request);
     } else {
         read_request_chunk_steps(host, request, chunk);
+    }
+}
+
+/// The first of `reader`'s read requests, taken out of its list, if it is
+/// a default reader with one (the first steps of
+/// `ReadableStreamFulfillReadRequest`).
+pub(crate) fn take_read_request<H: StreamHost>(
+    host: &mut H,
+    reader: H::Object,
+) -> Option<ReadRequest<H::Object, H::Promise>> {
+    match host.stream_slots(reader) {
+        StreamSlots::ReadableStreamDefaultReader(reader) => reader.read_requests.pop_front(),
+        _ => None,
     }
 }
 

@@ -12,8 +12,8 @@ use crate::jobs::{PULL_SETTLED, START_SETTLED_READABLE};
 use crate::promises::{promise_rejected_with, promise_resolved_with, queue_continuation, upon_result, upon_value};
 use crate::queue::{QueueEntry, ValueQueue, valid_size};
 use crate::readable_stream::{
-    add_read_request, fulfill_read_request, is_readable_stream_locked, num_read_requests, read_request_chunk_steps,
-    readable_stream_close, readable_stream_error,
+    add_read_request, num_read_requests, read_request_chunk_steps, readable_stream_close, readable_stream_error,
+    take_read_request,
 };
 use crate::slots::{
     ReadRequest, ReadableControllerSlots, ReadableState, SourceAlgorithms, StreamSlots, readable_controller,
@@ -172,18 +172,20 @@ pub(crate) fn pull_settled<H: StreamHost>(host: &mut H, controller: H::Object, o
 
 /// `ReadableStreamDefaultControllerShouldCallPull`.
 fn should_call_pull<H: StreamHost>(host: &mut H, controller: H::Object) -> bool {
-    if !can_close_or_enqueue(host, controller) {
-        return false;
-    }
+    // The spec's steps read the controller's and the stream's slots
+    // several times over (CanCloseOrEnqueue, [[started]], the read
+    // requests, GetDesiredSize); this reads each object's slots once. It
+    // runs after every enqueue and every read.
     let slots = readable_controller(host, controller);
-    if !slots.started {
+    if slots.close_requested || !slots.started {
         return false;
     }
-    let stream = slots.stream;
-    if is_readable_stream_locked(host, stream) && num_read_requests(host, stream) > 0 {
-        return true;
+    let (stream, desired_size) = (slots.stream, slots.high_water_mark - slots.queue.total_size());
+    if readable_stream(host, stream).state != ReadableState::Readable {
+        return false;
     }
-    desired_size(host, controller).is_some_and(|size| size > 0.0)
+    // A read request pending means the stream is locked to a default reader.
+    num_read_requests(host, stream) > 0 || desired_size > 0.0
 }
 
 /// `ReadableStreamDefaultControllerClearAlgorithms`.
@@ -217,14 +219,22 @@ pub fn readable_stream_default_controller_enqueue<H: StreamHost>(
     controller: H::Object,
     chunk: H::Value,
 ) -> Result<(), H::Value> {
-    if !can_close_or_enqueue(host, controller) {
+    // CanCloseOrEnqueue, with each object's slots read once: this runs for
+    // every chunk.
+    let slots = readable_controller(host, controller);
+    if slots.close_requested {
         return Ok(());
     }
-    let stream = readable_controller(host, controller).stream;
-    if is_readable_stream_locked(host, stream) && num_read_requests(host, stream) > 0 {
-        fulfill_read_request(host, stream, chunk, false);
+    let (stream, size_fn) = (slots.stream, slots.size);
+    let stream_slots = readable_stream(host, stream);
+    if stream_slots.state != ReadableState::Readable {
+        return Ok(());
+    }
+    // IsReadableStreamLocked and a read request pending: the request's
+    // chunk steps get the chunk (ReadableStreamFulfillReadRequest).
+    if let Some(request) = stream_slots.reader.and_then(|reader| take_read_request(host, reader)) {
+        read_request_chunk_steps(host, request, chunk);
     } else {
-        let size_fn = readable_controller(host, controller).size;
         let size = if size_fn == H::Value::undefined() {
             1.0
         } else {

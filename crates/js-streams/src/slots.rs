@@ -718,10 +718,18 @@ macro_rules! accessor {
         pub(crate) fn $fn_name<H: StreamHost>(host: &mut H, object: H::Object) -> &mut $ty {
             match host.stream_slots(object) {
                 StreamSlots::$variant(slots) => slots,
-                _ => unreachable!(concat!("not a ", stringify!($variant))),
+                _ => wrong_kind(stringify!($variant)),
             }
         }
     };
+}
+
+/// The panic of an accessor given an object of another kind, out of line:
+/// the accessors run on every step of every stream algorithm.
+#[cold]
+#[inline(never)]
+fn wrong_kind(expected: &str) -> ! {
+    unreachable!("not a {expected}")
 }
 
 type Val<H> = <H as js_promise::PromiseHost>::Value;

@@ -113,15 +113,21 @@ pub(crate) fn install(vm: &mut Vm) {
     queuing_strategy::install(vm);
 }
 
+/// `stream_slots` given an object that is no stream object: a bug in the
+/// caller, out of line since every stream step asks for slots.
+#[cold]
+#[inline(never)]
+fn not_a_stream_object() -> ! {
+    unreachable!("stream_slots called on an object that is not a stream object")
+}
+
 impl StreamHost for VmHost<'_> {
     type Object = Gc<JsObject>;
 
     fn stream_slots(&mut self, object: Gc<JsObject>) -> &mut VmStreamSlots {
         // The algorithms only receive objects that passed a brand check
         // or that they made.
-        let Some(cell) = object.borrow(&self.heap).data_of::<VmStreamSlots>(&STREAM) else {
-            unreachable!("stream_slots called on an object that is not a stream object")
-        };
+        let Some(cell) = object.borrow(&self.heap).data_of::<VmStreamSlots>(&STREAM) else { not_a_stream_object() };
         cell.borrow_mut(&mut self.heap)
     }
 
