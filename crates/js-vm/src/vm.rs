@@ -158,6 +158,12 @@ pub struct Vm {
     pub(crate) atoms: AtomTable,
     pub(crate) stack: Vec<Value>,
     pub(crate) frames: Vec<Frame>,
+    /// The pc of the top frame: the dispatch loop writes it before every
+    /// instruction, one store to the VM instead of an indexed one into
+    /// `frames`. A frame's own [`Frame::pc`] is current while other frames
+    /// run above it (`push_frame` saves
+    /// this into it, `pop_frame` reloads it from the new top).
+    pub(crate) pc: u32,
     /// The current realm (§9.4: the running execution context's Realm).
     /// It is boxed so that switching realms moves a pointer.
     pub(crate) realm: Box<Realm>,
@@ -270,6 +276,7 @@ impl Vm {
             atoms,
             stack: Vec::with_capacity(1024),
             frames: Vec::new(),
+            pc: 0,
             realm,
             realm_id: RealmId::MAIN,
             realms: vec![None],

@@ -108,16 +108,17 @@ impl Vm {
     pub(crate) fn current_site(&self) -> Option<crate::bytecode::SourceSite> {
         let frame = self.frames.last()?;
         let code = frame.code.borrow(&self.heap);
-        Some(crate::bytecode::SourceSite { source: Rc::clone(&code.source), offset: code.position(frame.pc) })
+        Some(crate::bytecode::SourceSite { source: Rc::clone(&code.source), offset: code.position(self.pc) })
     }
 
     /// The stack trace lines (`    at f (file:line:col)`) of the running
     /// frames, innermost first.
     pub(crate) fn stack_trace(&self) -> Vec<String> {
         let mut lines = Vec::new();
-        for frame in self.frames.iter().rev().take(10) {
+        for (depth, frame) in self.frames.iter().rev().take(10).enumerate() {
             let code = frame.code.borrow(&self.heap);
-            let (line, column) = code.source.line_column(code.position(frame.pc));
+            let pc = if depth == 0 { self.pc } else { frame.pc };
+            let (line, column) = code.source.line_column(code.position(pc));
             let location = format!("{}:{line}:{column}", code.source.name);
             let name = code.name.borrow(&self.heap).flat().to_rust_string();
             let line = match code.kind {

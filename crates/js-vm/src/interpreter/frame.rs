@@ -15,7 +15,7 @@ pub struct Frame {
     /// The running code.
     pub code: Gc<Code>,
     /// The instruction being executed (the call instruction while a callee
-    /// runs).
+    /// runs) while another frame is on top; the top frame's is `Vm::pc`.
     pub pc: u32,
     /// Index of register 0 in the register file.
     pub base: usize,

@@ -242,7 +242,7 @@ pub(super) fn push_saved_frame(
         }
         pc += 1;
     }
-    vm.frames.push(Frame {
+    let frame = Frame {
         code: saved.code,
         pc,
         base,
@@ -256,7 +256,8 @@ pub(super) fn push_saved_frame(
         construct: false,
         generator: Some(owner),
         caller_realm: vm.realm_id,
-    });
+    };
+    super::push_frame(vm, frame);
     vm.enter_realm(saved.realm);
 }
 

@@ -204,7 +204,7 @@ fn enter_function(
                 (_, Some(nt)) => Value::object(nt),
                 (_, None) => Value::UNDEFINED,
             };
-            vm.frames.push(Frame {
+            let frame = Frame {
                 code,
                 pc: 0,
                 base,
@@ -218,7 +218,8 @@ fn enter_function(
                 construct: new_target.is_some(),
                 generator: None,
                 caller_realm: vm.realm_id,
-            });
+            };
+            push_frame(vm, frame);
             vm.enter_realm(realm);
             if new_target.is_some()
                 && let Err(e) = initialize_fields(vm, f)
@@ -312,7 +313,7 @@ pub fn run_script(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
     let base = vm.stack.len();
     vm.stack.resize(base + registers, Value::UNDEFINED);
     vm.stack[base] = Value::object(vm.realm.global);
-    vm.frames.push(Frame {
+    let frame = Frame {
         code,
         pc: 0,
         base,
@@ -326,7 +327,8 @@ pub fn run_script(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
         construct: false,
         generator: None,
         caller_realm: vm.realm_id,
-    });
+    };
+    push_frame(vm, frame);
     vm.native_depth += 1;
     let result = run(vm);
     vm.native_depth -= 1;
@@ -340,7 +342,7 @@ pub fn run_eval(vm: &mut Vm, code: Gc<Code>, env: Option<Gc<DeclarativeEnvironme
     let base = vm.stack.len();
     vm.stack.resize(base + registers, Value::UNDEFINED);
     vm.stack[base] = this;
-    vm.frames.push(Frame {
+    let frame = Frame {
         code,
         pc: 0,
         base,
@@ -354,7 +356,8 @@ pub fn run_eval(vm: &mut Vm, code: Gc<Code>, env: Option<Gc<DeclarativeEnvironme
         construct: false,
         generator: None,
         caller_realm: vm.realm_id,
-    });
+    };
+    push_frame(vm, frame);
     vm.native_depth += 1;
     let result = run(vm);
     vm.native_depth -= 1;
@@ -404,13 +407,11 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
     loop {
         let Some(frame) = vm.frames.last() else { return Err(exception) };
         let code = frame.code.borrow(&vm.heap);
-        let pc = frame.pc;
+        let pc = vm.pc;
         if let Some(h) = code.handlers.iter().find(|h| h.start <= pc && pc < h.end) {
             let (target, reg, base) = (h.target, h.exception, frame.base);
             vm.stack[base + usize::from(reg.0)] = value;
-            if let Some(frame) = vm.frames.last_mut() {
-                frame.pc = target;
-            }
+            vm.pc = target;
             return Ok(None);
         }
         let Some(frame) = pop_frame(vm) else { return Err(exception) };
@@ -467,9 +468,23 @@ fn return_from_frame(vm: &mut Vm, value: Value) -> JsResult<Option<Value>> {
 /// Pops the top frame and returns to the realm its caller runs in.
 #[inline]
 pub(crate) fn pop_frame(vm: &mut Vm) -> Option<Frame> {
-    let frame = vm.frames.pop()?;
+    let mut frame = vm.frames.pop()?;
+    frame.pc = vm.pc;
+    if let Some(caller) = vm.frames.last() {
+        vm.pc = caller.pc;
+    }
     vm.enter_realm(frame.caller_realm);
     Some(frame)
+}
+
+/// Pushes `frame` over the running one, whose pc (`Vm::pc`) it saves.
+#[inline]
+pub(crate) fn push_frame(vm: &mut Vm, frame: Frame) {
+    if let Some(caller) = vm.frames.last_mut() {
+        caller.pc = vm.pc;
+    }
+    vm.pc = frame.pc;
+    vm.frames.push(frame);
 }
 
 /// Hands `result` to the caller of the popped `frame`; `Some` when the frame
@@ -478,9 +493,9 @@ fn deliver_result(vm: &mut Vm, frame: &Frame, result: Value) -> Option<Value> {
     if frame.entry {
         return Some(result);
     }
-    if let Some(caller) = vm.frames.last_mut() {
+    if let Some(caller) = vm.frames.last() {
         let dst = caller.base + usize::from(frame.return_dst.0);
-        caller.pc += 1;
+        vm.pc += 1;
         vm.stack[dst] = result;
     }
     None
@@ -509,11 +524,11 @@ fn top_frame_state(vm: &Vm) -> Option<(FrameContext, Rc<[Instruction]>, usize)> 
     let frame = vm.frames.last()?;
     let c = frame.code.borrow(&vm.heap);
     let cx = FrameContext { code: frame.code, base: frame.base, ic_table: c.ic_table, strict: c.strict };
-    Some((cx, Rc::clone(&c.instructions), frame.pc as usize))
+    Some((cx, Rc::clone(&c.instructions), vm.pc as usize))
 }
 
 /// The dispatch loop over the top frame. Returns when the entry frame
-/// returns; a thrown exception leaves with `Err` and `frame.pc` at the
+/// returns; a thrown exception leaves with `Err` and `Vm::pc` at the
 /// faulting instruction. Each arm hands its operands to the opcode's body
 /// in [`ops`], inlined here.
 fn execute(vm: &mut Vm) -> JsResult<Value> {
@@ -523,9 +538,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
         let cx = &cx;
         loop {
             let instruction = instructions[pc];
-            if let Some(frame) = vm.frames.last_mut() {
-                frame.pc = pc as u32;
-            }
+            vm.pc = pc as u32;
             match instruction {
                 Op::LoadUndefined { dst } => register::load(vm, cx, dst, Value::UNDEFINED),
                 Op::LoadNull { dst } => register::load(vm, cx, dst, Value::NULL),

@@ -33,9 +33,9 @@ pub(in crate::interpreter) fn generator_start(vm: &mut Vm, cx: &FrameContext, pc
     if frame.entry {
         return Ok(Next::Exit(Value::object(g)));
     }
-    if let Some(caller) = vm.frames.last_mut() {
+    if let Some(caller) = vm.frames.last() {
         let dst = caller.base + usize::from(frame.return_dst.0);
-        caller.pc += 1;
+        vm.pc += 1;
         vm.stack[dst] = Value::object(g);
     }
     Ok(Next::Frame)
