@@ -9,6 +9,7 @@ use oxc_ast::ast::{
 };
 use oxc_span::GetSpan;
 use oxc_syntax::operator::{AssignmentOperator, BinaryOperator, LogicalOperator, UnaryOperator, UpdateOperator};
+use oxc_syntax::symbol::SymbolFlags;
 
 use super::function::FunctionCompiler;
 use super::scope::Location;
@@ -301,13 +302,91 @@ impl<'a> FunctionCompiler<'_, 'a> {
             if i + 1 == s.expressions.len() {
                 self.expression(item, dst)?;
             } else {
-                let mark = self.mark();
-                let r = self.temp()?;
-                self.expression(item, r)?;
-                self.release(mark);
+                self.effect(item)?;
             }
         }
         Ok(())
+    }
+
+    /// Compiles `e` for its effects alone: an expression statement whose
+    /// value no completion keeps, a `for` head's update, a comma's left
+    /// operands. An update or assignment of a local register then writes
+    /// only the register (`i++` is one `Inc`, `s += x` one `Add`).
+    pub fn effect(&mut self, e: &'a Expression<'a>) -> CResult<()> {
+        self.enter_nesting()?;
+        let mark = self.mark();
+        let result = match strip_parens(e) {
+            Expression::UpdateExpression(u) => self.update_effect(u),
+            Expression::AssignmentExpression(a) => self.assignment_effect(a),
+            Expression::SequenceExpression(s) => s.expressions.iter().try_for_each(|item| self.effect(item)),
+            _ => self.temp().and_then(|r| self.expression(e, r)),
+        };
+        self.release(mark);
+        self.leave_nesting();
+        result
+    }
+
+    /// `x++`, `--x`, … whose value is unused.
+    fn update_effect(&mut self, u: &'a UpdateExpression<'a>) -> CResult<()> {
+        if let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument
+            && let Some(r) = self.local_register_target(id)?
+        {
+            // Postfix or prefix, the binding gets ToNumeric(old) ± 1.
+            let inc = u.operator == UpdateOperator::Increment;
+            self.emit(if inc { Instruction::Inc { dst: r, src: r } } else { Instruction::Dec { dst: r, src: r } });
+            return Ok(());
+        }
+        let r = self.temp()?;
+        self.update(u, r)
+    }
+
+    /// An assignment whose value is unused.
+    fn assignment_effect(&mut self, a: &'a AssignmentExpression<'a>) -> CResult<()> {
+        let is_logical = matches!(
+            a.operator,
+            AssignmentOperator::LogicalAnd | AssignmentOperator::LogicalOr | AssignmentOperator::LogicalNullish
+        );
+        if let AssignmentTarget::AssignmentTargetIdentifier(id) = &a.left {
+            if a.operator == AssignmentOperator::Assign
+                && writes_result_last_after_reads(&a.right)
+                && let Some(r) = self.initialized_local_register(id)
+            {
+                // `x = e` evaluates `e` straight into x's register: `e`
+                // reads x before its last instruction writes it (and names
+                // no function: `e` is no function expression).
+                return self.expression(&a.right, r);
+            }
+            if !is_logical
+                && a.operator != AssignmentOperator::Assign
+                && writes_no_register(&a.right)
+                && let Some(r) = self.local_register_target(id)?
+            {
+                let rhs = self.expression_any(&a.right)?;
+                self.mark_position(a.span.start);
+                self.emit(binary_instruction(compound_operator(a.operator), r, r, rhs));
+                return Ok(());
+            }
+        }
+        let r = self.temp()?;
+        self.assignment(a, r)
+    }
+
+    /// The register of the local binding `id` names when a write to it
+    /// needs no check: not a constant or a function expression's name, not
+    /// in its TDZ here, no `with` in between.
+    fn initialized_local_register(&self, id: &IdentifierReference<'_>) -> Option<Reg> {
+        if !self.with_objects.is_empty() {
+            return None;
+        }
+        let symbol = self.symbol_of(id)?;
+        let Location::Register(r) = self.location_of(symbol) else { return None };
+        let flags = self.analysis.scoping.symbol_flags(symbol);
+        let lexical =
+            flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class);
+        let writable = !flags.contains(SymbolFlags::ConstVariable)
+            && !self.function_names.contains(&symbol)
+            && !self.parameters_in_tdz.contains(&symbol);
+        (writable && (!lexical || self.analysis.initialized_at(symbol, id.span.start))).then_some(Reg(r))
     }
 
     /// `test ? consequent : alternate`.
@@ -337,7 +416,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 _ => None,
             };
             if let Some(op) = op {
-                let lhs = if is_side_effect_free(&b.right) {
+                let lhs = if writes_no_register(&b.right) {
                     self.expression_any(&b.left)?
                 } else {
                     let r = self.temp()?;
@@ -653,7 +732,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     pub(super) fn store_identifier_static(&mut self, id: &'a IdentifierReference<'a>, src: Reg) -> CResult<()> {
         if let Some(symbol) = self.symbol_of(id) {
-            return self.store_binding(symbol, src, false);
+            return self.store_binding_at(symbol, src, false, Some(id.span.start));
         }
         if id.name == "arguments"
             && let Some(location) = self.arguments_location()
@@ -1049,7 +1128,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             innermost = &inner.left;
         }
         let mark = self.mark();
-        let mut acc = if spine.len() == 1 && is_side_effect_free(&b.right) {
+        let mut acc = if spine.len() == 1 && writes_no_register(&b.right) {
             self.expression_any(innermost)?
         } else {
             let r = self.temp()?;
@@ -1222,6 +1301,35 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// A member read; `exits` collects optional-chain short-circuits.
     fn member(&mut self, m: &'a MemberExpression<'a>, dst: Reg, exits: &mut Option<Vec<usize>>) -> CResult<()> {
         let mark = self.mark();
+        if exits.is_none()
+            && !m.optional()
+            && matches!(m.object(), Expression::Identifier(_) | Expression::ThisExpression(_))
+        {
+            // `o.name` and `o[key]` read a binding's own register in place
+            // (no copy into a receiver register, which only calls need),
+            // unless the key's evaluation could write it.
+            match m {
+                MemberExpression::StaticMemberExpression(s) => {
+                    let obj = self.expression_any(&s.object)?;
+                    let name = self.name_constant(s.property.name.as_str());
+                    let ic = self.ic();
+                    self.mark_position(m.span().start);
+                    self.mark_position(s.property.span.start);
+                    self.emit(Instruction::GetNamed { dst, obj, name, ic });
+                    self.release(mark);
+                    return Ok(());
+                }
+                MemberExpression::ComputedMemberExpression(c) if writes_no_register(&c.expression) => {
+                    let obj = self.expression_any(&c.object)?;
+                    self.mark_position(m.span().start);
+                    let key = self.expression_any(&c.expression)?;
+                    self.emit(Instruction::GetIndexed { dst, obj, key });
+                    self.release(mark);
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
         let this = self.temp()?;
         self.member_with_this(m, dst, this, exits)?;
         self.release(mark);
@@ -1451,7 +1559,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             AssignmentOperator::LogicalAnd | AssignmentOperator::LogicalOr | AssignmentOperator::LogicalNullish
         );
         if !is_logical
-            && is_side_effect_free(&a.right)
+            && writes_no_register(&a.right)
             && let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple
             && let Some(r) = self.local_register_target(id)?
         {
@@ -1589,7 +1697,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
             return Ok(None);
         }
         let Some(symbol) = self.symbol_of(id) else { return Ok(None) };
-        if self.analysis.scoping.symbol_flags(symbol).contains(oxc_syntax::symbol::SymbolFlags::ConstVariable) {
+        // A constant, or a function expression's own name, is not written
+        // (the general path throws or ignores the write).
+        if self.analysis.scoping.symbol_flags(symbol).contains(SymbolFlags::ConstVariable)
+            || self.function_names.contains(&symbol)
+        {
             return Ok(None);
         }
         let Location::Register(_) = self.location_of(symbol) else { return Ok(None) };
@@ -1662,6 +1774,25 @@ enum Arguments {
     Spread(Reg),
 }
 
+/// Whether compiling `e` into a register reads everything it reads of
+/// that register before its last instruction, the only one that writes it
+/// (so `x = e` can target x's own register).
+fn writes_result_last_after_reads(e: &Expression<'_>) -> bool {
+    match e {
+        Expression::NumericLiteral(_)
+        | Expression::StringLiteral(_)
+        | Expression::BooleanLiteral(_)
+        | Expression::NullLiteral(_)
+        | Expression::Identifier(_)
+        | Expression::BinaryExpression(_)
+        | Expression::NewExpression(_) => true,
+        Expression::StaticMemberExpression(m) => !matches!(m.object, Expression::Super(_)),
+        Expression::ComputedMemberExpression(m) => !matches!(m.object, Expression::Super(_)),
+        Expression::CallExpression(c) => !c.optional && !matches!(c.callee, Expression::Super(_)),
+        _ => false,
+    }
+}
+
 fn strip_parens<'b, 'a>(mut e: &'b Expression<'a>) -> &'b Expression<'a> {
     while let Expression::ParenthesizedExpression(p) = e {
         e = &p.expression;
@@ -1669,24 +1800,47 @@ fn strip_parens<'b, 'a>(mut e: &'b Expression<'a>) -> &'b Expression<'a> {
     e
 }
 
-/// Whether evaluating `e` can change a local binding (it then forces the
-/// left operand of a binary expression into a temporary).
-fn is_side_effect_free(e: &Expression<'_>) -> bool {
-    match e {
-        Expression::Identifier(_)
-        | Expression::NumericLiteral(_)
-        | Expression::BigIntLiteral(_)
-        | Expression::StringLiteral(_)
-        | Expression::BooleanLiteral(_)
-        | Expression::NullLiteral(_)
-        | Expression::ThisExpression(_) => true,
-        Expression::StaticMemberExpression(m) => is_side_effect_free(&m.object),
-        Expression::ComputedMemberExpression(m) => is_side_effect_free(&m.object) && is_side_effect_free(&m.expression),
-        Expression::BinaryExpression(b) => is_side_effect_free(&b.left) && is_side_effect_free(&b.right),
-        Expression::UnaryExpression(u) => u.operator != UnaryOperator::Delete && is_side_effect_free(&u.argument),
-        Expression::ParenthesizedExpression(p) => is_side_effect_free(&p.expression),
-        _ => false,
+/// Whether evaluating `e` cannot write a register binding of the function
+/// being compiled: it holds no assignment or update (the only expressions
+/// that write one; other functions reach only environment bindings, and a
+/// suspension keeps the registers). A left operand held in its binding's
+/// own register then needs no copy before `e` runs. Looks at most
+/// `MAX_DEPTH` levels down, answering `false` below.
+fn writes_no_register(e: &Expression<'_>) -> bool {
+    const MAX_DEPTH: u32 = 16;
+    fn within(e: &Expression<'_>, depth: u32) -> bool {
+        let Some(depth) = depth.checked_sub(1) else { return false };
+        let arguments = |args: &[Argument<'_>]| {
+            args.iter().all(|a| match a {
+                Argument::SpreadElement(s) => within(&s.argument, depth),
+                other => other.as_expression().is_some_and(|e| within(e, depth)),
+            })
+        };
+        match e {
+            Expression::Identifier(_)
+            | Expression::NumericLiteral(_)
+            | Expression::BigIntLiteral(_)
+            | Expression::StringLiteral(_)
+            | Expression::BooleanLiteral(_)
+            | Expression::NullLiteral(_)
+            | Expression::ThisExpression(_)
+            | Expression::FunctionExpression(_)
+            | Expression::ArrowFunctionExpression(_) => true,
+            Expression::StaticMemberExpression(m) => within(&m.object, depth),
+            Expression::ComputedMemberExpression(m) => within(&m.object, depth) && within(&m.expression, depth),
+            Expression::BinaryExpression(b) => within(&b.left, depth) && within(&b.right, depth),
+            Expression::LogicalExpression(l) => within(&l.left, depth) && within(&l.right, depth),
+            Expression::ConditionalExpression(c) => {
+                within(&c.test, depth) && within(&c.consequent, depth) && within(&c.alternate, depth)
+            }
+            Expression::UnaryExpression(u) => within(&u.argument, depth),
+            Expression::ParenthesizedExpression(p) => within(&p.expression, depth),
+            Expression::CallExpression(c) => within(&c.callee, depth) && arguments(&c.arguments),
+            Expression::NewExpression(n) => within(&n.callee, depth) && arguments(&n.arguments),
+            _ => false,
+        }
     }
+    within(e, MAX_DEPTH)
 }
 
 /// Whether evaluating `e` runs no code that could create or delete a

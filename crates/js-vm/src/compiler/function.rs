@@ -448,6 +448,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             if flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class)
                 && !flags.contains(SymbolFlags::Function)
                 && let Some(Location::Register(r)) = self.locations.get(&symbol)
+                && self.analysis.may_read_in_tdz(symbol)
             {
                 regs.push(*r);
             }
@@ -489,6 +490,12 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
     /// Writes `src` to a binding; `init` for declarations (no TDZ check, no
     /// const check).
     pub fn store_binding(&mut self, symbol: SymbolId, src: Reg, init: bool) -> CResult<()> {
+        self.store_binding_at(symbol, src, init, None)
+    }
+
+    /// [`FunctionCompiler::store_binding`] for a write at source offset
+    /// `at`: register writes past the declaration skip the TDZ check.
+    pub fn store_binding_at(&mut self, symbol: SymbolId, src: Reg, init: bool, at: Option<u32>) -> CResult<()> {
         let flags = self.analysis.scoping.symbol_flags(symbol);
         let name = self.analysis.scoping.symbol_name(symbol).to_owned();
         if !self.parameters_in_tdz.is_empty() && self.parameters_in_tdz.contains(&symbol) {
@@ -525,7 +532,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             flags.intersects(SymbolFlags::BlockScopedVariable | SymbolFlags::ConstVariable | SymbolFlags::Class);
         match self.location_of(symbol) {
             Location::Register(r) => {
-                if !init && lexical {
+                if !init && lexical && !at.is_some_and(|at| self.analysis.initialized_at(symbol, at)) {
                     let c = self.name_constant(&name);
                     self.emit(Instruction::CheckTdz { src: Reg(r), name: c });
                 }

@@ -100,6 +100,9 @@ pub struct Analysis {
     /// Where each `let`/`const`/`class` declaration ends: a use in the same
     /// function after this offset cannot be in the TDZ (outside `switch`).
     lexical_decl_end: HashMap<SymbolId, u32>,
+    /// The `let`/`const`/`class` bindings with a reference before their
+    /// declaration ends (the only ones whose TDZ marker can be read).
+    referenced_before_declared: HashSet<SymbolId>,
     /// Scopes of `switch` statements, where a case can jump past a
     /// declaration.
     switch_scopes: HashSet<ScopeId>,
@@ -148,6 +151,7 @@ impl Analysis {
         let mut declared_private = Vec::new();
         let mut switch_scopes = HashSet::new();
         let lexical_decl_end = lexical_declaration_ends(&semantic);
+        let referenced_before_declared = references_before_declaration(&semantic, &lexical_decl_end);
         let mut simple_parameters = HashMap::new();
         let with_statements = with_statements_making_closures(&semantic);
         let eval_call_scopes = direct_eval_call_scopes(&semantic);
@@ -217,6 +221,7 @@ impl Analysis {
             class_scopes,
             private_names: HashMap::new(),
             lexical_decl_end,
+            referenced_before_declared,
             switch_scopes,
             simple_parameters,
             module_scope: None,
@@ -412,6 +417,17 @@ impl Analysis {
         !self.switch_scopes.contains(&scope) && self.lexical_decl_end.get(&symbol).is_some_and(|&end| at >= end)
     }
 
+    /// Whether the lexical `symbol`, in a register, can be read before its
+    /// initialisation: only then does its scope's entry store the TDZ
+    /// marker into the register (every other read is
+    /// [`initialized_at`](Self::initialized_at) and checks nothing).
+    pub fn may_read_in_tdz(&self, symbol: SymbolId) -> bool {
+        let scope = self.scoping.symbol_scope_id(symbol);
+        self.switch_scopes.contains(&scope)
+            || !self.lexical_decl_end.contains_key(&symbol)
+            || self.referenced_before_declared.contains(&symbol)
+    }
+
     /// The parameters a mapped arguments object of `function` aliases, if
     /// it has one.
     pub fn mapped_parameters(&self, function: ScopeId) -> Option<&[SymbolId]> {
@@ -539,6 +555,21 @@ fn lexical_declaration_ends(semantic: &Semantic<'_>) -> HashMap<SymbolId, u32> {
         lexical_decl_end.insert(symbol, end);
     }
     lexical_decl_end
+}
+
+/// The lexical bindings of `ends` with a reference that starts before the
+/// declaration ends (in any function).
+fn references_before_declaration(semantic: &Semantic<'_>, ends: &HashMap<SymbolId, u32>) -> HashSet<SymbolId> {
+    let scoping = semantic.scoping();
+    ends.iter()
+        .filter(|&(&symbol, &end)| {
+            scoping.get_resolved_reference_ids(symbol).iter().any(|&reference| {
+                let node = scoping.get_reference(reference).node_id();
+                oxc_span::GetSpan::span(&semantic.nodes().kind(node)).start < end
+            })
+        })
+        .map(|(&symbol, _)| symbol)
+        .collect()
 }
 
 /// The `with` statements whose body makes closures (by start offset), with

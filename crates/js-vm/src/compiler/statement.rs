@@ -85,14 +85,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// An expression statement: its value is the completion value of script
     /// and eval code.
     fn expression_statement(&mut self, e: &'a ExpressionStatement<'a>) -> CResult<()> {
-        let mark = self.mark();
-        let r = match self.completion {
-            Some(c) => c,
-            None => self.temp()?,
-        };
-        self.expression(&e.expression, r)?;
-        self.release(mark);
-        Ok(())
+        match self.completion {
+            Some(c) => self.expression(&e.expression, c),
+            None => self.effect(&e.expression),
+        }
     }
 
     /// `class C { … }`: the class is evaluated and bound to its name.
@@ -111,6 +107,13 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// iterator close.
     fn return_statement(&mut self, ret: &'a ReturnStatement<'a>) -> CResult<()> {
         let mark = self.mark();
+        if let Some(r) = self.returned_register(ret)? {
+            self.unwind_for_exit(0)?;
+            self.emit_return(r);
+            self.reopen_ranges(0);
+            self.release(mark);
+            return Ok(());
+        }
         let r = self.temp()?;
         match &ret.argument {
             Some(e) => {
@@ -130,6 +133,24 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.reopen_ranges(0);
         self.release(mark);
         Ok(())
+    }
+
+    /// For `return x` of a binding in a register, that register (after its
+    /// TDZ check), to return in place: nothing that runs on the way out can
+    /// write it (no `finally` block of this function is left; iterator
+    /// `return()` and disposers are other functions).
+    fn returned_register(&mut self, ret: &'a ReturnStatement<'a>) -> CResult<Option<Reg>> {
+        let Some(oxc_ast::ast::Expression::Identifier(id)) = &ret.argument else { return Ok(None) };
+        let leaves_finally = self.control.iter().any(|c| matches!(c, Control::Try { finalizer: Some(_), .. }));
+        if leaves_finally || (self.is_async && self.kind == CodeKind::Generator) || !self.with_objects.is_empty() {
+            return Ok(None);
+        }
+        let Some(symbol) = self.symbol_of(id) else { return Ok(None) };
+        if !matches!(self.location_of(symbol), super::scope::Location::Register(_)) {
+            return Ok(None);
+        }
+        let scratch = self.temp()?;
+        self.load_binding_at(symbol, scratch, false, Some(id.span.start)).map(Some)
     }
 
     /// `while (test) body`.
@@ -546,10 +567,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 ForStatementInit::VariableDeclaration(d) => self.variable_declaration(d)?,
                 other => {
                     if let Some(e) = other.as_expression() {
-                        let mark = self.mark();
-                        let r = self.temp()?;
-                        self.expression(e, r)?;
-                        self.release(mark);
+                        self.effect(e)?;
                     }
                 }
             }
@@ -569,10 +587,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             self.emit(Instruction::CopyEnv);
         }
         if let Some(update) = &s.update {
-            let mark = self.mark();
-            let r = self.temp()?;
-            self.expression(update, r)?;
-            self.release(mark);
+            self.effect(update)?;
         }
         self.emit(Instruction::Jump { target: start });
         if let Some(e) = exit {
