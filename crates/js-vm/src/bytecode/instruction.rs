@@ -33,6 +33,10 @@ pub enum CompareOp {
     StrictEq,
     /// `!==`
     StrictNe,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
 }
 
 /// One instruction. Operands follow one naming scheme, described in the

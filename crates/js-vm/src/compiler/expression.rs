@@ -413,6 +413,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 BinaryOperator::GreaterEqualThan => Some(CompareOp::Ge),
                 BinaryOperator::StrictEquality => Some(CompareOp::StrictEq),
                 BinaryOperator::StrictInequality => Some(CompareOp::StrictNe),
+                BinaryOperator::Equality => Some(CompareOp::Eq),
+                BinaryOperator::Inequality => Some(CompareOp::Ne),
                 _ => None,
             };
             if let Some(op) = op {
@@ -1169,22 +1171,23 @@ impl<'a> FunctionCompiler<'_, 'a> {
 
     /// Evaluates the base (and key) of a member expression used as a
     /// reference.
-    pub(super) fn property_ref(&mut self, m: &'a MemberExpression<'a>) -> CResult<PropertyRef> {
+    ///
+    /// With `in_place` (nothing that runs before the reference is used can
+    /// write a register binding), a base or key that is a binding or `this`
+    /// stays in its own register instead of a copy.
+    pub(super) fn property_ref(&mut self, m: &'a MemberExpression<'a>, in_place: bool) -> CResult<PropertyRef> {
         if matches!(m.object(), Expression::Super(_)) {
             return self.super_ref(m);
         }
         match m {
             MemberExpression::StaticMemberExpression(s) => {
-                let obj = self.temp()?;
-                self.expression(&s.object, obj)?;
+                let obj = self.reference_part(&s.object, in_place)?;
                 let name = self.name_constant(s.property.name.as_str());
                 Ok(PropertyRef::Named { obj, name })
             }
             MemberExpression::ComputedMemberExpression(c) => {
-                let obj = self.temp()?;
-                self.expression(&c.object, obj)?;
-                let key = self.temp()?;
-                self.expression(&c.expression, key)?;
+                let obj = self.reference_part(&c.object, in_place && writes_no_register(&c.expression))?;
+                let key = self.reference_part(&c.expression, in_place)?;
                 Ok(PropertyRef::Keyed { obj, key })
             }
             MemberExpression::PrivateFieldExpression(p) => {
@@ -1195,6 +1198,17 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 Ok(PropertyRef::Private { obj, key })
             }
         }
+    }
+
+    /// The base or key of a reference: a binding's (or `this`'s) own
+    /// register when `in_place`, else a copy in a new temporary.
+    fn reference_part(&mut self, e: &'a Expression<'a>, in_place: bool) -> CResult<Reg> {
+        if in_place && matches!(e, Expression::Identifier(_) | Expression::ThisExpression(_)) {
+            return self.expression_any(e);
+        }
+        let r = self.temp()?;
+        self.expression(e, r)?;
+        Ok(r)
     }
 
     /// Loads the Private Name `#name` resolved in the enclosing classes.
@@ -1573,7 +1587,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         let mut base = None;
         let reference = if let Some(m) = simple.as_member_expression() {
-            let r = self.property_ref(m)?;
+            let r = self.property_ref(m, writes_no_register(&a.right))?;
             self.get_ref_converting(r, dst);
             Some(r)
         } else {
@@ -1624,7 +1638,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             && let Some(m) = simple.as_member_expression()
         {
             let mark = self.mark();
-            let r = self.property_ref(m)?;
+            let r = self.property_ref(m, writes_no_register(&a.right))?;
             self.expression(&a.right, dst)?;
             self.mark_position(a.span.start);
             self.set_ref(r, dst);
@@ -1732,7 +1746,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let new_value = self.temp()?;
         let mut base = None;
         let reference = if let Some(m) = u.argument.as_member_expression() {
-            let r = self.property_ref(m)?;
+            // Only the old value's conversion runs before the write.
+            let r = self.property_ref(m, true)?;
             self.get_ref_converting(r, dst);
             Some(r)
         } else {

@@ -332,7 +332,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// identifiers and patterns, which are resolved when assigned.
     fn target_ref(&mut self, target: &'a AssignmentTarget<'a>) -> CResult<Option<super::expression::PropertyRef>> {
         match target.as_simple_assignment_target().and_then(SimpleAssignmentTarget::as_member_expression) {
-            Some(m) => Ok(Some(self.property_ref(m)?)),
+            // Iteration and default values run before the write.
+            Some(m) => Ok(Some(self.property_ref(m, false)?)),
             None => Ok(None),
         }
     }

@@ -124,6 +124,47 @@ function thrown(label, f) {
   show("v +=", v + " " + calls);
 })();
 
+// Property references keep their base and key in the binding's register
+// only when nothing before the write can assign the binding.
+(function () {
+  const first = { name: "first" }, second = { name: "second" };
+  let o = first;
+  o.x = (o = second, 5);
+  show("o.x = (o = second, 5)", "first.x " + first.x + ", second.x " + second.x);
+  o = first;
+  o.y += (o = second, 1);
+  show("o.y += (o = second, 1)", "first.y " + first.y + ", second.y " + second.y);
+  let k = "a";
+  const t = {};
+  t[k] = (k = "b", 1);
+  show("t[k] = (k = 'b', 1)", JSON.stringify(t));
+  let n = 0;
+  const counter = { count: 1 };
+  counter.count++;
+  counter["count"] += 2;
+  counter[n]++;
+  show("counter", JSON.stringify(counter));
+  function Box(v) { this.v = v; this.w = this.v * 2; }
+  show("this.v", JSON.stringify(new Box(3)));
+})();
+
+// == and != as a branch condition: IsLooselyEqual's conversions, once each.
+(function () {
+  const calls = [];
+  const boxed = { valueOf() { calls.push("valueOf"); return 1; } };
+  const results = [];
+  for (const [a, b] of [[null, undefined], [0, ""], [NaN, NaN], ["1", 1], [boxed, 1], [1n, 1], [null, 0], [{}, {}]]) {
+    if (a == b) results.push("==");
+    else results.push("!=");
+    if (a != b) results.push("!=");
+    else results.push("==");
+  }
+  show("loose branches", results.join(" ") + " / " + calls.join());
+  let node = { next: { next: { next: null } } }, hops = 0;
+  while (node.next != null) { node = node.next; hops++; }
+  show("while (node.next != null)", hops);
+})();
+
 // Sequences and `for` heads.
 (function () {
   let a = 0, b = 0, c;

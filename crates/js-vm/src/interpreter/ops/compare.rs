@@ -21,15 +21,21 @@ pub(in crate::interpreter) fn loosely_equal(
     negate: bool,
 ) -> JsResult<()> {
     let (a, b) = (cx.get(vm, lhs), cx.get(vm, rhs));
-    let equal = match (a.as_number(), b.as_number()) {
+    let equal = loosely_equal_values(vm, a, b)?;
+    cx.set(vm, dst, Value::boolean(equal != negate));
+    Ok(())
+}
+
+/// `IsLooselyEqual` with two Numbers and identical bits inline.
+#[inline(always)]
+fn loosely_equal_values(vm: &mut Vm, a: Value, b: Value) -> JsResult<bool> {
+    Ok(match (a.as_number(), b.as_number()) {
         (Some(x), Some(y)) => x == y,
         // The same bits that are not a Number are the same constant or
         // cell: equal without IsLooselyEqual's type dispatch.
         _ if a == b => true,
         _ => is_loosely_equal(vm, a, b)?,
-    };
-    cx.set(vm, dst, Value::boolean(equal != negate));
-    Ok(())
+    })
 }
 
 /// `StrictEq`/`StrictNe`: `dst = (lhs === rhs) != negate`.
@@ -61,6 +67,8 @@ pub(in crate::interpreter) fn holds(vm: &mut Vm, op: CompareOp, a: Value, b: Val
         (CompareOp::Ge, ..) => operators::greater_or_equal(vm, a, b)?,
         (CompareOp::StrictEq, ..) => strictly_equal_values(vm, a, b),
         (CompareOp::StrictNe, ..) => !strictly_equal_values(vm, a, b),
+        (CompareOp::Eq, ..) => loosely_equal_values(vm, a, b)?,
+        (CompareOp::Ne, ..) => !loosely_equal_values(vm, a, b)?,
     })
 }
 
