@@ -57,6 +57,17 @@ impl<'a> FunctionCompiler<'_, 'a> {
             let r = self.temp()?;
             return self.load_binding_at(symbol, r, false, Some(id.span.start));
         }
+        // `++i` of a register binding: the binding's register after the
+        // update, as `i` would be.
+        if let Expression::UpdateExpression(u) = e
+            && u.prefix
+            && let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = &u.argument
+            && let Some(r) = self.local_register_target(id)?
+        {
+            let inc = u.operator == UpdateOperator::Increment;
+            self.emit(if inc { Instruction::Inc { dst: r, src: r } } else { Instruction::Dec { dst: r, src: r } });
+            return Ok(r);
+        }
         if let Expression::ThisExpression(_) = e
             && !matches!(self.kind, crate::bytecode::CodeKind::ClassConstructor { derived: true })
             && self.kind != crate::bytecode::CodeKind::Arrow
@@ -358,7 +369,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             }
             if !is_logical
                 && a.operator != AssignmentOperator::Assign
-                && writes_no_register(&a.right)
+                && leaves_register_alone(&a.right, id.name.as_str())
                 && let Some(r) = self.local_register_target(id)?
             {
                 let rhs = self.expression_any(&a.right)?;
@@ -418,7 +429,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 _ => None,
             };
             if let Some(op) = op {
-                let lhs = if writes_no_register(&b.right) {
+                let lhs = if keeps_operand(&b.left, &b.right) {
                     self.expression_any(&b.left)?
                 } else {
                     let r = self.temp()?;
@@ -1130,7 +1141,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
             innermost = &inner.left;
         }
         let mark = self.mark();
-        let mut acc = if spine.len() == 1 && writes_no_register(&b.right) {
+        // The innermost left operand is read by the first operation, right
+        // after that operation's right operand runs.
+        let first_right = spine.last().map_or(&b.right, |node| &node.right);
+        let mut acc = if keeps_operand(innermost, first_right) {
             self.expression_any(innermost)?
         } else {
             let r = self.temp()?;
@@ -1172,22 +1186,23 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// Evaluates the base (and key) of a member expression used as a
     /// reference.
     ///
-    /// With `in_place` (nothing that runs before the reference is used can
-    /// write a register binding), a base or key that is a binding or `this`
-    /// stays in its own register instead of a copy.
-    pub(super) fn property_ref(&mut self, m: &'a MemberExpression<'a>, in_place: bool) -> CResult<PropertyRef> {
+    /// A base or key that is a binding or `this` stays in its own register
+    /// (instead of a copy) when what runs before the reference is used,
+    /// `later`, cannot write that binding.
+    pub(super) fn property_ref(&mut self, m: &'a MemberExpression<'a>, later: Later<'_, 'a>) -> CResult<PropertyRef> {
         if matches!(m.object(), Expression::Super(_)) {
             return self.super_ref(m);
         }
         match m {
             MemberExpression::StaticMemberExpression(s) => {
-                let obj = self.reference_part(&s.object, in_place)?;
+                let obj = self.reference_part(&s.object, later.keeps(&s.object))?;
                 let name = self.name_constant(s.property.name.as_str());
                 Ok(PropertyRef::Named { obj, name })
             }
             MemberExpression::ComputedMemberExpression(c) => {
-                let obj = self.reference_part(&c.object, in_place && writes_no_register(&c.expression))?;
-                let key = self.reference_part(&c.expression, in_place)?;
+                let keep_obj = later.keeps(&c.object) && keeps_operand(&c.object, &c.expression);
+                let obj = self.reference_part(&c.object, keep_obj)?;
+                let key = self.reference_part(&c.expression, later.keeps(&c.expression))?;
                 Ok(PropertyRef::Keyed { obj, key })
             }
             MemberExpression::PrivateFieldExpression(p) => {
@@ -1333,7 +1348,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     self.release(mark);
                     return Ok(());
                 }
-                MemberExpression::ComputedMemberExpression(c) if writes_no_register(&c.expression) => {
+                MemberExpression::ComputedMemberExpression(c) if keeps_operand(&c.object, &c.expression) => {
                     let obj = self.expression_any(&c.object)?;
                     self.mark_position(m.span().start);
                     let key = self.expression_any(&c.expression)?;
@@ -1573,8 +1588,8 @@ impl<'a> FunctionCompiler<'_, 'a> {
             AssignmentOperator::LogicalAnd | AssignmentOperator::LogicalOr | AssignmentOperator::LogicalNullish
         );
         if !is_logical
-            && writes_no_register(&a.right)
             && let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = simple
+            && leaves_register_alone(&a.right, id.name.as_str())
             && let Some(r) = self.local_register_target(id)?
         {
             // `x op= y` on a local: one instruction in place.
@@ -1587,7 +1602,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         let mut base = None;
         let reference = if let Some(m) = simple.as_member_expression() {
-            let r = self.property_ref(m, writes_no_register(&a.right))?;
+            let r = self.property_ref(m, Later::Expression(&a.right))?;
             self.get_ref_converting(r, dst);
             Some(r)
         } else {
@@ -1638,7 +1653,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             && let Some(m) = simple.as_member_expression()
         {
             let mark = self.mark();
-            let r = self.property_ref(m, writes_no_register(&a.right))?;
+            let r = self.property_ref(m, Later::Expression(&a.right))?;
             self.expression(&a.right, dst)?;
             self.mark_position(a.span.start);
             self.set_ref(r, dst);
@@ -1747,7 +1762,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let mut base = None;
         let reference = if let Some(m) = u.argument.as_member_expression() {
             // Only the old value's conversion runs before the write.
-            let r = self.property_ref(m, true)?;
+            let r = self.property_ref(m, Later::Nothing)?;
             self.get_ref_converting(r, dst);
             Some(r)
         } else {
@@ -1778,6 +1793,30 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         self.release(mark);
         Ok(())
+    }
+}
+
+/// What runs between evaluating a property reference's base and key and
+/// using them (see [`FunctionCompiler::property_ref`]).
+#[derive(Clone, Copy)]
+pub(super) enum Later<'b, 'a> {
+    /// Nothing that can write a register (an update's conversion).
+    Nothing,
+    /// This expression (an assignment's right-hand side).
+    Expression(&'b Expression<'a>),
+    /// Code the compiler does not look into (a destructuring's iteration
+    /// and default values).
+    Unknown,
+}
+
+impl Later<'_, '_> {
+    /// Whether `operand` may stay in its binding's register meanwhile.
+    fn keeps(self, operand: &Expression<'_>) -> bool {
+        match self {
+            Later::Nothing => true,
+            Later::Expression(later) => keeps_operand(operand, later),
+            Later::Unknown => false,
+        }
     }
 }
 
@@ -1815,20 +1854,52 @@ fn strip_parens<'b, 'a>(mut e: &'b Expression<'a>) -> &'b Expression<'a> {
     e
 }
 
-/// Whether evaluating `e` cannot write a register binding of the function
-/// being compiled: it holds no assignment or update (the only expressions
-/// that write one; other functions reach only environment bindings, and a
-/// suspension keeps the registers). A left operand held in its binding's
-/// own register then needs no copy before `e` runs. Looks at most
-/// `MAX_DEPTH` levels down, answering `false` below.
-fn writes_no_register(e: &Expression<'_>) -> bool {
+/// The binding whose own register [`FunctionCompiler::expression_any`]
+/// hands back for `operand` (an identifier, or a prefix update of one).
+fn register_name<'b>(operand: &'b Expression<'_>) -> Option<&'b str> {
+    match operand {
+        Expression::Identifier(id) => Some(id.name.as_str()),
+        Expression::UpdateExpression(u) if u.prefix => match &u.argument {
+            SimpleAssignmentTarget::AssignmentTargetIdentifier(id) => Some(id.name.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `operand`, compiled first, may stay in the register
+/// `expression_any` gives it while `later` runs: `later` cannot write it.
+fn keeps_operand(operand: &Expression<'_>, later: &Expression<'_>) -> bool {
+    register_name(operand).is_none_or(|name| leaves_register_alone(later, name))
+}
+
+/// Whether evaluating `e` cannot write the register of the binding named
+/// `name`. Only an assignment or update of that
+/// name in `e` itself can: other functions reach only environment bindings
+/// (a binding they use is not in a register), a suspension keeps the
+/// registers, and no block scope inside an expression can shadow `name`
+/// except a function's. Looks at most `MAX_DEPTH` levels down, answering
+/// `false` below.
+fn leaves_register_alone(e: &Expression<'_>, name: &str) -> bool {
     const MAX_DEPTH: u32 = 16;
-    fn within(e: &Expression<'_>, depth: u32) -> bool {
+    fn other_name(id: &IdentifierReference<'_>, name: &str) -> bool {
+        id.name.as_str() != name
+    }
+    fn member(m: &MemberExpression<'_>, name: &str, depth: u32) -> bool {
+        match m {
+            MemberExpression::StaticMemberExpression(s) => within(&s.object, name, depth),
+            MemberExpression::ComputedMemberExpression(c) => {
+                within(&c.object, name, depth) && within(&c.expression, name, depth)
+            }
+            MemberExpression::PrivateFieldExpression(p) => within(&p.object, name, depth),
+        }
+    }
+    fn within(e: &Expression<'_>, name: &str, depth: u32) -> bool {
         let Some(depth) = depth.checked_sub(1) else { return false };
         let arguments = |args: &[Argument<'_>]| {
             args.iter().all(|a| match a {
-                Argument::SpreadElement(s) => within(&s.argument, depth),
-                other => other.as_expression().is_some_and(|e| within(e, depth)),
+                Argument::SpreadElement(s) => within(&s.argument, name, depth),
+                other => other.as_expression().is_some_and(|e| within(e, name, depth)),
             })
         };
         match e {
@@ -1841,21 +1912,38 @@ fn writes_no_register(e: &Expression<'_>) -> bool {
             | Expression::ThisExpression(_)
             | Expression::FunctionExpression(_)
             | Expression::ArrowFunctionExpression(_) => true,
-            Expression::StaticMemberExpression(m) => within(&m.object, depth),
-            Expression::ComputedMemberExpression(m) => within(&m.object, depth) && within(&m.expression, depth),
-            Expression::BinaryExpression(b) => within(&b.left, depth) && within(&b.right, depth),
-            Expression::LogicalExpression(l) => within(&l.left, depth) && within(&l.right, depth),
-            Expression::ConditionalExpression(c) => {
-                within(&c.test, depth) && within(&c.consequent, depth) && within(&c.alternate, depth)
+            Expression::StaticMemberExpression(m) => within(&m.object, name, depth),
+            Expression::ComputedMemberExpression(m) => {
+                within(&m.object, name, depth) && within(&m.expression, name, depth)
             }
-            Expression::UnaryExpression(u) => within(&u.argument, depth),
-            Expression::ParenthesizedExpression(p) => within(&p.expression, depth),
-            Expression::CallExpression(c) => within(&c.callee, depth) && arguments(&c.arguments),
-            Expression::NewExpression(n) => within(&n.callee, depth) && arguments(&n.arguments),
+            Expression::BinaryExpression(b) => within(&b.left, name, depth) && within(&b.right, name, depth),
+            Expression::LogicalExpression(l) => within(&l.left, name, depth) && within(&l.right, name, depth),
+            Expression::ConditionalExpression(c) => {
+                within(&c.test, name, depth) && within(&c.consequent, name, depth) && within(&c.alternate, name, depth)
+            }
+            Expression::UnaryExpression(u) => within(&u.argument, name, depth),
+            Expression::ParenthesizedExpression(p) => within(&p.expression, name, depth),
+            Expression::SequenceExpression(s) => s.expressions.iter().all(|e| within(e, name, depth)),
+            Expression::CallExpression(c) => within(&c.callee, name, depth) && arguments(&c.arguments),
+            Expression::NewExpression(n) => within(&n.callee, name, depth) && arguments(&n.arguments),
+            Expression::UpdateExpression(u) => match &u.argument {
+                SimpleAssignmentTarget::AssignmentTargetIdentifier(id) => other_name(id, name),
+                target => target.as_member_expression().is_some_and(|m| member(m, name, depth)),
+            },
+            Expression::AssignmentExpression(a) => {
+                within(&a.right, name, depth)
+                    && match &a.left {
+                        AssignmentTarget::AssignmentTargetIdentifier(id) => other_name(id, name),
+                        target => target
+                            .as_simple_assignment_target()
+                            .and_then(SimpleAssignmentTarget::as_member_expression)
+                            .is_some_and(|m| member(m, name, depth)),
+                    }
+            }
             _ => false,
         }
     }
-    within(e, MAX_DEPTH)
+    within(e, name, MAX_DEPTH)
 }
 
 /// Whether evaluating `e` runs no code that could create or delete a

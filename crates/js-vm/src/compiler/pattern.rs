@@ -333,7 +333,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn target_ref(&mut self, target: &'a AssignmentTarget<'a>) -> CResult<Option<super::expression::PropertyRef>> {
         match target.as_simple_assignment_target().and_then(SimpleAssignmentTarget::as_member_expression) {
             // Iteration and default values run before the write.
-            Some(m) => Ok(Some(self.property_ref(m, false)?)),
+            Some(m) => Ok(Some(self.property_ref(m, super::expression::Later::Unknown)?)),
             None => Ok(None),
         }
     }

@@ -124,6 +124,37 @@ function thrown(label, f) {
   show("v +=", v + " " + calls);
 })();
 
+// An operand stays in its register unless a later operand assigns that
+// very binding (other names, and properties, leave it alone).
+(function () {
+  let a = 1, b = 0, i = 0;
+  const x = [10, 20, 30, 40, 50];
+  show("a + (b = 2)", a + (b = 2));
+  show("a + (a = 5) + a", a + (a = 5) + a);
+  i = 0;
+  show("x[i] + x[++i] + x[++i]", x[i] + x[++i] + x[++i] + " i " + i);
+  i = 0;
+  show("++i + i++ + i", ++i + i++ + i);
+  i = 1;
+  show("(++i) * (i = 10)", (++i) * (i = 10));
+  i = 0;
+  const y = [0, 0, 0, 0];
+  y[++i] = ++i;
+  show("y[++i] = ++i", y.join());
+  let c = 3;
+  c *= (b = 4) + c;
+  show("c *= (b = 4) + c", c);
+  let d = 2;
+  d += (d = 10) + d;
+  show("d += (d = 10) + d", d);
+  let o = { v: 1 };
+  show("o.v + (o.v = 7)", o.v + (o.v = 7));
+  let e = 3;
+  show("e < (e = 1)", e < (e = 1));
+  let f = 1;
+  show("f == (f = 2)", f == (f = 2) ? "equal" : "different");
+})();
+
 // Property references keep their base and key in the binding's register
 // only when nothing before the write can assign the binding.
 (function () {
