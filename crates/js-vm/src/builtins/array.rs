@@ -63,6 +63,31 @@ fn get_index(vm: &mut Vm, o: Gc<JsObject>, i: f64) -> JsResult<Value> {
     get(vm, o, key, Value::object(o))
 }
 
+/// The value of `o[i]` when it is an own element stored densely in an
+/// ordinary object or an Array: then HasProperty is true and Get returns
+/// it with no observable step (a hole, another kind or any other storage
+/// answers `None`, for the generic path).
+fn own_dense_element(vm: &Vm, o: Gc<JsObject>, i: f64) -> Option<Value> {
+    let object = o.borrow(&vm.heap);
+    if !matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Array { .. }) {
+        return None;
+    }
+    match &object.elements {
+        Elements::Dense(values) => values.get(i as usize).copied().filter(|v| !v.is_hole()),
+        Elements::Sparse(_) => None,
+    }
+}
+
+/// HasProperty(`o`, `i`), then Get(`o`, `i`) when it is present: the
+/// element a callback-taking method visits, or `None` for a missing one.
+fn present_index(vm: &mut Vm, o: Gc<JsObject>, i: f64) -> JsResult<Option<Value>> {
+    if let Some(v) = own_dense_element(vm, o, i) {
+        vm.check_interrupt()?;
+        return Ok(Some(v));
+    }
+    if has_index(vm, o, i)? { get_index(vm, o, i).map(Some) } else { Ok(None) }
+}
+
 fn has_index(vm: &mut Vm, o: Gc<JsObject>, i: f64) -> JsResult<bool> {
     vm.check_interrupt()?;
     let key = index_key(vm, i as u64);
@@ -266,8 +291,7 @@ fn shift(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     vm.keep_alive(first);
     let mut k = 1.0;
     while k < len {
-        if has_index(vm, o, k)? {
-            let v = get_index(vm, o, k)?;
+        if let Some(v) = present_index(vm, o, k)? {
             set_index(vm, o, k - 1.0, v)?;
         } else {
             delete_index(vm, o, k - 1.0)?;
@@ -316,8 +340,7 @@ fn slice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let mut n = 0.0;
     let mut i = k;
     while i < fin {
-        if has_index(vm, o, i)? {
-            let v = get_index(vm, o, i)?;
+        if let Some(v) = present_index(vm, o, i)? {
             let key = index_key(vm, n as u64);
             create_data_property_or_throw(vm, a, key, v)?;
         }
@@ -357,8 +380,7 @@ fn splice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     vm.keep_alive(Value::object(removed));
     for k in 0..delete_count as u64 {
         let from = start + k as f64;
-        if has_index(vm, o, from)? {
-            let v = get_index(vm, o, from)?;
+        if let Some(v) = present_index(vm, o, from)? {
             let key = index_key(vm, k);
             create_data_property_or_throw(vm, removed, key, v)?;
         }
@@ -368,8 +390,7 @@ fn splice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let mut k = start;
         while k < len - delete_count {
             let (from, to) = (k + delete_count, k + item_count);
-            if has_index(vm, o, from)? {
-                let v = get_index(vm, o, from)?;
+            if let Some(v) = present_index(vm, o, from)? {
                 set_index(vm, o, to, v)?;
             } else {
                 delete_index(vm, o, to)?;
@@ -385,8 +406,7 @@ fn splice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         let mut k = len - delete_count;
         while k > start {
             let (from, to) = (k + delete_count - 1.0, k + item_count - 1.0);
-            if has_index(vm, o, from)? {
-                let v = get_index(vm, o, from)?;
+            if let Some(v) = present_index(vm, o, from)? {
                 set_index(vm, o, to, v)?;
             } else {
                 delete_index(vm, o, to)?;
@@ -564,11 +584,10 @@ fn index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let from = info.arg(vm, 1);
     let mut k = relative_index(vm, from, len, 0.0)?;
     while k < len {
-        if has_index(vm, o, k)? {
-            let v = get_index(vm, o, k)?;
-            if is_strictly_equal(vm, v, target) {
-                return Ok(Value::number(k));
-            }
+        if let Some(v) = present_index(vm, o, k)?
+            && is_strictly_equal(vm, v, target)
+        {
+            return Ok(Value::number(k));
         }
         k += 1.0;
     }
@@ -592,11 +611,10 @@ fn last_index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         len - 1.0
     };
     while k >= 0.0 {
-        if has_index(vm, o, k)? {
-            let v = get_index(vm, o, k)?;
-            if is_strictly_equal(vm, v, target) {
-                return Ok(Value::number(k));
-            }
+        if let Some(v) = present_index(vm, o, k)?
+            && is_strictly_equal(vm, v, target)
+        {
+            return Ok(Value::number(k));
         }
         k -= 1.0;
     }
@@ -870,8 +888,7 @@ fn iterate(vm: &mut Vm, info: &CallInfo, kind: Iteration) -> JsResult<Value> {
     let mut to = 0.0;
     let mut k = 0.0;
     while k < len {
-        if has_index(vm, o, k)? {
-            let v = get_index(vm, o, k)?;
+        if let Some(v) = present_index(vm, o, k)? {
             let r = call(vm, f, this_arg, &[v, Value::number(k), Value::object(o)])?;
             match kind {
                 Iteration::ForEach => {}
@@ -956,8 +973,7 @@ fn reduce_impl(vm: &mut Vm, info: &CallInfo, right: bool) -> JsResult<Value> {
         }
     };
     while in_range(k) {
-        if has_index(vm, o, k)? {
-            let v = get_index(vm, o, k)?;
+        if let Some(v) = present_index(vm, o, k)? {
             acc = call(vm, f, Value::UNDEFINED, &[acc, v, Value::number(k), Value::object(o)])?;
             vm.keep_alive(acc);
         }
@@ -1031,8 +1047,7 @@ fn copy_within(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         1.0
     };
     while count > 0.0 {
-        if has_index(vm, o, from)? {
-            let v = get_index(vm, o, from)?;
+        if let Some(v) = present_index(vm, o, from)? {
             set_index(vm, o, to, v)?;
         } else {
             delete_index(vm, o, to)?;

@@ -239,6 +239,11 @@ pub struct Code {
     pub param_count: u16,
     /// The function's `length`.
     pub length: u16,
+    /// The code makes an arguments object or a rest array
+    /// ([`Instruction::CreateArguments`], [`Instruction::CreateRestArray`]),
+    /// so a call keeps the arguments past the declared parameters; other
+    /// calls drop them (nothing else can read them).
+    pub reads_extra_arguments: bool,
     /// Inline caches this code uses.
     pub ic_count: u32,
     /// The VM's inline-cache table for this code (assigned on load).

@@ -280,6 +280,9 @@ pub(crate) fn build_code(
     is_async: bool,
 ) -> Gc<Code> {
     let name = vm.atoms.intern_str(&mut vm.heap, name);
+    let reads_extra_arguments = instructions
+        .iter()
+        .any(|i| matches!(i, Instruction::CreateArguments { .. } | Instruction::CreateRestArray { .. }));
     vm.heap.alloc(Code {
         name,
         kind,
@@ -291,6 +294,7 @@ pub(crate) fn build_code(
         register_count,
         param_count,
         length,
+        reads_extra_arguments,
         ic_count,
         ic_table: u32::MAX,
         positions: positions.into_boxed_slice(),

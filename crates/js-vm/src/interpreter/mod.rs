@@ -169,6 +169,7 @@ fn enter_function(
             let (closure_this, closure_env) = (closure.this_value, closure.env);
             let c = code.borrow(&vm.heap);
             let (kind, strict, registers, params, realm) = (c.kind, c.strict, c.register_count, c.param_count, c.realm);
+            let keep_extra = c.reads_extra_arguments;
             let this = match (kind, new_target) {
                 (CodeKind::ClassConstructor { .. }, None) => return Err(class_constructor_call_error(vm, realm)),
                 (CodeKind::Arrow | CodeKind::Method, Some(_)) => {
@@ -191,7 +192,7 @@ fn enter_function(
             vm.stack[base] = this;
             let passed = argc.min(usize::from(params));
             vm.stack.copy_within(args_base..args_base + passed, base + 1);
-            let extra_args: Box<[Value]> = if argc > usize::from(params) {
+            let extra_args: Box<[Value]> = if keep_extra && argc > usize::from(params) {
                 vm.stack[args_base + usize::from(params)..args_base + argc].into()
             } else {
                 Box::default()
@@ -537,9 +538,9 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
         let Some((cx, instructions, mut pc)) = top_frame_state(vm) else { return Ok(Value::UNDEFINED) };
         let cx = &cx;
         loop {
-            let instruction = instructions[pc];
+            let instruction = &instructions[pc];
             vm.pc = pc as u32;
-            match instruction {
+            match *instruction {
                 Op::LoadUndefined { dst } => register::load(vm, cx, dst, Value::UNDEFINED),
                 Op::LoadNull { dst } => register::load(vm, cx, dst, Value::NULL),
                 Op::LoadBool { dst, value } => register::load(vm, cx, dst, Value::boolean(value)),
