@@ -29,6 +29,36 @@ impl Vm {
         }
     }
 
+    /// Whether `o` certainly has no `then` property, found without a
+    /// lookup (see [`super::realm_state`]): an ordinary object or array
+    /// inheriting from this realm's %Object.prototype% (whose own
+    /// prototype is always null), with neither shape holding `then`.
+    fn has_no_then(&mut self, o: Gc<JsObject>) -> bool {
+        let object_prototype = self.realm.intrinsics.object_prototype;
+        let object = o.borrow(&self.heap);
+        if object.proto != Some(object_prototype)
+            || !matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Array { .. })
+        {
+            return false;
+        }
+        let (Some(shape), Some(prototype_shape)) = (object.shape(), object_prototype.borrow(&self.heap).shape()) else {
+            return false;
+        };
+        if let Some((known, known_prototype)) = self.realm.promise.then_absent
+            && Gc::ptr_eq(known, shape)
+            && Gc::ptr_eq(known_prototype, prototype_shape)
+        {
+            return true;
+        }
+        let key = PropertyKey::String(self.names.then);
+        let absent =
+            shape.borrow(&self.heap).lookup(key).is_none() && prototype_shape.borrow(&self.heap).lookup(key).is_none();
+        if absent {
+            self.realm.promise.then_absent = Some((shape, prototype_shape));
+        }
+        absent
+    }
+
     /// Re-raises a termination recorded by [`Vm::thrown_value`].
     pub(crate) fn take_termination(&mut self) -> JsResult<()> {
         if std::mem::take(&mut self.terminating) { Err(Exception::Terminated) } else { Ok(()) }
@@ -84,6 +114,9 @@ impl PromiseHost for VmHost<'_> {
 
     fn get_then(&mut self, value: Value) -> Result<Value, Value> {
         let Some(o) = value.as_object() else { return Ok(Value::UNDEFINED) };
+        if self.has_no_then(o) {
+            return Ok(Value::UNDEFINED);
+        }
         let key = PropertyKey::String(self.names.then);
         let result = get(self, o, key, value);
         self.thrown_value(result)

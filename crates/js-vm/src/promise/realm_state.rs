@@ -10,6 +10,12 @@
 //! moves to a new one), so one shape comparison and one slot read replace
 //! the lookup; any other shape takes the spec's path and finds the slot
 //! again.
+//!
+//! The resolve functions ask a similar question of every object they are
+//! resolved with (`Get(resolution, "then")`, §27.2.1.3.2 step 9): an
+//! ordinary object whose prototype is %Object.prototype%, when neither its
+//! shape nor the prototype's holds `then`, has none, and the pair of shapes
+//! once seen without it answers again by two comparisons.
 
 use js_gc::{Gc, Trace, Tracer};
 
@@ -21,14 +27,21 @@ pub struct PromiseRealmState {
     /// %Promise.prototype%'s shape and its `constructor` data slot, once
     /// found.
     pub(crate) constructor_slot: Option<(Gc<Shape>, u32)>,
+    /// An object shape and a shape of %Object.prototype%, neither with a
+    /// `then` property.
+    pub(crate) then_absent: Option<(Gc<Shape>, Gc<Shape>)>,
 }
 
-// SAFETY: the shape is the one edge. Tracing it also keeps the comparison
+// SAFETY: the shapes are the edges. Tracing it also keeps the comparison
 // sound: a collected shape's address could be reused by another shape.
 unsafe impl Trace for PromiseRealmState {
     fn trace(&self, tracer: &mut Tracer) {
         if let Some((shape, _)) = self.constructor_slot {
             shape.trace(tracer);
+        }
+        if let Some((object, prototype)) = self.then_absent {
+            object.trace(tracer);
+            prototype.trace(tracer);
         }
     }
 }
