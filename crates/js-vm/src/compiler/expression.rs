@@ -1434,37 +1434,44 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         let mark = self.mark();
         let callee = self.temp()?;
-        let this = self.temp()?;
         let callee_expr = strip_parens(&c.callee);
-        if let Some(m) = callee_expr.as_member_expression() {
-            self.member_with_this(m, callee, this, exits)?;
-        } else if let Expression::ChainExpression(chain) = callee_expr
-            && let Some(m) = chain.expression.as_member_expression()
-        {
-            // `(a?.b)()`: the parenthesised chain is still a reference, so
-            // `a` is the receiver; a short-circuit leaves undefined.
-            let mut inner = Some(Vec::new());
-            self.member_with_this(m, callee, this, &mut inner)?;
-            let inner = inner.unwrap_or_default();
-            if !inner.is_empty() {
-                let to_end = self.emit_jump();
-                for j in inner {
+        // Inside an optional chain the receiver continues the chain.
+        let receiver = if exits.is_none() { self.receiver_in_place(callee_expr, &c.arguments, callee)? } else { None };
+        let this = match receiver {
+            Some(r) => r,
+            None => self.temp()?,
+        };
+        if receiver.is_none() {
+            if let Some(m) = callee_expr.as_member_expression() {
+                self.member_with_this(m, callee, this, exits)?;
+            } else if let Expression::ChainExpression(chain) = callee_expr
+                && let Some(m) = chain.expression.as_member_expression()
+            {
+                // `(a?.b)()`: the parenthesised chain is still a reference, so
+                // `a` is the receiver; a short-circuit leaves undefined.
+                let mut inner = Some(Vec::new());
+                self.member_with_this(m, callee, this, &mut inner)?;
+                let inner = inner.unwrap_or_default();
+                if !inner.is_empty() {
+                    let to_end = self.emit_jump();
+                    for j in inner {
+                        self.patch_here(j);
+                    }
+                    self.emit(Instruction::LoadUndefined { dst: callee });
+                    self.patch_here(to_end);
+                }
+            } else if let (Expression::Identifier(id), false) = (callee_expr, self.with_objects.is_empty()) {
+                // A call through a `with` object passes it as `this`.
+                self.emit(Instruction::LoadUndefined { dst: this });
+                let jumps = self.with_reads(id, callee, this)?;
+                self.identifier_static(id, callee)?;
+                for j in jumps {
                     self.patch_here(j);
                 }
-                self.emit(Instruction::LoadUndefined { dst: callee });
-                self.patch_here(to_end);
+            } else {
+                self.emit(Instruction::LoadUndefined { dst: this });
+                self.chain_part(callee_expr, callee, exits)?;
             }
-        } else if let (Expression::Identifier(id), false) = (callee_expr, self.with_objects.is_empty()) {
-            // A call through a `with` object passes it as `this`.
-            self.emit(Instruction::LoadUndefined { dst: this });
-            let jumps = self.with_reads(id, callee, this)?;
-            self.identifier_static(id, callee)?;
-            for j in jumps {
-                self.patch_here(j);
-            }
-        } else {
-            self.emit(Instruction::LoadUndefined { dst: this });
-            self.chain_part(callee_expr, callee, exits)?;
         }
         if c.optional {
             let j = self.emit(Instruction::JumpIfNullish { src: callee, target: u32::MAX });
@@ -1489,6 +1496,41 @@ impl<'a> FunctionCompiler<'_, 'a> {
         }
         self.release(mark);
         Ok(())
+    }
+
+    /// `o.name(args)` outside an optional chain with `o` left where
+    /// [`Self::expression_any`] puts it (a binding's own register, `this`,
+    /// or a fresh temporary) as the receiver, instead of a copy: when the
+    /// callee is a plain static member and no argument assigns that
+    /// binding. Loads the method into
+    /// `callee` and returns the receiver's register; `None` leaves the call
+    /// to the general path.
+    fn receiver_in_place(
+        &mut self,
+        callee_expr: &'a Expression<'a>,
+        arguments: &[Argument<'a>],
+        callee: Reg,
+    ) -> CResult<Option<Reg>> {
+        let Expression::StaticMemberExpression(s) = callee_expr else { return Ok(None) };
+        if s.optional || matches!(s.object, Expression::Super(_)) {
+            return Ok(None);
+        }
+        if let Some(name) = register_name(&s.object) {
+            let untouched = arguments.iter().all(|a| match a {
+                Argument::SpreadElement(spread) => leaves_register_alone(&spread.argument, name),
+                other => other.as_expression().is_some_and(|e| leaves_register_alone(e, name)),
+            });
+            if !untouched {
+                return Ok(None);
+            }
+        }
+        let obj = self.expression_any(&s.object)?;
+        let name = self.name_constant(s.property.name.as_str());
+        let ic = self.ic();
+        self.mark_position(callee_expr.span().start);
+        self.mark_position(s.property.span.start);
+        self.emit(Instruction::GetNamed { dst: callee, obj, name, ic });
+        Ok(Some(obj))
     }
 
     fn super_call(&mut self, c: &'a CallExpression<'a>, dst: Reg) -> CResult<()> {

@@ -109,7 +109,7 @@ impl RegisterBufferPool {
 pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame, Frame)> {
     // The running frame's realm is the current one.
     let realm = vm.realm_id;
-    let frame = super::pop_frame(vm)?;
+    let mut frame = super::pop_frame(vm)?;
     let registers = usize::from(frame.code.borrow(&vm.heap).register_count);
     let saved = SavedFrame {
         code: frame.code,
@@ -117,7 +117,8 @@ pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame,
         env: frame.env,
         callee: frame.callee,
         new_target: frame.new_target,
-        extra_args: frame.extra_args.clone(),
+        // The popped frame only delivers the suspension's result.
+        extra_args: std::mem::take(&mut frame.extra_args),
         argc: frame.argc,
         registers: vm.register_buffers.filled_from(&vm.stack[frame.base..frame.base + registers]),
         realm,

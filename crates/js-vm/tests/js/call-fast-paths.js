@@ -35,4 +35,27 @@ Object.defineProperty(withGetter, 1, { get() { console.log("getter runs"); retur
 console.log(withGetter.reduce((x, y) => x + y), withGetter.some((v) => v === 20), withGetter.every((v) => v > 0));
 console.log([3, 4, 3].indexOf(3, 1), [3, 4, 3].lastIndexOf(3), [1, 2, 3].reduceRight((x, y) => x + "" + y));
 console.log([1, 2, 3].find((v) => v > 1), [1, 2, 3].findIndex((v) => v > 5), [NaN].indexOf(NaN), [NaN].includes(NaN));
+{
+// A method call's receiver stays in its register unless an argument
+// assigns that binding; optional chains keep their short-circuit.
+const o = { v: 1, m(x) { return this.v + x; }, n() { return this; } };
+let p = o;
+console.log(p.m(1), p.m((p = { v: 10, m: o.m }, 2)), p.m(3));
+let q = o;
+console.log(q.m(q = 5));
+let r = o;
+console.log(r.m(...[r = 7]));
+const a = null;
+console.log(a?.b.c(), a?.m(1), o.x?.(), o.m?.(4), (o?.m)(5));
+try { undefined.foo(); } catch (e) { console.log(e.constructor.name, e.message); }
+try { o.nope(); } catch (e) { console.log(e.constructor.name, e.message); }
+class K { constructor() { this.v = 3; } get() { return this.m(); } m() { return this.v; } }
+console.log(new K().get());
+class D extends K { constructor() { super(); console.log(this.m(), super.m()); } }
+new D();
+let s = "abc";
+console.log(s.toUpperCase(), s.charAt(1), (1.5).toFixed(2), [3, 1, 2].sort().join());
+function f() { return this; } let g = { f };
+console.log(g.f() === g, (0, g.f)() === globalThis);
+}
 asyncReads(1, 9).then((v) => console.log("async", v));
