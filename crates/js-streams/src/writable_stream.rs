@@ -236,9 +236,10 @@ fn reject_close_and_closed_promise_if_needed<H: StreamHost>(host: &mut H, stream
 /// `WritableStreamUpdateBackpressure(stream, backpressure)`.
 pub(crate) fn update_backpressure<H: StreamHost>(host: &mut H, stream: H::Object, backpressure: bool) {
     let slots = writable_stream(host, stream);
-    if let Some(writer_object) = slots.writer
-        && backpressure != slots.backpressure
-    {
+    if backpressure == slots.backpressure {
+        return;
+    }
+    if let Some(writer_object) = slots.writer {
         if backpressure {
             writer(host, writer_object).ready = LazyPromise::Pending;
         } else {

@@ -15,8 +15,8 @@ use crate::slots::{
     writable_stream,
 };
 use crate::writable_stream::{
-    close_queued_or_in_flight, deal_with_rejection, finish_in_flight_close, finish_in_flight_close_with_error,
-    finish_in_flight_write, finish_in_flight_write_with_error, update_backpressure, writable_stream_finish_erroring,
+    deal_with_rejection, finish_in_flight_close, finish_in_flight_close_with_error, finish_in_flight_write,
+    finish_in_flight_write_with_error, update_backpressure, writable_stream_finish_erroring,
     writable_stream_start_erroring,
 };
 
@@ -138,13 +138,26 @@ pub(crate) fn writable_stream_default_controller_write<H: StreamHost>(
         error_if_needed(host, controller, error);
         return;
     }
-    writable_controller(host, controller).queue.enqueue(chunk, size);
-    let stream = writable_controller(host, controller).stream;
-    if !close_queued_or_in_flight(host, stream) && writable_stream(host, stream).state == WritableState::Writable {
-        let backpressure = get_backpressure(host, controller);
+    let slots = writable_controller(host, controller);
+    slots.queue.enqueue(chunk, size);
+    let stream = slots.stream;
+    refresh_backpressure(host, controller, stream);
+    advance_queue_if_needed(host, controller);
+}
+
+/// The backpressure update after the queue changed, in a write and in its
+/// completion: `WritableStreamUpdateBackpressure(stream,
+/// WritableStreamDefaultControllerGetBackpressure(controller))` unless a
+/// close is queued or in flight or the stream is not writable (each slot
+/// read once; computing the backpressure first observes nothing).
+fn refresh_backpressure<H: StreamHost>(host: &mut H, controller: H::Object, stream: H::Object) {
+    let slots = writable_controller(host, controller);
+    let backpressure = slots.high_water_mark - slots.queue.total_size() <= 0.0;
+    let stream_slots = writable_stream(host, stream);
+    let close_pending = stream_slots.close_request.is_some() || stream_slots.in_flight_close_request.is_some();
+    if !close_pending && stream_slots.state == WritableState::Writable {
         update_backpressure(host, stream, backpressure);
     }
-    advance_queue_if_needed(host, controller);
 }
 
 /// `WritableStreamDefaultControllerAdvanceQueueIfNeeded`.
@@ -153,7 +166,8 @@ fn advance_queue_if_needed<H: StreamHost>(host: &mut H, controller: H::Object) {
     if !slots.started {
         return;
     }
-    let stream = slots.stream;
+    // Nothing below changes the queue before its head is used.
+    let (stream, head) = (slots.stream, slots.queue.peek());
     let stream_slots = writable_stream(host, stream);
     if stream_slots.in_flight_write_request.is_some() {
         return;
@@ -166,7 +180,7 @@ fn advance_queue_if_needed<H: StreamHost>(host: &mut H, controller: H::Object) {
         WritableState::Closed | WritableState::Errored => return,
         WritableState::Writable => {}
     }
-    match writable_controller(host, controller).queue.peek() {
+    match head {
         None => {}
         Some(QueueEntry::Close) => process_close(host, controller),
         Some(QueueEntry::Chunk(chunk, _)) => process_write(host, controller, chunk),
@@ -241,10 +255,10 @@ pub(crate) fn close_settled<H: StreamHost>(host: &mut H, controller: H::Object, 
 
 /// `WritableStreamDefaultControllerProcessWrite`.
 fn process_write<H: StreamHost>(host: &mut H, controller: H::Object, chunk: H::Value) {
-    let stream = writable_controller(host, controller).stream;
+    let controller_slots = writable_controller(host, controller);
+    let (stream, algorithms) = (controller_slots.stream, controller_slots.algorithms);
     let slots = writable_stream(host, stream);
     slots.in_flight_write_request = slots.write_requests.pop_front();
-    let algorithms = writable_controller(host, controller).algorithms;
     let data = host.stream_object_value(controller);
     match algorithms {
         SinkAlgorithms::User { sink, write, .. } => {
@@ -268,12 +282,8 @@ pub(crate) fn write_settled<H: StreamHost>(host: &mut H, controller: H::Object, 
     match outcome {
         Ok(_) => {
             finish_in_flight_write(host, stream);
-            let state = writable_stream(host, stream).state;
             writable_controller(host, controller).queue.dequeue();
-            if !close_queued_or_in_flight(host, stream) && state == WritableState::Writable {
-                let backpressure = get_backpressure(host, controller);
-                update_backpressure(host, stream, backpressure);
-            }
+            refresh_backpressure(host, controller, stream);
             advance_queue_if_needed(host, controller);
         }
         Err(reason) => {

@@ -98,6 +98,7 @@ impl Heap {
         #[allow(clippy::cast_sign_loss, reason = "the conversion saturates at 0")]
         let grown = (totals.live_bytes as f64 * self.config.growth_factor) as u64;
         self.collection_threshold = grown.max(self.config.min_collection_threshold);
+        self.collect_at = super::due_mark(self.total_allocated, self.config.stress, self.collection_threshold);
         CollectionReport {
             epoch,
             freed_objects: totals.freed_objects,

@@ -47,6 +47,11 @@ pub struct Heap {
     live_bytes_after_collection: u64,
     /// Allocation since the last collection that makes the next one due.
     collection_threshold: u64,
+    /// The `total_allocated` at which a collection is due: the last
+    /// collection's mark plus the threshold (plus one byte in gc-stress
+    /// mode), kept so [`Heap::should_collect`], polled at every safepoint,
+    /// is one comparison.
+    collect_at: u64,
     /// Collections completed.
     epoch: u64,
 }
@@ -81,6 +86,7 @@ impl Heap {
             classes: std::array::from_fn(|index| SizeClass::new(SIZE_CLASSES[index])),
             large: LargeObjects::default(),
             collection_threshold: config.min_collection_threshold,
+            collect_at: due_mark(0, config.stress, config.min_collection_threshold),
             config,
             roots: Rc::default(),
             handles: Rc::default(),
@@ -152,8 +158,7 @@ impl Heap {
     /// instead of a full collection per back-edge.
     #[inline]
     pub fn should_collect(&self) -> bool {
-        let due = self.allocated_since_collection();
-        if self.config.stress { due > 0 } else { due >= self.collection_threshold }
+        self.total_allocated >= self.collect_at
     }
 
     /// Bytes allocated since the last collection ended.
@@ -202,6 +207,13 @@ impl std::fmt::Debug for Heap {
             .field("stress", &self.config.stress)
             .finish_non_exhaustive()
     }
+}
+
+/// The `total_allocated` at which a collection is due after one that ended
+/// at `mark`: any allocation at all in gc-stress mode, else `threshold`
+/// bytes of it.
+fn due_mark(mark: u64, stress: bool, threshold: u64) -> u64 {
+    mark.saturating_add(if stress { 1 } else { threshold })
 }
 
 #[cfg(test)]
