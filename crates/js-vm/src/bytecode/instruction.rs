@@ -441,3 +441,193 @@ pub enum Instruction {
     /// Does nothing (`debugger`).
     Nop,
 }
+
+impl Instruction {
+    /// The highest register the instruction names (`None` if it names
+    /// none; `Reg(u16::MAX)`, which some operands use for "absent", is
+    /// not a register). An exhaustive match, so a new variant must say its
+    /// registers: `build_code` sizes frames by it, which is what lets the
+    /// interpreter read registers without bounds checks (see
+    /// `Code::register_count`).
+    pub fn max_register(&self) -> Option<u16> {
+        match *self {
+            Self::LoadUndefined { dst, .. }
+            | Self::LoadNull { dst, .. }
+            | Self::LoadBool { dst, .. }
+            | Self::LoadHole { dst, .. }
+            | Self::LoadInt { dst, .. }
+            | Self::LoadConst { dst, .. }
+            | Self::SaveEnv { dst, .. }
+            | Self::GetEnv { dst, .. }
+            | Self::GetEnvChecked { dst, .. }
+            | Self::GetImport { dst, .. }
+            | Self::ImportMeta { dst, .. }
+            | Self::GetGlobal { dst, .. }
+            | Self::TypeofGlobal { dst, .. }
+            | Self::HasGlobalBinding { dst, .. }
+            | Self::DeleteGlobal { dst, .. }
+            | Self::LoadSuperBase { dst, .. }
+            | Self::NewRegExp { dst, .. }
+            | Self::NewObject { dst, .. }
+            | Self::NewArray { dst, .. }
+            | Self::Closure { dst, .. }
+            | Self::NewDisposeCapability { dst, .. }
+            | Self::LoadCallee { dst, .. }
+            | Self::LoadNewTarget { dst, .. }
+            | Self::CreateArguments { dst, .. }
+            | Self::CreateRestArray { dst, .. }
+            | Self::LoadFieldKey { dst, .. }
+            | Self::CheckThis { dst, .. }
+            | Self::NewPrivateName { dst, .. } => highest(&[dst]),
+            Self::Move { dst, src, .. }
+            | Self::CopyDataProperties { dst, src, .. }
+            | Self::Neg { dst, src, .. }
+            | Self::ToNumber { dst, src, .. }
+            | Self::ToNumeric { dst, src, .. }
+            | Self::Not { dst, src, .. }
+            | Self::BitNot { dst, src, .. }
+            | Self::TypeOf { dst, src, .. }
+            | Self::Inc { dst, src, .. }
+            | Self::Dec { dst, src, .. }
+            | Self::ToString { dst, src, .. }
+            | Self::ToPropertyKey { dst, src, .. }
+            | Self::GetIterator { dst, src, .. }
+            | Self::GetAsyncIterator { dst, src, .. }
+            | Self::ToObject { dst, src, .. } => highest(&[dst, src]),
+            Self::RestoreEnv { src, .. }
+            | Self::SetEnv { src, .. }
+            | Self::SetEnvChecked { src, .. }
+            | Self::CheckTdz { src, .. }
+            | Self::SetGlobal { src, .. }
+            | Self::InitGlobalLexical { src, .. }
+            | Self::InitGlobalFunction { src, .. }
+            | Self::Return { src, .. }
+            | Self::Throw { src, .. }
+            | Self::JumpIfNullish { src, .. }
+            | Self::JumpIfNotNullish { src, .. }
+            | Self::JumpIfNotUndefined { src, .. }
+            | Self::JumpIfInt { src, .. }
+            | Self::ThrowIfNotObject { src, .. }
+            | Self::BindThis { src, .. } => highest(&[src]),
+            Self::ImportCall { dst, specifier, options, .. } => highest(&[dst, specifier, options]),
+            Self::GetNamed { dst, obj, .. }
+            | Self::ForInStart { dst, obj, .. }
+            | Self::WithResolve { dst, obj, .. }
+            | Self::WithDelete { dst, obj, .. } => highest(&[dst, obj]),
+            Self::SetNamed { obj, src, .. } | Self::DefineNamed { obj, src, .. } | Self::WithSet { obj, src, .. } => {
+                highest(&[obj, src])
+            }
+            Self::GetIndexed { dst, obj, key, .. }
+            | Self::GetIndexedConvertKey { dst, obj, key, .. }
+            | Self::Delete { dst, obj, key, .. }
+            | Self::GetPrivate { dst, obj, key, .. }
+            | Self::HasPrivate { dst, obj, key, .. } => highest(&[dst, obj, key]),
+            Self::SetIndexed { obj, key, src, .. }
+            | Self::DefineField { obj, key, src, .. }
+            | Self::SetPrivate { obj, key, src, .. }
+            | Self::DefinePrivate { obj, key, src, .. } => highest(&[obj, key, src]),
+            Self::GetSuper { dst, proto, key, .. } => highest(&[dst, proto, key]),
+            Self::SetSuper { proto, key, src, .. } => highest(&[proto, key, src]),
+            Self::DefineMethod { obj, key, func, .. } | Self::DefineAccessor { obj, key, func, .. } => {
+                highest(&[obj, key, func])
+            }
+            Self::ObjectRest { dst, src, excluded, .. } => highest(&[dst, src, excluded]),
+            Self::SetFunctionName { func, key, .. } => highest(&[func, key]),
+            Self::SetProtoLiteral { obj, proto, .. } => highest(&[obj, proto]),
+            Self::ArrayPush { array, src, .. } | Self::ArraySpread { array, src, .. } => highest(&[array, src]),
+            Self::ArrayPushHole { array, .. } => highest(&[array]),
+            Self::Call { dst, callee, this, args, .. } | Self::CallSpread { dst, callee, this, args, .. } => {
+                highest(&[dst, callee, this, args])
+            }
+            Self::New { dst, callee, args, .. }
+            | Self::NewSpread { dst, callee, args, .. }
+            | Self::CallEval { dst, callee, args, .. } => highest(&[dst, callee, args]),
+            Self::Add { dst, lhs, rhs, .. }
+            | Self::Sub { dst, lhs, rhs, .. }
+            | Self::Mul { dst, lhs, rhs, .. }
+            | Self::Div { dst, lhs, rhs, .. }
+            | Self::Rem { dst, lhs, rhs, .. }
+            | Self::Exp { dst, lhs, rhs, .. }
+            | Self::BitAnd { dst, lhs, rhs, .. }
+            | Self::BitOr { dst, lhs, rhs, .. }
+            | Self::BitXor { dst, lhs, rhs, .. }
+            | Self::Shl { dst, lhs, rhs, .. }
+            | Self::Sar { dst, lhs, rhs, .. }
+            | Self::Shr { dst, lhs, rhs, .. }
+            | Self::Eq { dst, lhs, rhs, .. }
+            | Self::Ne { dst, lhs, rhs, .. }
+            | Self::StrictEq { dst, lhs, rhs, .. }
+            | Self::StrictNe { dst, lhs, rhs, .. }
+            | Self::Lt { dst, lhs, rhs, .. }
+            | Self::Le { dst, lhs, rhs, .. }
+            | Self::Gt { dst, lhs, rhs, .. }
+            | Self::Ge { dst, lhs, rhs, .. }
+            | Self::InstanceOf { dst, lhs, rhs, .. }
+            | Self::In { dst, lhs, rhs, .. } => highest(&[dst, lhs, rhs]),
+            Self::JumpIfTrue { cond, .. } | Self::JumpIfFalse { cond, .. } => highest(&[cond]),
+            Self::JumpUnless { lhs, rhs, .. } => highest(&[lhs, rhs]),
+            Self::IteratorNext { dst, iter, .. }
+            | Self::AsyncIteratorNext { dst, iter, .. }
+            | Self::AsyncIteratorReturn { dst, iter, .. }
+            | Self::ForInNext { dst, iter, .. } => highest(&[dst, iter]),
+            Self::IteratorClose { iter, .. } | Self::IteratorCloseOnThrow { iter, .. } => highest(&[iter]),
+            Self::AsyncIteratorStep { dst, result, iter, .. } => highest(&[dst, result, iter]),
+            Self::AddDisposable { cap, value, .. } => highest(&[cap, value]),
+            Self::DisposeBegin { cap, error, .. } => highest(&[cap, error]),
+            Self::DisposeStep { cap, dst, .. } => highest(&[cap, dst]),
+            Self::DisposeAwaited { cap, value, mode, .. } => highest(&[cap, value, mode]),
+            Self::DisposeEnd { cap, .. } => highest(&[cap]),
+            Self::CreateClass { dst, proto_dst, heritage, .. } => highest(&[dst, proto_dst, heritage]),
+            Self::SetClassFields { ctor, fields, .. } => highest(&[ctor, fields]),
+            Self::SetHomeObject { func, home, .. } => highest(&[func, home]),
+            Self::SuperCall { dst, args, .. } | Self::SuperCallSpread { dst, args, .. } => highest(&[dst, args]),
+            Self::SuperConstruct { dst, func, args, .. } | Self::SuperConstructSpread { dst, func, args, .. } => {
+                highest(&[dst, func, args])
+            }
+            Self::InitializeInstanceElements { obj, func, .. } => highest(&[obj, func]),
+            Self::Await { value, mode, .. }
+            | Self::Yield { value, mode, .. }
+            | Self::AsyncYield { value, mode, .. } => highest(&[value, mode]),
+            Self::AsyncDelegateStep { result, iter, value, mode, .. }
+            | Self::YieldDelegateStep { result, iter, value, mode, .. } => highest(&[result, iter, value, mode]),
+            Self::DefinePrivateAccessor { obj, key, getter, setter, .. } => highest(&[obj, key, getter, setter]),
+            Self::WithGet { dst, obj, this_dst, .. } => highest(&[dst, obj, this_dst]),
+            Self::WithRefGet { dst, base, .. } => highest(&[dst, base]),
+            Self::WithRefSet { base, src, .. } => highest(&[base, src]),
+            Self::PushEnv { .. }
+            | Self::PopEnv
+            | Self::CopyEnv
+            | Self::ThrowConstAssign { .. }
+            | Self::ThrowReferenceError { .. }
+            | Self::Jump { .. }
+            | Self::GeneratorStart
+            | Self::AsyncStart
+            | Self::ThrowMissingThrowMethod
+            | Self::Nop => None,
+        }
+    }
+}
+
+/// The highest of `regs`, leaving out the "absent" operand `Reg(u16::MAX)`.
+fn highest(regs: &[Reg]) -> Option<u16> {
+    regs.iter().map(|r| r.0).filter(|&r| r != u16::MAX).max()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_register_is_the_highest_operand_register() {
+        let call = Instruction::Call { dst: Reg(2), callee: Reg(7), this: Reg(0), args: Reg(5), argc: 3 };
+        assert_eq!(call.max_register(), Some(7));
+        assert_eq!(Instruction::Jump { target: 4 }.max_register(), None);
+        assert_eq!(Instruction::LoadInt { dst: Reg(9), value: 1 }.max_register(), Some(9));
+    }
+
+    #[test]
+    fn the_absent_operand_is_not_a_register() {
+        let read = Instruction::WithGet { dst: Reg(3), obj: Reg(1), name: 0, this_dst: Reg(u16::MAX), found: 0 };
+        assert_eq!(read.max_register(), Some(3));
+    }
+}

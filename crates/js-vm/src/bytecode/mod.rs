@@ -233,7 +233,10 @@ pub struct Code {
     pub functions: Box<[Gc<Code>]>,
     /// Exception handlers, innermost first.
     pub handlers: Box<[Handler]>,
-    /// Registers the frame needs (including `this` and the parameters).
+    /// Registers the frame needs (including `this` and the parameters):
+    /// more than any register an instruction names (`build_code` makes it
+    /// so from [`Instruction::max_register`]), which the interpreter relies
+    /// on to access registers unchecked.
     pub register_count: u16,
     /// Declared parameters (registers `1..=param_count`).
     pub param_count: u16,

@@ -280,6 +280,10 @@ pub(crate) fn build_code(
     is_async: bool,
 ) -> Gc<Code> {
     let name = vm.atoms.intern_str(&mut vm.heap, name);
+    // Every register an instruction names is inside the frame: the
+    // invariant `FrameContext::get` and `set` read and write by (see there).
+    let named = instructions.iter().filter_map(Instruction::max_register).max().map_or(0, |r| r + 1);
+    let register_count = register_count.max(named);
     let reads_extra_arguments = instructions
         .iter()
         .any(|i| matches!(i, Instruction::CreateArguments { .. } | Instruction::CreateRestArray { .. }));
