@@ -236,6 +236,13 @@ pub struct WritableStreamSlots<V, O, P> {
     pub backpressure: bool,
 }
 
+impl<V, O, P> WritableStreamSlots<V, O, P> {
+    /// `WritableStreamCloseQueuedOrInFlight`.
+    pub fn close_queued_or_in_flight(&self) -> bool {
+        self.close_request.is_some() || self.in_flight_close_request.is_some()
+    }
+}
+
 /// Where a writable controller's write, close and abort algorithms come
 /// from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -274,6 +281,13 @@ pub struct WritableControllerSlots<V, O> {
     pub algorithms: SinkAlgorithms<V, O>,
     /// `[[abortController]]`'s signal, made on first observation.
     pub abort_signal: LazySignal<V>,
+}
+
+impl<V: Copy, O> WritableControllerSlots<V, O> {
+    /// `WritableStreamDefaultControllerGetDesiredSize`.
+    pub fn desired_size(&self) -> f64 {
+        self.high_water_mark - self.queue.total_size()
+    }
 }
 
 /// A `WritableStreamDefaultController`'s AbortSignal, made when script

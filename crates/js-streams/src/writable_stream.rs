@@ -96,8 +96,7 @@ pub fn writable_stream_close<H: StreamHost>(host: &mut H, stream: H::Object) -> 
 
 /// `WritableStreamCloseQueuedOrInFlight`.
 pub fn close_queued_or_in_flight<H: StreamHost>(host: &mut H, stream: H::Object) -> bool {
-    let slots = writable_stream(host, stream);
-    slots.close_request.is_some() || slots.in_flight_close_request.is_some()
+    writable_stream(host, stream).close_queued_or_in_flight()
 }
 
 /// `WritableStreamDealWithRejection(stream, error)`.

@@ -122,8 +122,7 @@ pub(crate) fn get_chunk_size<H: StreamHost>(host: &mut H, controller: H::Object,
 
 /// `WritableStreamDefaultControllerGetDesiredSize`.
 pub fn desired_size<H: StreamHost>(host: &mut H, controller: H::Object) -> f64 {
-    let slots = writable_controller(host, controller);
-    slots.high_water_mark - slots.queue.total_size()
+    writable_controller(host, controller).desired_size()
 }
 
 /// `WritableStreamDefaultControllerWrite`.
@@ -151,11 +150,9 @@ pub(crate) fn writable_stream_default_controller_write<H: StreamHost>(
 /// close is queued or in flight or the stream is not writable (each slot
 /// read once; computing the backpressure first observes nothing).
 fn refresh_backpressure<H: StreamHost>(host: &mut H, controller: H::Object, stream: H::Object) {
-    let slots = writable_controller(host, controller);
-    let backpressure = slots.high_water_mark - slots.queue.total_size() <= 0.0;
+    let backpressure = writable_controller(host, controller).desired_size() <= 0.0;
     let stream_slots = writable_stream(host, stream);
-    let close_pending = stream_slots.close_request.is_some() || stream_slots.in_flight_close_request.is_some();
-    if !close_pending && stream_slots.state == WritableState::Writable {
+    if !stream_slots.close_queued_or_in_flight() && stream_slots.state == WritableState::Writable {
         update_backpressure(host, stream, backpressure);
     }
 }

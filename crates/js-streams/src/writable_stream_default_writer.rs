@@ -167,7 +167,7 @@ pub fn writer_write<H: StreamHost>(host: &mut H, writer_object: H::Object, chunk
     }
     let slots = writable_stream(host, stream);
     let (state, stored_error) = (slots.state, slots.stored_error);
-    let close_queued = slots.close_request.is_some() || slots.in_flight_close_request.is_some();
+    let close_queued = slots.close_queued_or_in_flight();
     if state == WritableState::Errored {
         return promise_rejected_with(host, stored_error);
     }

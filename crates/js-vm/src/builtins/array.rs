@@ -63,25 +63,14 @@ fn get_index(vm: &mut Vm, o: Gc<JsObject>, i: f64) -> JsResult<Value> {
     get(vm, o, key, Value::object(o))
 }
 
-/// The value of `o[i]` when it is an own element stored densely in an
-/// ordinary object or an Array: then HasProperty is true and Get returns
-/// it with no observable step (a hole, another kind or any other storage
-/// answers `None`, for the generic path).
-fn own_dense_element(vm: &Vm, o: Gc<JsObject>, i: f64) -> Option<Value> {
-    let object = o.borrow(&vm.heap);
-    if !matches!(object.kind, ObjectKind::Ordinary | ObjectKind::Array { .. }) {
-        return None;
-    }
-    match &object.elements {
-        Elements::Dense(values) => values.get(i as usize).copied().filter(|v| !v.is_hole()),
-        Elements::Sparse(_) => None,
-    }
-}
-
 /// HasProperty(`o`, `i`), then Get(`o`, `i`) when it is present: the
 /// element a callback-taking method visits, or `None` for a missing one.
+/// An element held densely is read directly ([`JsObject::dense_element`]).
 fn present_index(vm: &mut Vm, o: Gc<JsObject>, i: f64) -> JsResult<Option<Value>> {
-    if let Some(v) = own_dense_element(vm, o, i) {
+    let index = i as u32;
+    if f64::from(index) == i
+        && let Some(v) = o.borrow(&vm.heap).dense_element(index)
+    {
         vm.check_interrupt()?;
         return Ok(Some(v));
     }

@@ -1339,12 +1339,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             // unless the key's evaluation could write it.
             match m {
                 MemberExpression::StaticMemberExpression(s) => {
-                    let obj = self.expression_any(&s.object)?;
-                    let name = self.name_constant(s.property.name.as_str());
-                    let ic = self.ic();
-                    self.mark_position(m.span().start);
-                    self.mark_position(s.property.span.start);
-                    self.emit(Instruction::GetNamed { dst, obj, name, ic });
+                    self.static_member_in_place(s, dst)?;
                     self.release(mark);
                     return Ok(());
                 }
@@ -1524,13 +1519,20 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 return Ok(None);
             }
         }
+        self.static_member_in_place(s, callee).map(Some)
+    }
+
+    /// `o.name` into `dst`, with `o` read where [`Self::expression_any`]
+    /// puts it (a binding's own register, `this`, or a fresh temporary);
+    /// returns that register.
+    fn static_member_in_place(&mut self, s: &'a oxc_ast::ast::StaticMemberExpression<'a>, dst: Reg) -> CResult<Reg> {
         let obj = self.expression_any(&s.object)?;
         let name = self.name_constant(s.property.name.as_str());
         let ic = self.ic();
-        self.mark_position(callee_expr.span().start);
+        self.mark_position(s.span.start);
         self.mark_position(s.property.span.start);
-        self.emit(Instruction::GetNamed { dst: callee, obj, name, ic });
-        Ok(Some(obj))
+        self.emit(Instruction::GetNamed { dst, obj, name, ic });
+        Ok(obj)
     }
 
     fn super_call(&mut self, c: &'a CallExpression<'a>, dst: Reg) -> CResult<()> {

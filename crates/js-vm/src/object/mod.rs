@@ -293,6 +293,22 @@ impl JsObject {
         }
     }
 
+    /// The element at `i` when dense storage holds it. Dense elements are
+    /// plain writable data properties for every kind but a mapped arguments
+    /// object (whose elements alias parameters), so then [[HasProperty]] is
+    /// true and [[GetOwnProperty]] and [[Get]] give this value with no
+    /// observable step.
+    #[inline]
+    pub fn dense_element(&self, i: u32) -> Option<Value> {
+        if matches!(self.kind, ObjectKind::MappedArguments { .. }) {
+            return None;
+        }
+        match &self.elements {
+            Elements::Dense(v) => v.get(i as usize).copied().filter(|v| !v.is_hole()),
+            Elements::Sparse(_) => None,
+        }
+    }
+
     fn get_own_element(&self, i: u32) -> Option<(Value, Attributes)> {
         match &self.elements {
             Elements::Dense(v) => v.get(i as usize).filter(|v| !v.is_hole()).map(|&v| (v, Attributes::DEFAULT)),

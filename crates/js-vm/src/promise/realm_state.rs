@@ -32,7 +32,7 @@ pub struct PromiseRealmState {
     pub(crate) then_absent: Option<(Gc<Shape>, Gc<Shape>)>,
 }
 
-// SAFETY: the shapes are the edges. Tracing it also keeps the comparison
+// SAFETY: the shapes are the edges. Tracing them also keeps the comparisons
 // sound: a collected shape's address could be reused by another shape.
 unsafe impl Trace for PromiseRealmState {
     fn trace(&self, tracer: &mut Tracer) {

@@ -188,14 +188,7 @@ fn fast_element(vm: &Vm, o: Gc<JsObject>, n: f64) -> Option<Value> {
     if f64::from(i) != n {
         return None;
     }
-    let object = o.borrow(&vm.heap);
-    if matches!(object.kind, ObjectKind::MappedArguments { .. }) {
-        return None;
-    }
-    match &object.elements {
-        Elements::Dense(v) => v.get(i as usize).copied().filter(|v| !v.is_hole()),
-        Elements::Sparse(_) => None,
-    }
+    o.borrow(&vm.heap).dense_element(i)
 }
 
 /// An element write that needs no user code: overwriting a present dense
