@@ -188,6 +188,9 @@ pub struct Vm {
     pub(crate) register_buffers: crate::interpreter::RegisterBufferPool,
     pub(crate) options: VmOptions,
     pub(crate) native_depth: usize,
+    /// The stretch of this thread's stack known to leave room for a native
+    /// re-entry into the loop.
+    pub(crate) native_stack: crate::interpreter::NativeStack,
     pub(crate) console: Box<dyn ConsoleSink>,
     /// Arrays being joined, so cyclic arrays print as empty strings.
     pub(crate) join_stack: Vec<Gc<JsObject>>,
@@ -289,6 +292,7 @@ impl Vm {
             lookup_cache: crate::object::LookupCache::default(),
             register_buffers: crate::interpreter::RegisterBufferPool::default(),
             native_depth: 0,
+            native_stack: crate::interpreter::NativeStack::default(),
             console: Box::new(StdConsole),
             join_stack: Vec::new(),
             symbol_registry: crate::builtins::symbol::SymbolRegistry::default(),

@@ -7,6 +7,7 @@ pub mod async_generator;
 mod frame;
 mod generator;
 mod inline_cache;
+mod native_stack;
 mod operators;
 mod ops;
 mod private;
@@ -19,6 +20,7 @@ pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
 pub(crate) use generator::RegisterBufferPool;
 pub use generator::{ExecutableKey, GeneratorState, ResumeEntry, ResumeMode, generator_resume};
 pub use inline_cache::{InlineCache, InlineCacheTables};
+pub(crate) use native_stack::NativeStack;
 use operators::NumericOp;
 pub(crate) use operators::js_pow;
 pub(crate) use ops::property::prototypes_have_no_elements;
@@ -41,23 +43,18 @@ use crate::vm::{Exception, JsResult, Vm};
 /// Native re-entries into the loop allowed on top of each other.
 pub(crate) const MAX_NATIVE_DEPTH: usize = 400;
 
-/// Native stack a re-entry into the loop must leave free. The depth bound
-/// above fits the engine's own big-stack thread in an optimised build; an
-/// embedder's thread (or an unoptimised build, whose frames are several
-/// times larger) may run out first, and this turns that into a RangeError
-/// rather than an abort.
-const NATIVE_STACK_RED_ZONE: usize = 256 * 1024;
-
 /// Whether one more native re-entry would go past [`MAX_NATIVE_DEPTH`] or
-/// into the last [`NATIVE_STACK_RED_ZONE`] bytes of this thread's stack.
+/// into the last [`native_stack::NATIVE_STACK_RED_ZONE`] bytes of this
+/// thread's stack.
+#[inline]
 pub(crate) fn native_stack_exhausted(vm: &Vm) -> bool {
-    vm.native_depth >= MAX_NATIVE_DEPTH || stacker::remaining_stack().is_some_and(|left| left < NATIVE_STACK_RED_ZONE)
+    vm.native_depth >= MAX_NATIVE_DEPTH || vm.native_stack.exhausted()
 }
 
 /// Calls a function object with `this` and `args`.
 pub fn call_function(vm: &mut Vm, f: Gc<JsObject>, this: Value, args: &[Value]) -> JsResult<Value> {
     let base = vm.stack.len();
-    vm.stack.extend_from_slice(args);
+    push_values(&mut vm.stack, args);
     let result = call_with_stack_args(vm, f, this, base, args.len(), None);
     vm.stack.truncate(base);
     result
@@ -66,10 +63,52 @@ pub fn call_function(vm: &mut Vm, f: Gc<JsObject>, this: Value, args: &[Value]) 
 /// Constructs with `[[Construct]]`.
 pub fn construct_function(vm: &mut Vm, f: Gc<JsObject>, args: &[Value], new_target: Gc<JsObject>) -> JsResult<Value> {
     let base = vm.stack.len();
-    vm.stack.extend_from_slice(args);
+    push_values(&mut vm.stack, args);
     let result = call_with_stack_args(vm, f, Value::UNDEFINED, base, args.len(), Some(new_target));
     vm.stack.truncate(base);
     result
+}
+
+/// Pushes `values` onto the register file. The few arguments of a typical
+/// call are copied by a fixed-size move each rather than a `memcpy` call,
+/// which costs more than the copy (the same for [`copy_registers`]).
+#[allow(clippy::inline_always, reason = "a call would cost more than the copies it makes")]
+#[inline(always)]
+fn push_values(stack: &mut Vec<Value>, values: &[Value]) {
+    match *values {
+        [] => {}
+        [a] => stack.push(a),
+        [a, b] => stack.extend_from_slice(&[a, b]),
+        [a, b, c] => stack.extend_from_slice(&[a, b, c]),
+        [a, b, c, d] => stack.extend_from_slice(&[a, b, c, d]),
+        _ => stack.extend_from_slice(values),
+    }
+}
+
+/// Copies registers `src..src + n` to `dst..dst + n` (the ranges may
+/// overlap); see [`push_values`].
+#[allow(clippy::inline_always, reason = "a call would cost more than the copies it makes")]
+#[inline(always)]
+fn copy_registers(stack: &mut [Value], src: usize, dst: usize, n: usize) {
+    // Each arm reads its registers before it writes any, so overlapping
+    // ranges copy as `copy_within` would.
+    match n {
+        0 => {}
+        1 => stack[dst] = stack[src],
+        2 => {
+            let v = [stack[src], stack[src + 1]];
+            stack[dst..dst + 2].copy_from_slice(&v);
+        }
+        3 => {
+            let v = [stack[src], stack[src + 1], stack[src + 2]];
+            stack[dst..dst + 3].copy_from_slice(&v);
+        }
+        4 => {
+            let v = [stack[src], stack[src + 1], stack[src + 2], stack[src + 3]];
+            stack[dst..dst + 4].copy_from_slice(&v);
+        }
+        _ => stack.copy_within(src..src + n, dst),
+    }
 }
 
 /// `instanceof` (§13.10.2 `InstanceofOperator`).
@@ -191,7 +230,7 @@ fn enter_function(
             vm.stack.resize(base + usize::from(registers), Value::UNDEFINED);
             vm.stack[base] = this;
             let passed = argc.min(usize::from(params));
-            vm.stack.copy_within(args_base..args_base + passed, base + 1);
+            copy_registers(&mut vm.stack, args_base, base + 1, passed);
             let extra_args: Box<[Value]> = if keep_extra && argc > usize::from(params) {
                 vm.stack[args_base + usize::from(params)..args_base + argc].into()
             } else {
@@ -245,7 +284,17 @@ fn class_constructor_call_error(vm: &mut Vm, realm: RealmId) -> Exception {
 /// OrdinaryCallBindThis (§10.2.1.2) for a sloppy callee called with a
 /// primitive `this`: `undefined` and `null` become the global object of
 /// the callee's realm, other primitives that realm's wrapper objects.
+#[inline]
 fn sloppy_this(vm: &mut Vm, this: Value, realm: RealmId) -> JsResult<Value> {
+    // The common case, `f()` from code of the callee's own realm.
+    if this.is_undefined() && realm == vm.realm_id {
+        return Ok(Value::object(vm.realm.global));
+    }
+    sloppy_this_slow(vm, this, realm)
+}
+
+#[inline(never)]
+fn sloppy_this_slow(vm: &mut Vm, this: Value, realm: RealmId) -> JsResult<Value> {
     if this.is_nullish() {
         return Ok(Value::object(vm.realm_record(realm).map_or(vm.realm.global, |r| r.global)));
     }
