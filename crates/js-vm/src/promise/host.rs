@@ -9,7 +9,7 @@ use js_promise::{PromiseError, PromiseHost, RejectionOperation, ResolvingFunctio
 use super::{PromiseSlots, ResolvingData, as_promise, new_promise_with_proto, resolving_function_call};
 use crate::abstract_ops::is_callable;
 use crate::object::internal_methods::{call, get, ordinary_get_own_property};
-use crate::object::{JsObject, ObjectKind, PropertyKey};
+use crate::object::{Accessor, JsObject, ObjectKind, PropertyKey};
 use crate::subsystem_host::VmHost;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -59,10 +59,69 @@ impl Vm {
         absent
     }
 
+    /// Whether `Invoke(p, "then", …)` on the native promise `p` would call
+    /// %Promise.prototype.then% and its SpeciesConstructor give %Promise%,
+    /// with no observable step on the way: `p` has no own properties, its
+    /// `constructor` is %Promise% ([`PromiseHost::promise_constructor_is_intact`],
+    /// which also checks its prototype is this realm's %Promise.prototype%),
+    /// that prototype's own `then` is the intrinsic data property, and
+    /// %Promise%'s `@@species` still has the intrinsic getter (which returns
+    /// its receiver).
+    pub(crate) fn promise_then_is_intact(&mut self, p: Gc<JsObject>) -> bool {
+        if !p.borrow(&self.heap).shape().is_some_and(|s| Gc::ptr_eq(s, self.root_shape))
+            || !self.host().promise_constructor_is_intact(p)
+        {
+            return false;
+        }
+        let (prototype, constructor) =
+            (self.realm.intrinsics.promise_prototype, self.realm.intrinsics.promise_constructor);
+        let then_key = PropertyKey::String(self.names.then);
+        let mut cache = self.realm.promise.then_slot;
+        let then = own_slot(&self.heap, prototype, then_key, &mut cache, false);
+        self.realm.promise.then_slot = cache;
+        if then != Some(Value::object(self.realm.intrinsics.promise_then)) {
+            return false;
+        }
+        let species_key = PropertyKey::Symbol(self.symbols.species);
+        let mut cache = self.realm.promise.species_slot;
+        let species = own_slot(&self.heap, constructor, species_key, &mut cache, true);
+        self.realm.promise.species_slot = cache;
+        species.and_then(Value::as_internal::<Accessor>).is_some_and(|accessor| {
+            accessor.borrow(&self.heap).get == Value::object(self.realm.intrinsics.promise_species_getter)
+        })
+    }
+
     /// Re-raises a termination recorded by [`Vm::thrown_value`].
     pub(crate) fn take_termination(&mut self) -> JsResult<()> {
         if std::mem::take(&mut self.terminating) { Err(Exception::Terminated) } else { Ok(()) }
     }
+}
+
+/// What `object`'s own property `key` holds in its slot (an [`Accessor`]
+/// cell when `accessor`), if the property is of that kind; `cache` keeps
+/// the shape and slot it was found in, which answer while the object keeps
+/// that shape (attribute changes and deletions leave a shape, so the kind
+/// and slot are still right).
+fn own_slot(
+    heap: &js_gc::Heap,
+    object: Gc<JsObject>,
+    key: PropertyKey,
+    cache: &mut Option<(Gc<crate::object::Shape>, u32)>,
+    accessor: bool,
+) -> Option<Value> {
+    let o = object.borrow(heap);
+    let shape = o.shape()?;
+    if let Some((known, slot)) = *cache
+        && Gc::ptr_eq(known, shape)
+    {
+        return Some(o.slot(slot));
+    }
+    let info = shape.borrow(heap).lookup(key)?;
+    if info.attrs.is_accessor() != accessor {
+        return None;
+    }
+    *cache = Some((shape, info.slot));
+    Some(o.slot(info.slot))
 }
 
 impl ContextHost<Value> for VmHost<'_> {

@@ -34,6 +34,10 @@ pub const DYNAMIC_IMPORT: JobKind = ENGINE_JOB_KINDS.kind(5);
 /// Settles an `import()` promise once the module evaluated (continuation
 /// data: a `DynamicImportState`).
 pub const DYNAMIC_IMPORT_SETTLED: JobKind = ENGINE_JOB_KINDS.kind(6);
+/// Runs a promise combinator's element steps once the element's promise
+/// settled (continuation data: the element's record), in place of the
+/// element functions no script could see.
+pub const PROMISE_COMBINATOR_ELEMENT: JobKind = ENGINE_JOB_KINDS.kind(7);
 
 impl Vm {
     /// Runs microtasks until the queue is empty. A callback that throws
@@ -98,6 +102,12 @@ impl Vm {
             let settled = ContinuationJob::read(job);
             return with_job_context(&mut self.host(), job, |vm| {
                 crate::module::dynamic::dynamic_import_settled(vm, settled.data, settled.outcome)
+            });
+        }
+        if kind == PROMISE_COMBINATOR_ELEMENT {
+            let settled = ContinuationJob::read(job);
+            return with_job_context(&mut self.host(), job, |vm| {
+                crate::builtins::promise::combinator_element_settled(vm, settled.data, settled.outcome)
             });
         }
         if kind == MICROTASK_CALLBACK {

@@ -13,7 +13,8 @@ use js_gc::{Gc, GcAny, Trace, Tracer};
 use js_promise::{PromiseState, PromiseValue, ResolvingFunction};
 
 pub use microtasks::{
-    ASYNC_GENERATOR_AWAIT_RETURN, DYNAMIC_IMPORT, DYNAMIC_IMPORT_SETTLED, MODULE_ASYNC_SETTLED, RESUME_ASYNC_FUNCTION,
+    ASYNC_GENERATOR_AWAIT_RETURN, DYNAMIC_IMPORT, DYNAMIC_IMPORT_SETTLED, MODULE_ASYNC_SETTLED,
+    PROMISE_COMBINATOR_ELEMENT, RESUME_ASYNC_FUNCTION,
 };
 pub use realm_state::PromiseRealmState;
 

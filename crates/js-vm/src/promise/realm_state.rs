@@ -16,6 +16,10 @@
 //! ordinary object whose prototype is %Object.prototype%, when neither its
 //! shape nor the prototype's holds `then`, has none, and the pair of shapes
 //! once seen without it answers again by two comparisons.
+//!
+//! The combinators ask whether `then` on a native promise is still the
+//! intrinsic one (%Promise.prototype%'s `then` and %Promise%'s `@@species`),
+//! answered by the same shape-and-slot caches.
 
 use js_gc::{Gc, Trace, Tracer};
 
@@ -30,13 +34,17 @@ pub struct PromiseRealmState {
     /// An object shape and a shape of %Object.prototype%, neither with a
     /// `then` property.
     pub(crate) then_absent: Option<(Gc<Shape>, Gc<Shape>)>,
+    /// %Promise.prototype%'s shape and its `then` data slot, once found.
+    pub(crate) then_slot: Option<(Gc<Shape>, u32)>,
+    /// %Promise%'s shape and its `@@species` accessor slot, once found.
+    pub(crate) species_slot: Option<(Gc<Shape>, u32)>,
 }
 
 // SAFETY: the shapes are the edges. Tracing them also keeps the comparisons
 // sound: a collected shape's address could be reused by another shape.
 unsafe impl Trace for PromiseRealmState {
     fn trace(&self, tracer: &mut Tracer) {
-        if let Some((shape, _)) = self.constructor_slot {
+        for (shape, _) in [self.constructor_slot, self.then_slot, self.species_slot].into_iter().flatten() {
             shape.trace(tracer);
         }
         if let Some((object, prototype)) = self.then_absent {

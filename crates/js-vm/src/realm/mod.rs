@@ -114,6 +114,12 @@ intrinsics! {
     promise_prototype,
     /// `%Promise%`
     promise_constructor,
+    /// `%Promise.resolve%`
+    promise_resolve,
+    /// `%Promise.prototype.then%`
+    promise_then,
+    /// The getter of `%Promise%[@@species]`
+    promise_species_getter,
     /// `%AsyncFunction.prototype%`
     async_function_prototype,
     /// `%AsyncIteratorPrototype%`
