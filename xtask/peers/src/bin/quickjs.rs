@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use js_peers::{Workload, fail, performance_now, workload_from_args};
 use rquickjs::function::Func;
+use rquickjs::context::EvalOptions;
 use rquickjs::{CatchResultExt, Context, Ctx, Module, Runtime, Value};
 
 const RUNNER: &str = "jsvm-peer-quickjs";
@@ -61,7 +62,15 @@ fn run(workload: &Workload) -> Result<(), String> {
                 Module::evaluate(ctx.clone(), name, workload.source.as_str()).catch(&ctx).map_err(|e| e.to_string())?;
             promise.finish::<()>().catch(&ctx).map_err(|e| e.to_string())?;
         } else {
-            ctx.eval::<(), _>(workload.source.as_str()).catch(&ctx).map_err(|e| e.to_string())?;
+            // A classic script is sloppy unless it says otherwise, as node
+            // and d8 run it; rquickjs's default options force strict mode,
+            // where Octane's `alert = …` and octal escapes are errors.
+            let mut options = EvalOptions::default();
+            options.strict = false;
+            options.filename = Some(name);
+            ctx.eval_with_options::<(), _>(workload.source.as_str(), options)
+                .catch(&ctx)
+                .map_err(|e| e.to_string())?;
         }
         Ok::<(), String>(())
     })?;
