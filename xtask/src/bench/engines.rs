@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::command::workspace_root;
+use crate::command::target_dir;
 
 /// Host APIs a workload can ask for in its `// requires:` header that jsvm
 /// and node provide; the `QuickJS` and Boa runners provide only `console.log`
@@ -39,12 +39,13 @@ impl Engine {
 
 /// The release `jsvm`, as built by `cargo build --release -p js-vm`.
 pub fn jsvm_path() -> PathBuf {
-    workspace_root().join("target/release/jsvm")
+    target_dir().join("release").join("jsvm")
 }
 
-/// Where `cargo xtask bench --peers` builds the `QuickJS` and Boa runners.
+/// Where `cargo xtask bench --peers` builds the `QuickJS` and Boa runners
+/// (`peers/` in the workspace's target directory).
 pub fn peers_dir() -> PathBuf {
-    workspace_root().join("target/peers")
+    target_dir().join("peers")
 }
 
 /// `program` found on `PATH`, as an absolute path.

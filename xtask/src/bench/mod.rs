@@ -118,7 +118,7 @@ fn case_selected(workload: &Workload, case: &str, filter: Option<&str>) -> bool 
     filter.is_none_or(|filter| workload.name.contains(filter) || case.contains(filter))
 }
 
-/// Builds the `QuickJS` and Boa runners into `target/peers`.
+/// Builds the `QuickJS` and Boa runners into `peers/` of the target directory.
 fn build_peers() -> Result<(), TaskError> {
     let manifest = workspace_root().join("xtask/peers/Cargo.toml");
     let target = engines::peers_dir();

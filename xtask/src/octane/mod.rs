@@ -196,7 +196,7 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
         "cargo build --release -p js-vm --bin jsvm",
         &mut cargo(&["build", "--release", "-p", "js-vm", "--bin", "jsvm"]),
     )?;
-    let dir = workspace_root().join("target").join("octane");
+    let dir = command::target_dir().join("octane");
     std::fs::create_dir_all(&dir).map_err(|e| TaskError::Results(format!("{}: {e}", dir.display())))?;
     let node_driver = dir.join("node-driver.js");
     std::fs::write(&node_driver, NODE_DRIVER).map_err(|e| TaskError::Results(e.to_string()))?;
