@@ -1,0 +1,135 @@
+//! Boa with js-json under `JSON` prints what Boa with its own `JSON`
+//! prints: on the node-compared test programs that use JSON, and on the
+//! bench workload's bodies, compared text for text in one realm.
+//!
+//! Run with `cargo test --release --manifest-path xtask/peers/Cargo.toml
+//! --features boa`.
+#![cfg(feature = "boa")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use boa_engine::{Context, Source};
+
+const BOA: &str = env!("CARGO_BIN_EXE_jsvm-peer-boa");
+const BOA_JS_JSON: &str = env!("CARGO_BIN_EXE_jsvm-peer-boa-js-json");
+
+/// The repository root (`xtask/peers/../..`).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(runner: &str, program: &Path) -> Output {
+    Command::new(runner).arg(program).output().expect("the runner starts")
+}
+
+/// Stderr with the runner's name taken out (it names itself in errors),
+/// and the thread id of a panic message (`thread 'main' (1234) panicked`:
+/// Boa panics on some programs, the same way under both `JSON`s).
+fn stderr_of(output: &Output, runner: &str) -> String {
+    let name = Path::new(runner).file_name().and_then(|n| n.to_str()).unwrap_or(runner);
+    let text = String::from_utf8_lossy(&output.stderr).replace(name, "RUNNER");
+    let mut normalized = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("thread 'main' (") {
+        let (before, after) = rest.split_at(at + "thread 'main' (".len());
+        normalized.push_str(before);
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        normalized.push_str("ID");
+        rest = &after[digits..];
+    }
+    normalized.push_str(rest);
+    normalized
+}
+
+/// Test programs on which Boa's own `JSON.parse` throws where the spec (and
+/// node, and js-json) does not: it rejects the escape of a lone surrogate,
+/// `JSON.parse('{"\\ud800":1}')`, with this message.
+const BOA_JSON_BUGS: &[(&str, &str)] = &[("language-semantics.js", "unexpected end of hex escape")];
+
+#[test]
+fn test_programs_using_json_print_the_same() {
+    let dir = root().join("crates/js-vm/tests/js");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/js")
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "js"))
+        .filter(|path| std::fs::read_to_string(path).is_ok_and(|text| text.contains("JSON.")))
+        .collect();
+    programs.sort();
+    assert!(programs.len() > 10, "found {} programs", programs.len());
+    let mut ran_to_the_end = 0;
+    for program in &programs {
+        let (ours, theirs) = (run(BOA_JS_JSON, program), run(BOA, program));
+        let name = program.file_name().unwrap().to_string_lossy();
+        if let Some(&(_, boa_error)) = BOA_JSON_BUGS.iter().find(|(file, _)| *file == name) {
+            // Boa's own JSON stops the program; up to there, the output
+            // is the same.
+            let (ours, theirs) = (String::from_utf8_lossy(&ours.stdout), String::from_utf8_lossy(&theirs.stdout));
+            assert!(stderr_of(&run(BOA, program), BOA).contains(boa_error), "{name}: Boa's JSON no longer fails");
+            assert!(ours.starts_with(&*theirs), "{name}: stdout differs before Boa's JSON fails");
+            continue;
+        }
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stdout),
+            String::from_utf8_lossy(&theirs.stdout),
+            "{name}: stdout differs"
+        );
+        assert_eq!(ours.status.code(), theirs.status.code(), "{name}: exit status differs");
+        assert_eq!(stderr_of(&ours, BOA_JS_JSON), stderr_of(&theirs, BOA), "{name}: stderr differs");
+        if theirs.status.success() {
+            ran_to_the_end += 1;
+        }
+    }
+    // Most programs need node's host APIs and stop early on Boa (the same
+    // way on both); json.js runs to the end.
+    assert!(ran_to_the_end >= 1, "no program ran to the end");
+    let json = run(BOA_JS_JSON, &dir.join("json.js"));
+    assert!(json.status.success(), "json.js: {}", String::from_utf8_lossy(&json.stderr));
+}
+
+/// What the workload's values give under both `JSON`s, compared in the
+/// realm that made them: `stringify` plain and indented, and `parse` of
+/// Boa's text, read back through Boa's `stringify`. A lone surrogate is
+/// only stringified: Boa's own `JSON.parse` rejects the `\ud800` escape
+/// its `stringify` writes (a `SyntaxError`, "unexpected end of hex escape"),
+/// which js-json parses as the spec says.
+const COMPARE: &str = r#"
+const differences = [];
+const values = { source, asciiBody, wideBody, data: { n: [1, -0, 1e21, 0.1], s: "\u2028\"\\", u: undefined, f() {} } };
+for (const value of ["\ud800", ["a\udc00b"], { k: "\ud83d" }]) {
+  if (JSON.stringify(value) !== BoaJSON.stringify(value)) differences.push(`stringify ${BoaJSON.stringify(value)}`);
+}
+for (const [name, value] of Object.entries(values)) {
+  for (const space of [undefined, 2, "\t"]) {
+    const ours = JSON.stringify(value, null, space), theirs = BoaJSON.stringify(value, null, space);
+    if (ours !== theirs) differences.push(`stringify ${name} space ${space}: ${ours.length} vs ${theirs.length}`);
+  }
+  const text = BoaJSON.stringify(value);
+  const ours = BoaJSON.stringify(JSON.parse(text)), theirs = BoaJSON.stringify(BoaJSON.parse(text));
+  if (ours !== theirs) differences.push(`parse ${name}: ${ours.length} vs ${theirs.length}`);
+}
+for (const text of [asciiText, wideText]) {
+  if (JSON.stringify(JSON.parse(text)) !== text) differences.push("round trip of a body");
+}
+differences.join("\n");
+"#;
+
+#[test]
+fn workload_bodies_stringify_and_parse_the_same() {
+    let mut context: Context = js_peers::boa_runner::context(false).expect("a context");
+    context
+        .eval(Source::from_bytes("globalThis.BoaJSON = { stringify: JSON.stringify, parse: JSON.parse };"))
+        .expect("Boa's JSON saved");
+    js_peers::boa_json::install(&mut context).expect("js-json installed");
+    let workload = root().join("bench/workloads/json.js");
+    let source = std::fs::read_to_string(&workload).expect("the workload");
+    context.eval(Source::from_bytes(source.as_bytes())).expect("the workload runs with js-json");
+    let differences = context.eval(Source::from_bytes(COMPARE)).expect("the comparison runs");
+    let differences = differences.to_string(&mut context).expect("a string").to_std_string_escaped();
+    assert_eq!(differences, "", "js-json and Boa's JSON differ");
+    // And js-json is what `JSON` now is.
+    let native = context.eval(Source::from_bytes("JSON.stringify === BoaJSON.stringify")).expect("compare");
+    assert_eq!(native.as_boolean(), Some(false));
+}
