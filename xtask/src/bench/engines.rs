@@ -11,6 +11,10 @@ use crate::command::target_dir;
 /// and `performance.now()`.
 const NODE_HOST_APIS: &[&str] = &["AsyncLocalStorage", "queueMicrotask"];
 
+/// The name of Boa with js-json under its `JSON` object: the same engine as
+/// "Boa" but for `JSON.stringify` and `JSON.parse`.
+pub const BOA_JS_JSON: &str = "Boa + js-json";
+
 /// One engine and how to run a workload file on it.
 pub struct Engine {
     /// The name shown in tables.
@@ -42,7 +46,8 @@ pub fn jsvm_path() -> PathBuf {
     target_dir().join("release").join("jsvm")
 }
 
-/// Where `cargo xtask bench --peers` builds the `QuickJS` and Boa runners
+/// Where `cargo xtask bench --peers` builds the `QuickJS` and Boa runners (Boa
+/// as it comes, and Boa with js-json under `JSON`)
 /// (`peers/` in the workspace's target directory).
 pub fn peers_dir() -> PathBuf {
     target_dir().join("peers")
@@ -72,6 +77,9 @@ pub fn all() -> Vec<Engine> {
         },
         Engine { name: "QuickJS", command: peer_runner("jsvm-peer-quickjs"), host_apis: &[] },
         Engine { name: "Boa", command: peer_runner("jsvm-peer-boa"), host_apis: &[] },
+        // Boa with js-json under its JSON object (xtask/peers/src/boa_json.rs):
+        // a second engine adopting one of the project's crates.
+        Engine { name: BOA_JS_JSON, command: peer_runner("jsvm-peer-boa-js-json"), host_apis: &[] },
     ]
 }
 

@@ -205,8 +205,12 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
     if selected.is_empty() {
         return Err(TaskError::Usage("octane: --filter matches no benchmark".into()));
     }
-    let engines: Vec<Engine> =
-        engines::all().into_iter().filter(|engine| !options.check || engine.name == "jsvm").collect();
+    // Boa with js-json differs from Boa only in JSON, which Octane hardly
+    // exercises: not worth a second Boa run of every program.
+    let engines: Vec<Engine> = engines::all()
+        .into_iter()
+        .filter(|engine| (!options.check || engine.name == "jsvm") && engine.name != engines::BOA_JS_JSON)
+        .collect();
     // runs[e][b]: engine e on benchmark program b.
     let mut runs: Vec<Vec<SuiteRun>> = engines.iter().map(|_| Vec::new()).collect();
     for benchmark in &selected {
