@@ -18,11 +18,13 @@
 //! spec through `Get`, `Call` and the builtins above.
 
 use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
+use boa_engine::builtins::object::OrdinaryObject;
 use boa_engine::object::builtins::JsArray;
-use boa_engine::object::{FunctionObjectBuilder, IndexProperties};
+use boa_engine::object::{ErasedObject, FunctionObjectBuilder, IndexProperties};
 use boa_engine::property::PropertyKey as BoaKey;
 use boa_engine::string::{JsStr as BoaStr, JsStrVariant};
 use boa_engine::value::JsVariant;
@@ -40,24 +42,34 @@ pub struct Value(Repr);
 #[derive(Clone)]
 enum Repr {
     String(JsString),
-    Object(Rc<ObjectValue>),
+    Object(ObjectValue),
     Other(JsValue),
 }
 
 /// An object and the facts about it that cannot change while js-json
 /// holds it: its internal-slot class (with a raw JSON object's text), and,
-/// for the fast path, a snapshot of its members.
+/// for the fast path, a snapshot of its members. Inline, so that wrapping
+/// an object allocates nothing; a clone made after a fact was learnt
+/// shares it.
+#[derive(Clone)]
 struct ObjectValue {
     object: JsObject,
     class: OnceCell<(ObjectClass, Option<JsString>)>,
-    members: OnceCell<Option<Members>>,
+    members: OnceCell<Option<Rc<Members>>>,
 }
 
 /// The members of a plain object or array: keys (`None` for arrays) and
 /// values in `EnumerableOwnProperties` order.
 struct Members {
-    keys: Option<Vec<JsString>>,
-    values: Vec<JsValue>,
+    keys: Option<Rc<ShapeKeys>>,
+    values: Vec<Value>,
+}
+
+/// The enumerable string keys of one shape's objects: as strings for the
+/// output, and as Boa keys to read the values with.
+struct ShapeKeys {
+    names: Vec<JsString>,
+    lookup: Vec<BoaKey>,
 }
 
 impl Value {
@@ -73,7 +85,7 @@ impl Value {
     }
 
     fn from_object(object: JsObject) -> Self {
-        Self(Repr::Object(Rc::new(ObjectValue { object, class: OnceCell::new(), members: OnceCell::new() })))
+        Self(Repr::Object(ObjectValue { object, class: OnceCell::new(), members: OnceCell::new() }))
     }
 
     /// The Boa value.
@@ -110,12 +122,28 @@ pub struct BoaJsonHost<'c> {
     /// runs no user code) through `borrow_mut`; no borrow outlives a method.
     context: RefCell<&'c mut Context>,
     builtins: &'c Builtins,
+    /// Addresses of prototypes found to allow the fast path in this call.
+    /// No user code runs while the fast path reads (the general path never
+    /// asks `plain`), so a prototype cannot gain a `toJSON` in between.
+    plain_prototypes: RefCell<Vec<usize>>,
+    /// The keys this call of `parse` made, by their Latin-1 contents:
+    /// parsed JSON repeats a few keys many times.
+    keys: HashMap<Box<[u8]>, JsString>,
+    /// What `shape_keys` found for each shape the fast path met in this
+    /// call (shapes do not change while it reads).
+    shapes: RefCell<HashMap<usize, Option<Rc<ShapeKeys>>>>,
 }
 
 impl<'c> BoaJsonHost<'c> {
     /// A host over `context`, calling the builtins `install` captured.
     fn new(context: &'c mut Context, builtins: &'c Builtins) -> Self {
-        Self { context: RefCell::new(context), builtins }
+        Self {
+            context: RefCell::new(context),
+            builtins,
+            plain_prototypes: RefCell::new(Vec::new()),
+            keys: HashMap::new(),
+            shapes: RefCell::default(),
+        }
     }
 
     fn context(&mut self) -> &mut Context {
@@ -165,62 +193,90 @@ fn raw_json_text(object: &JsObject) -> Option<JsString> {
     descriptor.value()?.as_string()
 }
 
-/// Whether `prototype` and everything above it are ordinary objects or
-/// arrays without a `toJSON` property: reading a plain object's members
-/// then cannot be told apart from the spec's `Get`s.
-fn prototypes_allow_plain(mut prototype: Option<JsObject>, to_json: &BoaKey) -> bool {
-    while let Some(object) = prototype {
-        if !(object.is_ordinary() || object.is_array()) {
-            return false;
+impl BoaJsonHost<'_> {
+    /// Whether `prototype` and everything above it are ordinary objects or
+    /// arrays without a `toJSON` property: reading a plain object's members
+    /// then cannot be told apart from the spec's `Get`s.
+    fn prototypes_allow_plain(&self, mut prototype: Option<JsObject>, to_json: &BoaKey) -> bool {
+        let mut checked = Vec::new();
+        while let Some(object) = prototype {
+            let at = address(&object);
+            if self.plain_prototypes.borrow().contains(&at) {
+                break;
+            }
+            if !(object.is_ordinary() || object.is_array()) {
+                return false;
+            }
+            let Ok(borrowed) = object.try_borrow() else { return false };
+            if borrowed.properties().contains_key(to_json) {
+                return false;
+            }
+            checked.push(at);
+            prototype = borrowed.prototype();
         }
-        let Ok(borrowed) = object.try_borrow() else { return false };
-        if borrowed.properties().contains_key(to_json) {
-            return false;
-        }
-        prototype = borrowed.prototype();
+        self.plain_prototypes.borrow_mut().extend(checked);
+        true
     }
-    true
-}
 
-/// The members of `object` if the fast path may serialize it from them.
-fn snapshot(object: &JsObject) -> Option<Members> {
-    let array = object.is_array();
-    if !array && !object.is_ordinary() {
-        return None;
-    }
-    let to_json: BoaKey = js_string!("toJSON").into();
-    let borrowed = object.try_borrow().ok()?;
-    let properties = borrowed.properties();
-    if properties.contains_key(&to_json) || !prototypes_allow_plain(borrowed.prototype(), &to_json) {
-        return None;
-    }
-    let elements = properties.index_properties();
-    if array {
-        // An array's length is a u32, kept as an integer value.
-        let length = properties.get(&js_string!("length").into())?.value()?.as_i32();
-        let dense = matches!(
-            elements,
-            IndexProperties::DenseI32(_) | IndexProperties::DenseF64(_) | IndexProperties::DenseElement(_)
-        );
-        if !dense || length.and_then(|length| usize::try_from(length).ok()) != Some(elements.len()) {
-            // Holes (read through the prototypes) and sparse storage take
-            // the general path.
+    /// The members of `object` if the fast path may serialize it from them.
+    fn snapshot(&self, object: &JsObject) -> Option<Members> {
+        let array = object.is_array();
+        if !array && !object.is_ordinary() {
             return None;
         }
-        let values = elements.map(|(_, descriptor)| descriptor.value().cloned().unwrap_or_default()).collect();
-        return Some(Members { keys: None, values });
+        let to_json: BoaKey = js_string!("toJSON").into();
+        let borrowed = object.try_borrow().ok()?;
+        let properties = borrowed.properties();
+        if properties.contains_key(&to_json) || !self.prototypes_allow_plain(borrowed.prototype(), &to_json) {
+            return None;
+        }
+        if array {
+            return Some(Members { keys: None, values: array_elements(&borrowed)? });
+        }
+        if properties.index_properties().len() != 0 {
+            // Integer keys come first in property order: the general path.
+            return None;
+        }
+        let shape = borrowed.shape().to_addr_usize();
+        let keys =
+            self.shapes.borrow_mut().entry(shape).or_insert_with(|| shape_keys(&borrowed).map(Rc::new)).clone()?;
+        let mut values = Vec::with_capacity(keys.lookup.len());
+        for key in &keys.lookup {
+            values.push(Value::from_js(properties.get(key)?.value().cloned().unwrap_or_default()));
+        }
+        Some(Members { keys: Some(keys), values })
     }
-    // Integer keys come first in property order; objects with them take
-    // the general path.
-    if elements.len() != 0 {
+}
+
+/// The dense elements of an array without holes, if it has them.
+fn array_elements(borrowed: &ErasedObject) -> Option<Vec<Value>> {
+    let properties = borrowed.properties();
+    let elements = properties.index_properties();
+    // An array's length is a u32, kept as an integer value.
+    let length = properties.get(&js_string!("length").into())?.value()?.as_i32();
+    let dense = matches!(
+        elements,
+        IndexProperties::DenseI32(_) | IndexProperties::DenseF64(_) | IndexProperties::DenseElement(_)
+    );
+    if !dense || length.and_then(|length| usize::try_from(length).ok()) != Some(elements.len()) {
+        // Holes (read through the prototypes) and sparse storage take the
+        // general path.
         return None;
     }
-    let mut keys = Vec::new();
-    let mut values = Vec::new();
+    Some(elements.map(|(_, descriptor)| Value::from_js(descriptor.value().cloned().unwrap_or_default())).collect())
+}
+
+/// The enumerable string keys of the objects of one shape, in property
+/// order, if none of them is an accessor or an integer key. (Attributes
+/// live in the shape, so every object of the shape has the same answer.)
+fn shape_keys(borrowed: &ErasedObject) -> Option<ShapeKeys> {
+    let properties = borrowed.properties();
+    let mut keys = ShapeKeys { names: Vec::new(), lookup: Vec::new() };
     for key in borrowed.shape().keys() {
         let name = match key {
             BoaKey::String(ref name) => name.clone(),
             BoaKey::Symbol(_) => continue,
+            // Integer keys come first in property order: the general path.
             BoaKey::Index(_) => return None,
         };
         let descriptor = properties.get(&key)?;
@@ -230,10 +286,10 @@ fn snapshot(object: &JsObject) -> Option<Members> {
         if descriptor.is_accessor_descriptor() {
             return None;
         }
-        keys.push(name);
-        values.push(descriptor.value().cloned().unwrap_or_default());
+        keys.names.push(name);
+        keys.lookup.push(key);
     }
-    Some(Members { keys: Some(keys), values })
+    Some(keys)
 }
 
 /// Boa's string units as js-json's.
@@ -345,7 +401,7 @@ impl JsonHost for BoaJsonHost<'_> {
 
     fn plain(&self, object: &Value) -> Option<Plain> {
         let Repr::Object(object) = &object.0 else { return None };
-        let members = object.members.get_or_init(|| snapshot(&object.object)).as_ref()?;
+        let members = object.members.get_or_init(|| self.snapshot(&object.object).map(Rc::new)).as_ref()?;
         Some(match members.keys {
             None => Plain::Array(members.values.len()),
             Some(_) => Plain::Object(members.values.len()),
@@ -355,8 +411,8 @@ impl JsonHost for BoaJsonHost<'_> {
     fn plain_entry(&self, object: &Value, index: usize) -> (Option<Value>, Value) {
         let Repr::Object(object) = &object.0 else { unreachable!("plain_entry of a non-object") };
         let members = object.members.get().and_then(Option::as_ref).expect("plain_entry after plain");
-        let key = members.keys.as_ref().map(|keys| Value(Repr::String(keys[index].clone())));
-        (key, Value::from_js(members.values[index].clone()))
+        let key = members.keys.as_ref().map(|keys| Value(Repr::String(keys.names[index].clone())));
+        (key, members.values[index].clone())
     }
 
     fn same_value(&self, a: &Value, b: &Value) -> bool {
@@ -458,8 +514,27 @@ impl JsonHost for BoaJsonHost<'_> {
         Value(Repr::String(boa_string(contents)))
     }
 
+    fn create_key(&mut self, contents: JsStr<'_>) -> Value {
+        // Short Latin-1 keys are shared; others are made each time.
+        let JsStr::Latin1(bytes) = contents else { return self.create_string(contents) };
+        if bytes.len() > 32 {
+            return self.create_string(contents);
+        }
+        if let Some(key) = self.keys.get(bytes) {
+            return Value(Repr::String(key.clone()));
+        }
+        let key = boa_string(contents);
+        self.keys.insert(bytes.into(), key.clone());
+        Value(Repr::String(key))
+    }
+
     fn create_object(&mut self, properties: Vec<(Value, Value)>) -> Value {
-        let object = JsObject::with_object_proto(self.context().intrinsics());
+        // A shared shape, as object literals get: objects with the same
+        // keys in the same order share one (`with_object_proto` would give
+        // each a property table of its own).
+        let context = self.context();
+        let prototype = context.intrinsics().constructors().object().prototype();
+        let object = JsObject::new(context.root_shape(), prototype, OrdinaryObject).upcast();
         for (key, value) in properties {
             let key = boa_key(&PropertyKey::String(key));
             // Defining a data property on a new ordinary object cannot fail.
