@@ -19,7 +19,7 @@
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::rc::Rc;
 
 use boa_engine::builtins::object::OrdinaryObject;
@@ -78,10 +78,10 @@ impl Value {
         if let Some(string) = value.as_string() {
             return Self(Repr::String(string));
         }
-        match value.as_object() {
-            Some(object) => Self::from_object(object),
-            None => Self(Repr::Other(value)),
+        if value.is_object() {
+            return value.into_object().map_or_else(|| Self(Repr::Other(JsValue::undefined())), Self::from_object);
         }
+        Self(Repr::Other(value))
     }
 
     fn from_object(object: JsObject) -> Self {
@@ -131,7 +131,7 @@ pub struct BoaJsonHost<'c> {
     keys: HashMap<Box<[u8]>, JsString>,
     /// What `shape_keys` found for each shape the fast path met in this
     /// call (shapes do not change while it reads).
-    shapes: RefCell<HashMap<usize, Option<Rc<ShapeKeys>>>>,
+    shapes: RefCell<HashMap<usize, Option<Rc<ShapeKeys>>, BuildHasherDefault<AddressHasher>>>,
 }
 
 impl<'c> BoaJsonHost<'c> {
@@ -319,6 +319,27 @@ fn boa_key(key: &PropertyKey<Value>) -> BoaKey {
             Ok(index) if index != u32::MAX => index.into(),
             _ => JsString::from(index.to_string()).into(),
         },
+    }
+}
+
+/// A hasher for addresses (of shapes): a multiply spreads the bits that
+/// alignment leaves equal, instead of `SipHash`'s rounds.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.0 = (value as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 
