@@ -1,11 +1,16 @@
-//! The Boa runner's body, shared by `jsvm-peer-boa` (Boa as it comes) and
+//! The Boa runner's body, shared by `jsvm-peer-boa` (Boa as it comes),
 //! `jsvm-peer-boa-js-json` (the same, with js-json under `JSON.stringify`
-//! and `JSON.parse`; see [`crate::boa_json`]).
+//! and `JSON.parse`; see [`crate::boa_json`]) and
+//! `jsvm-peer-boa-js-microtask` (with js-microtask's queue under the job
+//! executor; see [`crate::boa_jobs`]).
 
 use boa_engine::object::ObjectInitializer;
 use boa_engine::property::Attribute;
 use boa_engine::{Context, JsError, JsResult, JsValue, Module, NativeFunction, Source, js_string};
 
+use std::rc::Rc;
+
+use crate::boa_jobs::MicrotaskExecutor;
 use crate::{Workload, fail, performance_now, workload_from_args};
 
 /// `console.log(...args)`: `String(arg)` of each argument, joined by spaces.
@@ -70,16 +75,28 @@ fn run(workload: &Workload, context: &mut Context) -> JsResult<()> {
     }
 }
 
-/// A Boa context with the runner's host functions, and js-json under
-/// `JSON` when `js_json` is set.
+/// Which of the project's crates a Boa runner puts in place of Boa's own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Adopted {
+    /// js-json under `JSON.stringify` and `JSON.parse`.
+    pub js_json: bool,
+    /// js-microtask's `JobQueue` under the job executor.
+    pub js_microtask: bool,
+}
+
+/// A Boa context with the runner's host functions and the `adopted` crates.
 ///
 /// # Errors
 ///
-/// If installing either fails.
-pub fn context(js_json: bool) -> JsResult<Context> {
-    let mut context = Context::default();
+/// If making the context or installing any of them fails.
+pub fn context(adopted: Adopted) -> JsResult<Context> {
+    let mut context = if adopted.js_microtask {
+        Context::builder().job_executor(Rc::new(MicrotaskExecutor::default())).build()?
+    } else {
+        Context::default()
+    };
     install_host(&mut context)?;
-    if js_json {
+    if adopted.js_json {
         crate::boa_json::install(&mut context)?;
     }
     Ok(context)
@@ -87,9 +104,9 @@ pub fn context(js_json: bool) -> JsResult<Context> {
 
 /// The runner's `main`: reads `FILE`, runs it, and exits with status 1
 /// after printing the error if it threw.
-pub fn main(runner: &str, js_json: bool) {
+pub fn main(runner: &str, adopted: Adopted) {
     let workload = workload_from_args(runner);
-    let mut context = match context(js_json) {
+    let mut context = match context(adopted) {
         Ok(context) => context,
         Err(error) => fail(runner, &error.to_string()),
     };

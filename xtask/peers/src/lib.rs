@@ -12,7 +12,11 @@
 //! `jsvm-peer-boa-js-json` is Boa with js-json adopted under `JSON.stringify`
 //! and `JSON.parse` ([`boa_json`]): the project's claim that another engine
 //! can take one subsystem crate, shown on a real engine.
+//! `jsvm-peer-boa-js-microtask` is Boa with its promise and generic jobs
+//! ordered by js-microtask's `JobQueue` ([`boa_jobs`]).
 
+#[cfg(feature = "boa")]
+pub mod boa_jobs;
 #[cfg(feature = "boa")]
 pub mod boa_json;
 #[cfg(feature = "boa")]

@@ -6,41 +6,15 @@
 //! --features boa`.
 #![cfg(feature = "boa")]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 
 use boa_engine::{Context, Source};
 
 const BOA: &str = env!("CARGO_BIN_EXE_jsvm-peer-boa");
 const BOA_JS_JSON: &str = env!("CARGO_BIN_EXE_jsvm-peer-boa-js-json");
 
-/// The repository root (`xtask/peers/../..`).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(runner: &str, program: &Path) -> Output {
-    Command::new(runner).arg(program).output().expect("the runner starts")
-}
-
-/// Stderr with the runner's name taken out (it names itself in errors),
-/// and the thread id of a panic message (`thread 'main' (1234) panicked`:
-/// Boa panics on some programs, the same way under both `JSON`s).
-fn stderr_of(output: &Output, runner: &str) -> String {
-    let name = Path::new(runner).file_name().and_then(|n| n.to_str()).unwrap_or(runner);
-    let text = String::from_utf8_lossy(&output.stderr).replace(name, "RUNNER");
-    let mut normalized = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find("thread 'main' (") {
-        let (before, after) = rest.split_at(at + "thread 'main' (".len());
-        normalized.push_str(before);
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        normalized.push_str("ID");
-        rest = &after[digits..];
-    }
-    normalized.push_str(rest);
-    normalized
-}
+mod common;
+use common::{root, run, stderr_of, test_programs};
 
 /// Test programs on which Boa's own `JSON.parse` throws where the spec (and
 /// node, and js-json) does not: it rejects the escape of a lone surrogate,
@@ -50,14 +24,10 @@ const BOA_JSON_BUGS: &[(&str, &str)] = &[("language-semantics.js", "unexpected e
 #[test]
 fn test_programs_using_json_print_the_same() {
     let dir = root().join("crates/js-vm/tests/js");
-    let mut programs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/js")
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e == "js"))
+    let programs: Vec<PathBuf> = test_programs()
+        .into_iter()
         .filter(|path| std::fs::read_to_string(path).is_ok_and(|text| text.contains("JSON.")))
         .collect();
-    programs.sort();
     assert!(programs.len() > 10, "found {} programs", programs.len());
     let mut ran_to_the_end = 0;
     for program in &programs {
@@ -118,7 +88,8 @@ differences.join("\n");
 
 #[test]
 fn workload_bodies_stringify_and_parse_the_same() {
-    let mut context: Context = js_peers::boa_runner::context(false).expect("a context");
+    let mut context: Context =
+        js_peers::boa_runner::context(js_peers::boa_runner::Adopted::default()).expect("a context");
     context
         .eval(Source::from_bytes("globalThis.BoaJSON = { stringify: JSON.stringify, parse: JSON.parse };"))
         .expect("Boa's JSON saved");
@@ -194,7 +165,8 @@ const BOA_BUGS: &str = r#"
 
 #[test]
 fn edge_cases_give_the_same_results() {
-    let mut context: Context = js_peers::boa_runner::context(false).expect("a context");
+    let mut context: Context =
+        js_peers::boa_runner::context(js_peers::boa_runner::Adopted::default()).expect("a context");
     context
         .eval(Source::from_bytes("globalThis.BoaJSON = { stringify: JSON.stringify, parse: JSON.parse };"))
         .expect("Boa's JSON saved");

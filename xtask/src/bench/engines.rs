@@ -15,6 +15,10 @@ const NODE_HOST_APIS: &[&str] = &["AsyncLocalStorage", "queueMicrotask"];
 /// "Boa" but for `JSON.stringify` and `JSON.parse`.
 pub const BOA_JS_JSON: &str = "Boa + js-json";
 
+/// The name of Boa with js-microtask's `JobQueue` ordering its promise and
+/// generic jobs (`xtask/peers/src/boa_jobs.rs`).
+pub const BOA_JS_MICROTASK: &str = "Boa + js-microtask";
+
 /// One engine and how to run a workload file on it.
 pub struct Engine {
     /// The name shown in tables.
@@ -47,7 +51,8 @@ pub fn jsvm_path() -> PathBuf {
 }
 
 /// Where `cargo xtask bench --peers` builds the `QuickJS` and Boa runners (Boa
-/// as it comes, and Boa with js-json under `JSON`)
+/// as it comes, with js-json under `JSON`, and with js-microtask's queue
+/// under its job executor)
 /// (`peers/` in the workspace's target directory).
 pub fn peers_dir() -> PathBuf {
     target_dir().join("peers")
@@ -80,6 +85,7 @@ pub fn all() -> Vec<Engine> {
         // Boa with js-json under its JSON object (xtask/peers/src/boa_json.rs):
         // a second engine adopting one of the project's crates.
         Engine { name: BOA_JS_JSON, command: peer_runner("jsvm-peer-boa-js-json"), host_apis: &[] },
+        Engine { name: BOA_JS_MICROTASK, command: peer_runner("jsvm-peer-boa-js-microtask"), host_apis: &[] },
     ]
 }
 

@@ -3,8 +3,9 @@
 //!
 //! * `bench` — every crate's criterion benchmarks in criterion's quick mode,
 //!   then every workload on jsvm (release build), node, `node --jitless`,
-//!   `QuickJS`, Boa and Boa with js-json under its `JSON` object (the last
-//!   three when their runners are built); prints a
+//!   `QuickJS`, Boa, Boa with js-json under its `JSON` object and Boa with
+//!   js-microtask's queue under its job executor (the last four when their
+//!   runners are built); prints a
 //!   table per workload case and writes all tables with the machine details
 //!   to `bench/RESULTS.md`.
 //! * `bench --peers` — the same, first building the `QuickJS` and Boa runners

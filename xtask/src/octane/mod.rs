@@ -205,11 +205,15 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
     if selected.is_empty() {
         return Err(TaskError::Usage("octane: --filter matches no benchmark".into()));
     }
-    // Boa with js-json differs from Boa only in JSON, which Octane hardly
-    // exercises: not worth a second Boa run of every program.
+    // Boa with js-json or js-microtask differs from Boa only in JSON or in
+    // its job queue, which Octane hardly exercises: not worth more Boa runs
+    // of every program.
     let engines: Vec<Engine> = engines::all()
         .into_iter()
-        .filter(|engine| (!options.check || engine.name == "jsvm") && engine.name != engines::BOA_JS_JSON)
+        .filter(|engine| {
+            (!options.check || engine.name == "jsvm")
+                && ![engines::BOA_JS_JSON, engines::BOA_JS_MICROTASK].contains(&engine.name)
+        })
         .collect();
     // runs[e][b]: engine e on benchmark program b.
     let mut runs: Vec<Vec<SuiteRun>> = engines.iter().map(|_| Vec::new()).collect();

@@ -3,5 +3,5 @@
 //! See the crate documentation for what the runner provides.
 
 fn main() {
-    js_peers::boa_runner::main("jsvm-peer-boa", false);
+    js_peers::boa_runner::main("jsvm-peer-boa", js_peers::boa_runner::Adopted::default());
 }

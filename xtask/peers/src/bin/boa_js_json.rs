@@ -3,6 +3,8 @@
 //!
 //! See the crate documentation for what the runner provides.
 
+use js_peers::boa_runner::{Adopted, main as run};
+
 fn main() {
-    js_peers::boa_runner::main("jsvm-peer-boa-js-json", true);
+    run("jsvm-peer-boa-js-json", Adopted { js_json: true, js_microtask: false });
 }
