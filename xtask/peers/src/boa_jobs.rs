@@ -13,7 +13,8 @@
 //! be adopted either.)
 //!
 //! The run loop is Boa's own [`SimpleJobExecutor`](boa_engine::job::SimpleJobExecutor)'s,
-//! step for step, so programs observe the same order: native async jobs
+//! step for step (less its cross-thread cancellation token, which the
+//! runners do not use), so programs observe the same order: native async jobs
 //! are started, due timers run, the promise jobs queued before the turn
 //! run (jobs they queue wait for the next turn), then the generic jobs,
 //! and kept objects are cleared.
