@@ -115,7 +115,7 @@ pub fn run() -> Result<(), TaskError> {
             // Loom tests are named `loom_*` and only exist under `--cfg loom`; a
             // separate target directory keeps the cfg change from rebuilding the
             // normal build.
-            let loom_target = workspace_root().join("target/loom");
+            let loom_target = command::target_dir().join("loom");
             let loom_target = loom_target.to_string_lossy();
             cargo_test(
                 &format!("loom model tests of {krate}"),

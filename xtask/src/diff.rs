@@ -66,7 +66,8 @@ fn difference(ours: &Output, node: &Output) -> Option<String> {
 
 pub fn run(args: &[String]) -> Result<(), TaskError> {
     command::run("build jsvm (release)", &mut cargo(&["build", "--release", "-p", "js-vm", "--bin", "jsvm"]))?;
-    let jsvm = workspace_root().join("target/release/jsvm");
+    let jsvm = crate::bench::engines::jsvm_path();
+    println!("jsvm: {}", jsvm.display());
     let node = PathBuf::from("node");
     // `--gc-stress`: jsvm collects at every safepoint.
     let flags: Vec<&str> = args.iter().filter(|a| *a == "--gc-stress").map(String::as_str).collect();

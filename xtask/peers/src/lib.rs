@@ -8,6 +8,19 @@
 //! `performance.now()` (milliseconds since the runner started, fractional),
 //! runs it, drains the engine's job queue, and exits with status 1 after
 //! printing the error if the program threw.
+//!
+//! `jsvm-peer-boa-js-json` is Boa with js-json adopted under `JSON.stringify`
+//! and `JSON.parse` ([`boa_json`]): the project's claim that another engine
+//! can take one subsystem crate, shown on a real engine.
+//! `jsvm-peer-boa-js-microtask` is Boa with its promise and generic jobs
+//! ordered by js-microtask's `JobQueue` ([`boa_jobs`]).
+
+#[cfg(feature = "boa")]
+pub mod boa_jobs;
+#[cfg(feature = "boa")]
+pub mod boa_json;
+#[cfg(feature = "boa")]
+pub mod boa_runner;
 
 use std::path::PathBuf;
 use std::sync::OnceLock;

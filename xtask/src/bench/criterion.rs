@@ -4,7 +4,7 @@
 //! Conventions the benchmarks follow so this task can read them:
 //! * every criterion group id starts with the crate's short name and a slash
 //!   (`gc/alloc-small`), so results of one crate can be picked out of
-//!   `target/criterion`;
+//!   `criterion/` of the target directory;
 //! * a benchmark that measures something other than time prints it on stdout
 //!   as a line `fact: <text>`; those lines are repeated under the tables.
 //!
@@ -19,7 +19,7 @@ use std::time::SystemTime;
 use serde_json::Value;
 
 use super::table::{Table, format_time};
-use crate::command::{TaskError, cargo, run_observed, workspace_root};
+use crate::command::{TaskError, cargo, run_observed, target_dir};
 
 /// One benchmark's result, as criterion stored it.
 struct Measurement {
@@ -67,7 +67,7 @@ pub fn run(krate: Option<&str>, quick: bool) -> Result<Vec<Table>, TaskError> {
         }
     })?;
 
-    let groups = read_results(&workspace_root().join("target/criterion"), prefix, started)?;
+    let groups = read_results(&target_dir().join("criterion"), prefix, started)?;
     if groups.is_empty() {
         return Err(TaskError::Results(format!("no criterion results for groups starting with `{prefix}`")));
     }

@@ -4,12 +4,20 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::command::workspace_root;
+use crate::command::target_dir;
 
 /// Host APIs a workload can ask for in its `// requires:` header that jsvm
 /// and node provide; the `QuickJS` and Boa runners provide only `console.log`
 /// and `performance.now()`.
 const NODE_HOST_APIS: &[&str] = &["AsyncLocalStorage", "queueMicrotask"];
+
+/// The name of Boa with js-json under its `JSON` object: the same engine as
+/// "Boa" but for `JSON.stringify` and `JSON.parse`.
+pub const BOA_JS_JSON: &str = "Boa + js-json";
+
+/// The name of Boa with js-microtask's `JobQueue` ordering its promise and
+/// generic jobs (`xtask/peers/src/boa_jobs.rs`).
+pub const BOA_JS_MICROTASK: &str = "Boa + js-microtask";
 
 /// One engine and how to run a workload file on it.
 pub struct Engine {
@@ -39,12 +47,15 @@ impl Engine {
 
 /// The release `jsvm`, as built by `cargo build --release -p js-vm`.
 pub fn jsvm_path() -> PathBuf {
-    workspace_root().join("target/release/jsvm")
+    target_dir().join("release").join("jsvm")
 }
 
-/// Where `cargo xtask bench --peers` builds the `QuickJS` and Boa runners.
+/// Where `cargo xtask bench --peers` builds the `QuickJS` and Boa runners (Boa
+/// as it comes, with js-json under `JSON`, and with js-microtask's queue
+/// under its job executor)
+/// (`peers/` in the workspace's target directory).
 pub fn peers_dir() -> PathBuf {
-    workspace_root().join("target/peers")
+    target_dir().join("peers")
 }
 
 /// `program` found on `PATH`, as an absolute path.
@@ -71,6 +82,10 @@ pub fn all() -> Vec<Engine> {
         },
         Engine { name: "QuickJS", command: peer_runner("jsvm-peer-quickjs"), host_apis: &[] },
         Engine { name: "Boa", command: peer_runner("jsvm-peer-boa"), host_apis: &[] },
+        // Boa with js-json under its JSON object (xtask/peers/src/boa_json.rs):
+        // a second engine adopting one of the project's crates.
+        Engine { name: BOA_JS_JSON, command: peer_runner("jsvm-peer-boa-js-json"), host_apis: &[] },
+        Engine { name: BOA_JS_MICROTASK, command: peer_runner("jsvm-peer-boa-js-microtask"), host_apis: &[] },
     ]
 }
 

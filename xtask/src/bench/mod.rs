@@ -3,7 +3,9 @@
 //!
 //! * `bench` — every crate's criterion benchmarks in criterion's quick mode,
 //!   then every workload on jsvm (release build), node, `node --jitless`,
-//!   `QuickJS` and Boa (the last two when their runners are built); prints a
+//!   `QuickJS`, Boa, Boa with js-json under its `JSON` object and Boa with
+//!   js-microtask's queue under its job executor (the last four when their
+//!   runners are built); prints a
 //!   table per workload case and writes all tables with the machine details
 //!   to `bench/RESULTS.md`.
 //! * `bench --peers` — the same, first building the `QuickJS` and Boa runners
@@ -118,7 +120,7 @@ fn case_selected(workload: &Workload, case: &str, filter: Option<&str>) -> bool 
     filter.is_none_or(|filter| workload.name.contains(filter) || case.contains(filter))
 }
 
-/// Builds the `QuickJS` and Boa runners into `target/peers`.
+/// Builds the `QuickJS` and Boa runners into `peers/` of the target directory.
 fn build_peers() -> Result<(), TaskError> {
     let manifest = workspace_root().join("xtask/peers/Cargo.toml");
     let target = engines::peers_dir();

@@ -121,7 +121,7 @@ fn stdout_of(program: &str, file: &Path) -> Result<(Vec<u8>, Option<i32>), TaskE
 /// Generates and compares programs for `seconds`.
 pub fn run(seconds: u64) -> Result<Outcome, TaskError> {
     command::run("build jsvm (release)", &mut cargo(&["build", "--release", "-p", "js-vm", "--bin", "jsvm"]))?;
-    let jsvm = workspace_root().join("target/release/jsvm");
+    let jsvm = crate::bench::engines::jsvm_path();
     let jsvm = jsvm.to_string_lossy();
     let artifacts = workspace_root().join("fuzz/artifacts/promises");
     std::fs::create_dir_all(&artifacts).map_err(|e| TaskError::Conformance(e.to_string()))?;

@@ -196,7 +196,7 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
         "cargo build --release -p js-vm --bin jsvm",
         &mut cargo(&["build", "--release", "-p", "js-vm", "--bin", "jsvm"]),
     )?;
-    let dir = workspace_root().join("target").join("octane");
+    let dir = command::target_dir().join("octane");
     std::fs::create_dir_all(&dir).map_err(|e| TaskError::Results(format!("{}: {e}", dir.display())))?;
     let node_driver = dir.join("node-driver.js");
     std::fs::write(&node_driver, NODE_DRIVER).map_err(|e| TaskError::Results(e.to_string()))?;
@@ -205,8 +205,16 @@ pub fn run(args: &[String]) -> Result<(), TaskError> {
     if selected.is_empty() {
         return Err(TaskError::Usage("octane: --filter matches no benchmark".into()));
     }
-    let engines: Vec<Engine> =
-        engines::all().into_iter().filter(|engine| !options.check || engine.name == "jsvm").collect();
+    // Boa with js-json or js-microtask differs from Boa only in JSON or in
+    // its job queue, which Octane hardly exercises: not worth more Boa runs
+    // of every program.
+    let engines: Vec<Engine> = engines::all()
+        .into_iter()
+        .filter(|engine| {
+            (!options.check || engine.name == "jsvm")
+                && ![engines::BOA_JS_JSON, engines::BOA_JS_MICROTASK].contains(&engine.name)
+        })
+        .collect();
     // runs[e][b]: engine e on benchmark program b.
     let mut runs: Vec<Vec<SuiteRun>> = engines.iter().map(|_| Vec::new()).collect();
     for benchmark in &selected {
