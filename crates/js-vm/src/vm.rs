@@ -272,6 +272,7 @@ impl Vm {
             length: PropertyKey::String(names.length),
             iterator: PropertyKey::Symbol(symbols.iterator),
             callee: PropertyKey::String(names.callee),
+            name: PropertyKey::String(names.name),
         };
         let shapes = crate::object::WellKnownShapes::new(&mut heap, root_shape, &shape_keys);
         let mut vm = Self {

@@ -54,7 +54,7 @@ use js_gc::Gc;
 
 use crate::function::{Function, NativeFn, NativeFunction};
 use crate::object::internal_methods::define_builtin;
-use crate::object::{Attributes, JsObject, ObjectKind, PropertyKey};
+use crate::object::{Attributes, JsObject, ObjectKind, Properties, PropertyKey, PropertySlots};
 use crate::value::Value;
 use crate::vm::Vm;
 
@@ -103,13 +103,14 @@ pub fn native_function(vm: &mut Vm, name: &str, length: u32, f: NativeFn, constr
     let proto = vm.realm.intrinsics.function_prototype;
     let native = NativeFunction { call: f, constructor, data: Value::UNDEFINED, realm: vm.realm_id };
     let kind = ObjectKind::Function(Function::Native(native));
-    let obj = vm.new_object_of_kind(Some(proto), kind);
-    let length_key = PropertyKey::String(vm.names.length);
-    define_builtin(vm, obj, length_key, Value::number(f64::from(length)), Attributes::CONFIGURABLE_ONLY);
-    let name_key = PropertyKey::String(vm.names.name);
-    let name_value = vm.string(name);
-    define_builtin(vm, obj, name_key, name_value, Attributes::CONFIGURABLE_ONLY);
-    obj
+    // Made in its final shape: the two properties the step-by-step
+    // definition would add, in its order.
+    let name_value = if name.is_empty() { Value::string(vm.names.empty) } else { vm.string(name) };
+    let shape = vm.shapes.builtin_function;
+    let mut object = JsObject::new(shape, Some(proto), kind);
+    object.properties =
+        Properties::Shaped { shape, slots: PropertySlots::pair(Value::number(f64::from(length)), name_value) };
+    vm.heap.alloc(object)
 }
 
 /// A native function whose body can read `data` through

@@ -45,6 +45,10 @@ pub struct WellKnownShapes {
     /// `@@iterator` as in the mapped shape, then `callee` as a
     /// non-enumerable, non-configurable accessor.
     pub unmapped_arguments: Gc<Shape>,
+    /// A builtin function's (§10.3.4 CreateBuiltinFunction, with
+    /// SetFunctionLength and SetFunctionName): `length`, then `name`, both
+    /// only configurable.
+    pub builtin_function: Gc<Shape>,
 }
 
 /// The property keys [`WellKnownShapes`] are made of.
@@ -59,6 +63,8 @@ pub struct WellKnownShapeKeys {
     pub iterator: PropertyKey,
     /// `"callee"`.
     pub callee: PropertyKey,
+    /// `"name"`.
+    pub name: PropertyKey,
 }
 
 impl WellKnownShapes {
@@ -72,16 +78,19 @@ impl WellKnownShapes {
         let mapped_arguments = Shape::add_property(heap, iterator, keys.callee, Attributes::METHOD);
         let accessor = Attributes::from_bits(Attributes::ACCESSOR);
         let unmapped_arguments = Shape::add_property(heap, iterator, keys.callee, accessor);
-        Self { iter_result, mapped_arguments, unmapped_arguments }
+        let function_length = Shape::add_property(heap, root, keys.length, Attributes::CONFIGURABLE_ONLY);
+        let builtin_function = Shape::add_property(heap, function_length, keys.name, Attributes::CONFIGURABLE_ONLY);
+        Self { iter_result, mapped_arguments, unmapped_arguments, builtin_function }
     }
 }
 
-// SAFETY: the three shapes are every heap pointer the struct holds.
+// SAFETY: the four shapes are every heap pointer the struct holds.
 unsafe impl Trace for WellKnownShapes {
     fn trace(&self, tracer: &mut Tracer) {
         self.iter_result.trace(tracer);
         self.mapped_arguments.trace(tracer);
         self.unmapped_arguments.trace(tracer);
+        self.builtin_function.trace(tracer);
     }
 }
 
