@@ -438,7 +438,8 @@ fn stringify(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             Err(vm.range_error("Invalid string length"))
         }
         Some(JsonText::Latin1(bytes)) => Ok(Value::string(vm.heap.alloc(JsString::from_latin1(bytes)))),
-        Some(JsonText::Utf16(units)) => Ok(Value::string(vm.heap.alloc(JsString::from_utf16(&units)))),
+        // `Utf16` text holds a unit above U+00FF by its definition.
+        Some(JsonText::Utf16(units)) => Ok(Value::string(vm.heap.alloc(JsString::from_wide_utf16(units)))),
     }
 }
 

@@ -103,6 +103,16 @@ impl JsString {
         }
     }
 
+    /// A string that adopts `units`, which hold at least one unit above
+    /// U+00FF (so the string cannot be Latin-1): no scan and no copy, where
+    /// [`JsString::from_utf16`] does both. For text made by something that
+    /// already knows it needed 16 bits, such as js-json's
+    /// `JsonText::Utf16`.
+    pub fn from_wide_utf16(units: Vec<u16>) -> Self {
+        debug_assert!(units.iter().any(|&u| u > 0xFF), "from_wide_utf16 given Latin-1 text");
+        Self { repr: Repr::Utf16(units.into_boxed_slice()), atom: Cell::new(false) }
+    }
+
     /// A string from Rust text.
     pub fn from_rust_str(s: &str) -> Self {
         if s.is_ascii() {
