@@ -43,6 +43,13 @@ fn from_units(vm: &mut Vm, units: &[u16]) -> Value {
     Value::string(vm.heap.alloc(JsString::from_utf16(units)))
 }
 
+/// The flat string `s`'s code units `from..to` as a new string, copied from
+/// `s` in its own width (not through a copy of all of `s`).
+fn substring_value(vm: &mut Vm, s: Gc<JsString>, from: usize, to: usize) -> Value {
+    let sub = JsString::from_js_str(s.borrow(&vm.heap).flat().slice(from, to));
+    Value::string(vm.heap.alloc(sub))
+}
+
 fn string_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let s = if info.argc == 0 {
         vm.atoms.intern_str(&mut vm.heap, "")
@@ -211,9 +218,9 @@ fn index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let s = this_string(vm, info, "indexOf")?;
     let search = arg_string(vm, info, 0)?;
     let pos = position_arg(vm, info, 1)?;
-    let (h, n) = (units(vm, s), units(vm, search));
+    let (h, n) = (s.borrow(&vm.heap).flat(), search.borrow(&vm.heap).flat());
     let start = pos.clamp(0.0, h.len() as f64) as usize;
-    Ok(Value::number(find_units(&h, &n, start).map_or(-1.0, |i| i as f64)))
+    Ok(Value::number(h.find(n, start).map_or(-1.0, |i| i as f64)))
 }
 
 fn last_index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -221,15 +228,10 @@ fn last_index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let search = arg_string(vm, info, 0)?;
     let pos_arg = info.arg(vm, 1);
     let num_pos = to_number(vm, pos_arg)?;
-    let (h, n) = (units(vm, s), units(vm, search));
+    let (h, n) = (s.borrow(&vm.heap).flat(), search.borrow(&vm.heap).flat());
     let pos = if num_pos.is_nan() { f64::INFINITY } else { to_integer_or_infinity(num_pos) };
     let start = pos.clamp(0.0, h.len() as f64) as usize;
-    if n.len() > h.len() {
-        return Ok(Value::number(-1.0));
-    }
-    let max_start = start.min(h.len() - n.len());
-    let found = (0..=max_start).rev().find(|&i| h[i..i + n.len()] == n[..]);
-    Ok(Value::number(found.map_or(-1.0, |i| i as f64)))
+    Ok(Value::number(h.rfind(n, start).map_or(-1.0, |i| i as f64)))
 }
 
 /// IsRegExp (§7.2.8).
@@ -245,9 +247,9 @@ fn includes(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let search = arg_string(vm, info, 0)?;
     let pos = position_arg(vm, info, 1)?;
-    let (h, n) = (units(vm, s), units(vm, search));
+    let (h, n) = (s.borrow(&vm.heap).flat(), search.borrow(&vm.heap).flat());
     let start = pos.clamp(0.0, h.len() as f64) as usize;
-    Ok(Value::boolean(find_units(&h, &n, start).is_some()))
+    Ok(Value::boolean(h.find(n, start).is_some()))
 }
 
 fn starts_with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -258,9 +260,9 @@ fn starts_with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let search = arg_string(vm, info, 0)?;
     let pos = position_arg(vm, info, 1)?;
-    let (h, n) = (units(vm, s), units(vm, search));
+    let (h, n) = (s.borrow(&vm.heap).flat(), search.borrow(&vm.heap).flat());
     let start = pos.clamp(0.0, h.len() as f64) as usize;
-    Ok(Value::boolean(h.len() >= start + n.len() && h[start..start + n.len()] == n[..]))
+    Ok(Value::boolean(h.matches_at(n, start)))
 }
 
 fn ends_with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -270,14 +272,15 @@ fn ends_with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("First argument to String.prototype.endsWith must not be a regular expression"));
     }
     let search = arg_string(vm, info, 0)?;
-    let (h, n) = (units(vm, s), units(vm, search));
+    let len = s.borrow(&vm.heap).len();
     let end_arg = info.arg(vm, 1);
     let end = if end_arg.is_undefined() {
-        h.len()
+        len
     } else {
-        to_integer_or_infinity(to_number(vm, end_arg)?).clamp(0.0, h.len() as f64) as usize
+        to_integer_or_infinity(to_number(vm, end_arg)?).clamp(0.0, len as f64) as usize
     };
-    Ok(Value::boolean(end >= n.len() && h[end - n.len()..end] == n[..]))
+    let (h, n) = (s.borrow(&vm.heap).flat(), search.borrow(&vm.heap).flat());
+    Ok(Value::boolean(end.checked_sub(n.len()).is_some_and(|start| h.matches_at(n, start))))
 }
 
 fn slice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -291,8 +294,7 @@ fn slice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if from >= to {
         return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
     }
-    let u = units(vm, s);
-    Ok(from_units(vm, &u[from as usize..to as usize]))
+    Ok(substring_value(vm, s, from as usize, to as usize))
 }
 
 fn substring(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -303,8 +305,7 @@ fn substring(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let end =
         if end_arg.is_undefined() { len } else { to_integer_or_infinity(to_number(vm, end_arg)?).clamp(0.0, len) };
     let (from, to) = (start.min(end), start.max(end));
-    let u = units(vm, s);
-    Ok(from_units(vm, &u[from as usize..to as usize]))
+    Ok(substring_value(vm, s, from as usize, to as usize))
 }
 
 fn substr(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -318,8 +319,7 @@ fn substr(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if start >= end {
         return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
     }
-    let u = units(vm, s);
-    Ok(from_units(vm, &u[start as usize..end as usize]))
+    Ok(substring_value(vm, s, start as usize, end as usize))
 }
 
 /// toUpperCase / toLowerCase, and the TransformCase of their locale forms,
@@ -399,20 +399,20 @@ fn string_with_lone_surrogates(s: JsStr<'_>) -> Vec<Result<char, u16>> {
 
 fn trim_impl(vm: &mut Vm, info: &CallInfo, start: bool, end: bool, name: &str) -> JsResult<Value> {
     let s = this_string(vm, info, name)?;
-    let u = units(vm, s);
+    let u = s.borrow(&vm.heap).flat();
     let mut a = 0;
     let mut b = u.len();
     if start {
-        while a < b && is_white_space_or_line_terminator(u[a]) {
+        while a < b && is_white_space_or_line_terminator(u.at(a)) {
             a += 1;
         }
     }
     if end {
-        while b > a && is_white_space_or_line_terminator(u[b - 1]) {
+        while b > a && is_white_space_or_line_terminator(u.at(b - 1)) {
             b -= 1;
         }
     }
-    Ok(from_units(vm, &u[a..b]))
+    Ok(substring_value(vm, s, a, b))
 }
 
 fn trim(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

@@ -4,6 +4,7 @@
 
 mod atom;
 mod builder;
+mod search;
 mod white_space;
 
 use std::cell::Cell;
