@@ -404,7 +404,8 @@ pub(crate) fn install(vm: &mut Vm) {
     method(vm, proto, "bind", 1, bind);
     method(vm, proto, "toString", 0, to_string_method);
     let has_instance_symbol = vm.symbols.has_instance;
-    symbol_method(vm, proto, has_instance_symbol, "[Symbol.hasInstance]", 1, has_instance, Attributes::NONE);
+    vm.realm.intrinsics.function_has_instance =
+        symbol_method(vm, proto, has_instance_symbol, "[Symbol.hasInstance]", 1, has_instance, Attributes::NONE);
     let thrower = native_function(vm, "", 0, throw_type_error, false);
     thrower.borrow_mut(&mut vm.heap).extensible = false;
     // %ThrowTypeError%'s `length` and `name` are frozen too.

@@ -118,6 +118,12 @@ pub fn instance_of(vm: &mut Vm, v: Value, target: Value) -> JsResult<bool> {
     }
     let key = PropertyKey::Symbol(vm.symbols.has_instance);
     let handler = im::get_method(vm, target, key)?;
+    // This realm's %Function.prototype%[@@hasInstance] is
+    // OrdinaryHasInstance(this, v) with no other step, so it runs here
+    // without a native call (it would run in this realm too).
+    if handler == Some(Value::object(vm.realm.intrinsics.function_has_instance)) {
+        return im::ordinary_has_instance(vm, target, v);
+    }
     if let Some(h) = handler {
         let r = im::call(vm, h, target, &[v])?;
         return Ok(to_boolean(vm, r));

@@ -76,6 +76,8 @@ intrinsics! {
     object_constructor,
     /// `%Function%`
     function_constructor,
+    /// `%Function.prototype%[@@hasInstance]`
+    function_has_instance,
     /// `%Array%`
     array_constructor,
     /// `%ThrowTypeError%`
