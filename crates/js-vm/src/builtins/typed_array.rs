@@ -379,6 +379,36 @@ fn get_index(vm: &mut Vm, o: Gc<JsObject>, index: usize) -> Value {
     typed_array_data(vm, o).and_then(|ta| read(vm, &ta, index)).unwrap_or(Value::UNDEFINED)
 }
 
+/// The integer index a Number key names, if it is one (`-0` is `0`).
+/// Every Number is the value of a CanonicalNumericIndexString (its
+/// ToString reads back as itself), so a typed array answers any Number key
+/// itself, without reading its prototypes: an element, or nothing.
+fn number_index(n: f64) -> Option<usize> {
+    (n >= 0.0 && n.fract() == 0.0 && n < 9_007_199_254_740_992.0).then_some(n as usize)
+}
+
+/// `o[n]` for a Number `n` when `o` is a typed array ([[Get]] of §10.4.5.4
+/// without converting `n` to a key); `None` when `o` is not one. Out of
+/// line: the interpreter asks after its dense-array path missed.
+#[inline(never)]
+pub(crate) fn get_number_key(vm: &mut Vm, o: Gc<JsObject>, n: f64) -> Option<Value> {
+    let ta = typed_array_data(vm, o)?;
+    Some(number_index(n).and_then(|index| read(vm, &ta, index)).unwrap_or(Value::UNDEFINED))
+}
+
+/// `o[n] = v` for a Number `n` with `o` as the receiver when `o` is a
+/// typed array over a mutable buffer ([[Set]] of §10.4.5.5:
+/// TypedArraySetElement, which succeeds for any index); `None` for any
+/// other object, which takes the generic path.
+#[inline(never)]
+pub(crate) fn set_number_key(vm: &mut Vm, o: Gc<JsObject>, n: f64, v: Value) -> Option<JsResult<()>> {
+    let ta = typed_array_data(vm, o)?;
+    if is_immutable_buffer(vm, ta.buffer) {
+        return None;
+    }
+    Some(set_index(vm, o, number_index(n), v))
+}
+
 /// `TypedArraySetElement` (§10.4.5.16): converts first (which may run
 /// user code and detach the buffer), then writes if still valid.
 fn set_index(vm: &mut Vm, o: Gc<JsObject>, index: Option<usize>, v: Value) -> JsResult<()> {

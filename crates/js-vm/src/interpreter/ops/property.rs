@@ -415,11 +415,15 @@ pub(in crate::interpreter) fn get_indexed(
     key: Reg,
 ) -> JsResult<()> {
     let (base_value, key_value) = (cx.get(vm, obj), cx.get(vm, key));
-    if let (Some(o), Some(n)) = (base_value.as_object(), key_value.as_number())
-        && let Some(v) = fast_element(vm, o, n)
-    {
-        cx.set(vm, dst, v);
-        return Ok(());
+    if let (Some(o), Some(n)) = (base_value.as_object(), key_value.as_number()) {
+        if let Some(v) = fast_element(vm, o, n) {
+            cx.set(vm, dst, v);
+            return Ok(());
+        }
+        if let Some(v) = crate::builtins::typed_array::get_number_key(vm, o, n) {
+            cx.set(vm, dst, v);
+            return Ok(());
+        }
     }
     if base_value.is_nullish() {
         return Err(nullish_base_error(vm, base_value, key_value, "read properties", "reading"));
@@ -464,10 +468,13 @@ pub(in crate::interpreter) fn set_indexed(
     strict: bool,
 ) -> JsResult<()> {
     let (target, key_value, v) = (cx.get(vm, obj), cx.get(vm, key), cx.get(vm, src));
-    if let (Some(o), Some(n)) = (target.as_object(), key_value.as_number())
-        && set_fast_element(vm, o, n, v)
-    {
-        return Ok(());
+    if let (Some(o), Some(n)) = (target.as_object(), key_value.as_number()) {
+        if set_fast_element(vm, o, n, v) {
+            return Ok(());
+        }
+        if let Some(done) = crate::builtins::typed_array::set_number_key(vm, o, n, v) {
+            return done;
+        }
     }
     if target.is_nullish() {
         return Err(nullish_base_error(vm, target, key_value, "set properties", "setting"));
