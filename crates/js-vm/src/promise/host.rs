@@ -59,18 +59,17 @@ impl Vm {
         absent
     }
 
-    /// Whether `Invoke(p, "then", …)` on the native promise `p` would call
+    /// Whether `Invoke(p, "then", …)` on the native promise `p`, whose
+    /// `constructor` the caller found to be %Promise%
+    /// ([`PromiseHost::promise_constructor_is_intact`], which also checks
+    /// that its prototype is this realm's %Promise.prototype%), would call
     /// %Promise.prototype.then% and its SpeciesConstructor give %Promise%,
-    /// with no observable step on the way: `p` has no own properties, its
-    /// `constructor` is %Promise% ([`PromiseHost::promise_constructor_is_intact`],
-    /// which also checks its prototype is this realm's %Promise.prototype%),
-    /// that prototype's own `then` is the intrinsic data property, and
+    /// with no observable step on the way: `p` has no own properties, that
+    /// prototype's own `then` is the intrinsic data property, and
     /// %Promise%'s `@@species` still has the intrinsic getter (which returns
     /// its receiver).
-    pub(crate) fn promise_then_is_intact(&mut self, p: Gc<JsObject>) -> bool {
-        if !p.borrow(&self.heap).shape().is_some_and(|s| Gc::ptr_eq(s, self.root_shape))
-            || !self.host().promise_constructor_is_intact(p)
-        {
+    pub(crate) fn promise_then_is_intact_given_constructor(&mut self, p: Gc<JsObject>) -> bool {
+        if !p.borrow(&self.heap).shape().is_some_and(|s| Gc::ptr_eq(s, self.root_shape)) {
             return false;
         }
         let (prototype, constructor) =

@@ -6,7 +6,7 @@
 //! that step can be observed: `this` is %Promise%, its `resolve` is
 //! %Promise.resolve%, and the element is a native promise on which `then`
 //! finds %Promise.prototype.then% and the species %Promise%
-//! ([`Vm::promise_then_is_intact`]). Then the element functions could
+//! ([`Vm::promise_then_is_intact_given_constructor`]). Then the element functions could
 //! only ever be called by the reaction `then` registers, and the promise
 //! `then` derives could never be seen: its handlers are the element
 //! functions and %Promise%'s own resolving functions, which return
@@ -62,15 +62,30 @@ impl ElementResolve {
     /// `Call(promiseResolve, C, « value »)`. %Promise.resolve% returns a
     /// native promise whose `constructor` is %Promise% as it is (PromiseResolve
     /// step 1), found here without the call.
-    fn resolve(self, vm: &mut Vm, value: Value) -> JsResult<Value> {
+    fn resolve(self, vm: &mut Vm, value: Value) -> JsResult<ResolvedElement> {
         if self.intrinsic
             && let Some(p) = as_promise(vm, value)
             && vm.host().promise_constructor_is_intact(p)
         {
-            return Ok(value);
+            return Ok(ResolvedElement { promise: value, intact: Some(p) });
         }
-        call(vm, self.promise_resolve, self.c, &[value])
+        let promise = call(vm, self.promise_resolve, self.c, &[value])?;
+        let intact = if self.intrinsic {
+            as_promise(vm, promise).filter(|&p| vm.host().promise_constructor_is_intact(p))
+        } else {
+            None
+        };
+        Ok(ResolvedElement { promise, intact })
     }
+}
+
+/// An element's `nextPromise`, and what is known of it for the fast `then`.
+#[derive(Clone, Copy)]
+struct ResolvedElement {
+    promise: Value,
+    /// The promise, when it is native with %Promise% as its `constructor`
+    /// and [`ElementResolve::intrinsic`] holds (found once, by `resolve`).
+    intact: Option<Gc<JsObject>>,
 }
 
 /// `Promise.allKeyed` and `Promise.allSettledKeyed` (the await-dictionary
@@ -126,9 +141,9 @@ fn perform_keyed(
         vm.keep_alive(key_value);
         let index = keys.len() - 1;
         state.borrow_mut(&mut vm.heap).values.push(Value::UNDEFINED);
-        let next_promise = resolve.resolve(vm, value)?;
-        vm.keep_alive(next_promise);
-        then_element(vm, state, index, next_promise, resolve.intrinsic)?;
+        let next = resolve.resolve(vm, value)?;
+        vm.keep_alive(next.promise);
+        then_element(vm, state, index, next)?;
     }
     // The keys ride with the values: the element functions only fill
     // `values`; the result object is made once all are in.
@@ -250,29 +265,24 @@ fn perform_combinator(
             }
             return Ok(capability.promise);
         };
-        let next_promise = resolve.resolve(vm, next)?;
-        vm.keep_alive(next_promise);
+        let next = resolve.resolve(vm, next)?;
+        vm.keep_alive(next.promise);
         if which != Combinator::Race {
             state.borrow_mut(&mut vm.heap).values.push(Value::UNDEFINED);
         }
-        then_element(vm, state, index, next_promise, resolve.intrinsic)?;
+        then_element(vm, state, index, next)?;
         index += 1;
     }
 }
 
-/// Registers the reactions of element `index` on `next_promise`: the
+/// Registers the reactions of element `index` on its `nextPromise`: the
 /// element functions through `Invoke(nextPromise, "then", …)`, or, when
-/// `intrinsic` (see [`ElementResolve`]) and that `then` is the intrinsic
-/// one, a slim reaction carrying the element's record (see the module
+/// the promise is [`ResolvedElement::intact`] and its `then` is the
+/// intrinsic one, a slim reaction carrying the element's record (see the module
 /// documentation). `race` has no element functions: its reactions are the
 /// capability's own functions.
-fn then_element(
-    vm: &mut Vm,
-    state: Gc<CombinatorState>,
-    index: usize,
-    next_promise: Value,
-    intrinsic: bool,
-) -> JsResult<()> {
+fn then_element(vm: &mut Vm, state: Gc<CombinatorState>, index: usize, next: ResolvedElement) -> JsResult<()> {
+    let next_promise = next.promise;
     let (which, capability) = {
         let s = state.borrow(&vm.heap);
         (s.which, s.capability)
@@ -280,9 +290,8 @@ fn then_element(
     if which != Combinator::Race {
         state.borrow_mut(&mut vm.heap).remaining += 1;
     }
-    if intrinsic
-        && let Some(p) = as_promise(vm, next_promise)
-        && vm.promise_then_is_intact(p)
+    if let Some(p) = next.intact
+        && vm.promise_then_is_intact_given_constructor(p)
     {
         // The record is reachable from the reaction, and the reaction from
         // the promise, which the caller keeps alive.
