@@ -204,16 +204,6 @@ fn at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     Ok(from_units(vm, &[unit]))
 }
 
-fn find_units(haystack: &[u16], needle: &[u16], from: usize) -> Option<usize> {
-    if needle.is_empty() {
-        return (from <= haystack.len()).then_some(from);
-    }
-    if needle.len() > haystack.len() {
-        return None;
-    }
-    (from..=haystack.len() - needle.len()).find(|&i| &haystack[i..i + needle.len()] == needle)
-}
-
 fn index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let s = this_string(vm, info, "indexOf")?;
     let search = arg_string(vm, info, 0)?;
@@ -526,27 +516,27 @@ fn split(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if separator.is_undefined() {
         return Ok(Value::object(super::array::array_create(vm, &[Value::string(s)])));
     }
-    let (h, n) = (units(vm, s), units(vm, sep));
+    let (h_len, n_len) = (s.borrow(&vm.heap).len(), sep.borrow(&vm.heap).len());
     let mut parts = Vec::new();
-    if n.is_empty() {
-        for &u in h.iter().take(lim as usize) {
-            parts.push(from_units(vm, &[u]));
+    if n_len == 0 {
+        for i in 0..h_len.min(lim as usize) {
+            parts.push(substring_value(vm, s, i, i + 1));
         }
         return Ok(Value::object(super::array::array_create(vm, &parts)));
     }
-    if h.is_empty() {
+    if h_len == 0 {
         return Ok(Value::object(super::array::array_create(vm, &[Value::string(s)])));
     }
     let mut start = 0;
-    while let Some(i) = find_units(&h, &n, start) {
-        parts.push(from_units(vm, &h[start..i]));
+    while let Some(i) = s.borrow(&vm.heap).flat().find(sep.borrow(&vm.heap).flat(), start) {
+        parts.push(substring_value(vm, s, start, i));
         vm.keep_alive(*parts.last().unwrap_or(&Value::UNDEFINED));
         if parts.len() as u32 >= lim {
             return Ok(Value::object(super::array::array_create(vm, &parts)));
         }
-        start = i + n.len();
+        start = i + n_len;
     }
-    parts.push(from_units(vm, &h[start..]));
+    parts.push(substring_value(vm, s, start, h_len));
     Ok(Value::object(super::array::array_create(vm, &parts)))
 }
 
@@ -634,7 +624,7 @@ fn replace_impl(vm: &mut Vm, info: &CallInfo, all: bool) -> JsResult<Value> {
     let (h, n) = (units(vm, s), units(vm, search));
     let mut positions = Vec::new();
     let mut from = 0;
-    while let Some(p) = find_units(&h, &n, from) {
+    while let Some(p) = s.borrow(&vm.heap).flat().find(search.borrow(&vm.heap).flat(), from) {
         positions.push(p);
         if !all {
             break;

@@ -17,3 +17,10 @@ let total = 0;
 for (let i = 0; i < 2000; i++) total += long.substring(i, i + 5).length + long.indexOf("y", i) + (long.startsWith("xx", i) ? 1 : 0);
 console.log(total, long.slice(99998, 100003), long.endsWith("\u2192y", 100002));
 console.log("abc".endsWith("c", { valueOf() { console.log("valueOf"); return 3; } }));
+
+// split and replace over both widths, with empty, absent and repeated separators.
+for (const s of ["a,b,,c", "", "abc", "a\u2192b\u2192", "\u2192", ",,"]) {
+  for (const sep of [",", "", "\u2192", "b", "zz", ",,"]) {
+    console.log(JSON.stringify([s.split(sep), s.split(sep, 2), s.split(sep, 0), s.replace(sep, "[$&]"), s.replaceAll(sep, "<$`>"), s.replace(sep, (m, p) => p + "!")]));
+  }
+}
