@@ -89,8 +89,28 @@ pub fn to_integer_or_infinity(n: f64) -> f64 {
     if n.is_nan() || n == 0.0 { 0.0 } else { n.trunc() }
 }
 
-/// `ToUint32` on a number.
+/// `ToUint32` on a number. Integers that fit in 32 bits, signed or not,
+/// are the common case (typed-array stores, `>>> 0`) and skip the
+/// truncation and modulo. Not inlined: the interpreter's bitwise operators
+/// inline their own int32 test and call this only after it failed, and
+/// inlining it there as well costs crypto 1% more instructions.
+#[inline(never)]
 pub fn to_uint32(n: f64) -> u32 {
+    // `as` saturates and maps NaN to 0; each round trip rejects those.
+    let signed = n as i32;
+    if f64::from(signed) == n {
+        return signed.cast_unsigned();
+    }
+    let unsigned = n as u32;
+    if f64::from(unsigned) == n {
+        return unsigned;
+    }
+    to_uint32_modulo(n)
+}
+
+/// `ToUint32` of a number that is not a 32-bit integer: the integer part
+/// modulo 2^32, and 0 for NaN and the infinities.
+fn to_uint32_modulo(n: f64) -> u32 {
     if !n.is_finite() {
         return 0;
     }
@@ -100,7 +120,7 @@ pub fn to_uint32(n: f64) -> u32 {
 
 /// `ToInt32` on a number.
 pub fn to_int32(n: f64) -> i32 {
-    to_uint32(n) as i32
+    to_uint32(n).cast_signed()
 }
 
 #[cfg(test)]
@@ -135,6 +155,35 @@ mod tests {
         assert_eq!(number_to_string(1e-7), "1e-7");
         assert_eq!(number_to_string(f64::NAN), "NaN");
         assert_eq!(number_to_string(f64::NEG_INFINITY), "-Infinity");
+    }
+
+    /// The 32-bit integer fast paths of ToUint32 agree with the modulo.
+    #[test]
+    fn to_uint32_fast_paths_match_the_modulo() {
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            5.5,
+            -5.5,
+            2_147_483_647.0,
+            2_147_483_648.0,
+            -2_147_483_648.0,
+            -2_147_483_649.0,
+            4_294_967_295.0,
+            4_294_967_296.0,
+            -4_294_967_296.0,
+            1e20,
+            9_223_372_036_854_775_808.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for &x in &values {
+            assert_eq!(to_uint32(x), to_uint32_modulo(x), "ToUint32({x})");
+            assert_eq!(to_int32(x), to_uint32_modulo(x).cast_signed(), "ToInt32({x})");
+        }
     }
 
     #[test]

@@ -18,7 +18,8 @@ use std::cmp::Ordering;
 use js_gc::{Gc, GcAny, Trace, Tracer};
 
 use super::array_buffer::{
-    MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, relative_index, to_index, with_buffer_mut,
+    BufferData, MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, relative_index, to_index,
+    with_buffer_mut,
 };
 use super::{accessor_property, method, native_function, value_property};
 use crate::abstract_ops::{
@@ -67,18 +68,6 @@ pub enum ElementType {
     BigUint64,
 }
 
-/// `ToInt8` (§7.1.8).
-pub fn to_int8(n: f64) -> i8 {
-    // Truncating the modulo-2^32 value keeps the low 8 bits, which is the
-    // modulo-2^8 wrap the spec asks for.
-    to_int32(n) as i8
-}
-
-/// `ToUint8` (§7.1.9).
-pub fn to_uint8(n: f64) -> u8 {
-    to_int32(n) as u8
-}
-
 /// `ToUint8Clamp` (§7.1.10): clamps, then rounds half to even.
 pub fn to_uint8_clamp(n: f64) -> u8 {
     if n.is_nan() || n <= 0.0 {
@@ -91,34 +80,6 @@ pub fn to_uint8_clamp(n: f64) -> u8 {
     let diff = n - f;
     let rounded = if diff > 0.5 || (diff == 0.5 && f % 2.0 != 0.0) { f + 1.0 } else { f };
     rounded as u8
-}
-
-/// `ToInt16` (§7.1.6).
-pub fn to_int16(n: f64) -> i16 {
-    to_int32(n) as i16
-}
-
-/// `ToUint16` (§7.1.7).
-pub fn to_uint16(n: f64) -> u16 {
-    to_int32(n) as u16
-}
-
-/// Copies the little-endian bytes `le` into `out`, reversed for big endian.
-fn put<const N: usize>(out: &mut [u8; 8], le: [u8; N], little: bool) {
-    out[..N].copy_from_slice(&le);
-    if !little {
-        out[..N].reverse();
-    }
-}
-
-/// The first `N` bytes of `bytes` in little-endian order.
-fn take<const N: usize>(bytes: &[u8], little: bool) -> [u8; N] {
-    let mut a = [0; N];
-    a.copy_from_slice(&bytes[..N]);
-    if !little {
-        a.reverse();
-    }
-    a
 }
 
 /// The integer part of `n` modulo 2⁶⁴ (0 for NaN and the infinities).
@@ -201,8 +162,19 @@ impl ElementType {
     /// allocate their result.
     pub fn to_value(self, vm: &mut Vm, bytes: &[u8], little: bool) -> Value {
         match self {
-            Self::BigInt64 => big_int_from_i64(vm, i64::from_le_bytes(take(bytes, little))),
-            Self::BigUint64 => big_int_from_u64(vm, u64::from_le_bytes(take(bytes, little))),
+            Self::BigInt64 | Self::BigUint64 => {
+                let mut raw = [0; 8];
+                raw.copy_from_slice(&bytes[..8]);
+                if !little {
+                    raw.reverse();
+                }
+                let bits = u64::from_le_bytes(raw);
+                if self == Self::BigInt64 {
+                    big_int_from_i64(vm, bits.cast_signed())
+                } else {
+                    big_int_from_u64(vm, bits)
+                }
+            }
             _ => Value::number(self.decode(bytes, little)),
         }
     }
@@ -220,19 +192,14 @@ impl ElementType {
     /// Number (only the default sort's integer order relies on that being
     /// monotonic; BigInt values come from [`Self::to_value`]).
     pub fn decode(self, bytes: &[u8], little: bool) -> f64 {
-        match self {
-            Self::Int8 => f64::from(bytes[0] as i8),
-            Self::Uint8 | Self::Uint8Clamped => f64::from(bytes[0]),
-            Self::Int16 => f64::from(i16::from_le_bytes(take(bytes, little))),
-            Self::Uint16 => f64::from(u16::from_le_bytes(take(bytes, little))),
-            Self::Int32 => f64::from(i32::from_le_bytes(take(bytes, little))),
-            Self::Uint32 => f64::from(u32::from_le_bytes(take(bytes, little))),
-            Self::Float16 => f16_bits_to_f64(u16::from_le_bytes(take(bytes, little))),
-            Self::Float32 => f64::from(f32::from_le_bytes(take(bytes, little))),
-            Self::Float64 => f64::from_le_bytes(take(bytes, little)),
-            Self::BigInt64 => i64::from_le_bytes(take(bytes, little)) as f64,
-            Self::BigUint64 => u64::from_le_bytes(take(bytes, little)) as f64,
+        if little {
+            return self.load(bytes);
         }
+        let mut le = [0; 8];
+        let size = self.size();
+        le[..size].copy_from_slice(&bytes[..size]);
+        le[..size].reverse();
+        self.load(&le)
     }
 
     /// `NumericToRawBytes` for the Number element types: the first
@@ -241,21 +208,59 @@ impl ElementType {
     /// [`Self::coerce`]; no Number ever reaches a BigInt element).
     pub fn encode(self, n: f64, little: bool) -> [u8; 8] {
         let mut out = [0; 8];
-        match self {
-            Self::Int8 => out[0] = to_int8(n) as u8,
-            Self::Uint8 => out[0] = to_uint8(n),
-            Self::Uint8Clamped => out[0] = to_uint8_clamp(n),
-            Self::Int16 => put(&mut out, to_int16(n).to_le_bytes(), little),
-            Self::Uint16 => put(&mut out, to_uint16(n).to_le_bytes(), little),
-            Self::Int32 => put(&mut out, to_int32(n).to_le_bytes(), little),
-            Self::Uint32 => put(&mut out, crate::abstract_ops::to_uint32(n).to_le_bytes(), little),
-            Self::Float16 => put(&mut out, f64_to_f16_bits(n).to_le_bytes(), little),
-            // `as` rounds to nearest, ties to even, as §6.1.6.1 requires.
-            Self::Float32 => put(&mut out, (n as f32).to_le_bytes(), little),
-            Self::Float64 => put(&mut out, n.to_le_bytes(), little),
-            Self::BigInt64 | Self::BigUint64 => put(&mut out, wrap_u64(n).to_le_bytes(), little),
+        self.store(&mut out, n);
+        if !little {
+            out[..self.size()].reverse();
         }
         out
+    }
+
+    /// [`Self::decode`] of little-endian bytes, the order elements are
+    /// stored in: what an element read costs. Fewer than [`Self::size`]
+    /// bytes read as 0 (callers check the index first).
+    #[inline]
+    fn load(self, bytes: &[u8]) -> f64 {
+        fn le<const N: usize>(bytes: &[u8]) -> [u8; N] {
+            bytes.first_chunk::<N>().copied().unwrap_or([0; N])
+        }
+        match self {
+            Self::Int8 => f64::from(le::<1>(bytes)[0].cast_signed()),
+            Self::Uint8 | Self::Uint8Clamped => f64::from(le::<1>(bytes)[0]),
+            Self::Int16 => f64::from(i16::from_le_bytes(le(bytes))),
+            Self::Uint16 => f64::from(u16::from_le_bytes(le(bytes))),
+            Self::Int32 => f64::from(i32::from_le_bytes(le(bytes))),
+            Self::Uint32 => f64::from(u32::from_le_bytes(le(bytes))),
+            Self::Float16 => f16_bits_to_f64(u16::from_le_bytes(le(bytes))),
+            Self::Float32 => f64::from(f32::from_le_bytes(le(bytes))),
+            Self::Float64 => f64::from_le_bytes(le(bytes)),
+            Self::BigInt64 => i64::from_le_bytes(le(bytes)) as f64,
+            Self::BigUint64 => u64::from_le_bytes(le(bytes)) as f64,
+        }
+    }
+
+    /// [`Self::encode`] written straight into the first [`Self::size`]
+    /// bytes of `bytes`, little-endian: what an element write costs.
+    /// Shorter `bytes` are left alone (callers check the index first).
+    #[inline]
+    fn store(self, bytes: &mut [u8], n: f64) {
+        fn put<const N: usize>(bytes: &mut [u8], le: [u8; N]) {
+            if let Some(chunk) = bytes.first_chunk_mut::<N>() {
+                *chunk = le;
+            }
+        }
+        // ToInt8, ToUint8, ToInt16 and ToUint16 (§7.1.6–9) keep the low
+        // bits of ToInt32, which is what the truncating casts take.
+        match self {
+            Self::Int8 | Self::Uint8 => put(bytes, [to_int32(n) as u8]),
+            Self::Uint8Clamped => put(bytes, [to_uint8_clamp(n)]),
+            Self::Int16 | Self::Uint16 => put(bytes, (to_int32(n) as u16).to_le_bytes()),
+            Self::Int32 | Self::Uint32 => put(bytes, to_int32(n).to_le_bytes()),
+            Self::Float16 => put(bytes, f64_to_f16_bits(n).to_le_bytes()),
+            // `as` rounds to nearest, ties to even, as §6.1.6.1 requires.
+            Self::Float32 => put(bytes, (n as f32).to_le_bytes()),
+            Self::Float64 => put(bytes, n.to_le_bytes()),
+            Self::BigInt64 | Self::BigUint64 => put(bytes, wrap_u64(n).to_le_bytes()),
+        }
     }
 }
 
@@ -329,14 +334,28 @@ pub(crate) fn is_typed_array(vm: &Vm, o: Gc<JsObject>) -> bool {
 /// `TypedArrayLength` after `IsTypedArrayOutOfBounds`: `None` when the
 /// view is out of bounds or its buffer detached.
 pub fn typed_array_length(vm: &Vm, ta: &TypedArrayData) -> Option<usize> {
-    let buffer_len = buffer_data(vm, ta.buffer)?.bytes()?.len();
-    if ta.byte_offset > buffer_len {
-        return None;
+    ta.length_within(buffer_data(vm, ta.buffer)?.bytes()?.len())
+}
+
+impl TypedArrayData {
+    /// [`typed_array_length`] over a buffer of `buffer_len` bytes.
+    #[inline]
+    fn length_within(&self, buffer_len: usize) -> Option<usize> {
+        if self.byte_offset > buffer_len {
+            return None;
+        }
+        let size = self.element.size();
+        match self.array_length {
+            Some(len) => (self.byte_offset + len * size <= buffer_len).then_some(len),
+            None => Some((buffer_len - self.byte_offset) / size),
+        }
     }
-    let size = ta.element.size();
-    match ta.array_length {
-        Some(len) => (ta.byte_offset + len * size <= buffer_len).then_some(len),
-        None => Some((buffer_len - ta.byte_offset) / size),
+
+    /// The byte offset of element `index` in a buffer of `buffer_len`
+    /// bytes, if `IsValidIntegerIndex` holds for it.
+    #[inline]
+    fn element_offset(&self, buffer_len: usize, index: usize) -> Option<usize> {
+        (index < self.length_within(buffer_len)?).then(|| self.byte_offset + index * self.element.size())
     }
 }
 
@@ -349,12 +368,9 @@ fn read(vm: &mut Vm, ta: &TypedArrayData, index: usize) -> Option<Value> {
 /// The little-endian bytes of the element at `index`, if the index is
 /// valid now.
 fn read_raw(vm: &Vm, ta: &TypedArrayData, index: usize) -> Option<RawElement> {
-    if index >= typed_array_length(vm, ta)? {
-        return None;
-    }
     let bytes = buffer_data(vm, ta.buffer)?.bytes()?;
+    let start = ta.element_offset(bytes.len(), index)?;
     let size = ta.element.size();
-    let start = ta.byte_offset + index * size;
     let mut raw = [0; 8];
     raw[..size].copy_from_slice(bytes.get(start..start + size)?);
     Some(raw)
@@ -362,13 +378,11 @@ fn read_raw(vm: &Vm, ta: &TypedArrayData, index: usize) -> Option<RawElement> {
 
 /// Writes a converted element at `index` if the index is valid now.
 fn write(vm: &mut Vm, ta: &TypedArrayData, index: usize, raw: RawElement) {
-    if typed_array_length(vm, ta).is_none_or(|len| index >= len) {
-        return;
-    }
     let size = ta.element.size();
-    let start = ta.byte_offset + index * size;
     with_buffer_mut(vm, ta.buffer, |d| {
-        if let Some(bytes) = d.bytes_mut() {
+        if let Some(bytes) = d.bytes_mut()
+            && let Some(start) = ta.element_offset(bytes.len(), index)
+        {
             bytes[start..start + size].copy_from_slice(&raw[..size]);
         }
     });
@@ -383,8 +397,12 @@ fn get_index(vm: &mut Vm, o: Gc<JsObject>, index: usize) -> Value {
 /// Every Number is the value of a CanonicalNumericIndexString (its
 /// ToString reads back as itself), so a typed array answers any Number key
 /// itself, without reading its prototypes: an element, or nothing.
+#[inline]
 fn number_index(n: f64) -> Option<usize> {
-    (n >= 0.0 && n.fract() == 0.0 && n < 9_007_199_254_740_992.0).then_some(n as usize)
+    // `as` saturates and maps NaN to 0; the round trip rejects those and
+    // fractions without calling `trunc`.
+    let index = n as u64;
+    (index as f64 == n && index < 1 << 53).then_some(index as usize)
 }
 
 /// `o[n]` for a Number `n` when `o` is a typed array ([[Get]] of §10.4.5.4
@@ -393,7 +411,15 @@ fn number_index(n: f64) -> Option<usize> {
 #[inline(never)]
 pub(crate) fn get_number_key(vm: &mut Vm, o: Gc<JsObject>, n: f64) -> Option<Value> {
     let ta = typed_array_data(vm, o)?;
-    Some(number_index(n).and_then(|index| read(vm, &ta, index)).unwrap_or(Value::UNDEFINED))
+    let Some(index) = number_index(n) else { return Some(Value::UNDEFINED) };
+    if ta.element.is_big_int() {
+        return Some(read(vm, &ta, index).unwrap_or(Value::UNDEFINED));
+    }
+    // A Number element reads without allocating: one look at the buffer.
+    let element = buffer_data(vm, ta.buffer)
+        .and_then(BufferData::bytes)
+        .and_then(|bytes| Some(ta.element.load(&bytes[ta.element_offset(bytes.len(), index)?..])));
+    Some(element.map_or(Value::UNDEFINED, Value::number))
 }
 
 /// `o[n] = v` for a Number `n` with `o` as the receiver when `o` is a
@@ -403,6 +429,24 @@ pub(crate) fn get_number_key(vm: &mut Vm, o: Gc<JsObject>, n: f64) -> Option<Val
 #[inline(never)]
 pub(crate) fn set_number_key(vm: &mut Vm, o: Gc<JsObject>, n: f64, v: Value) -> Option<JsResult<()>> {
     let ta = typed_array_data(vm, o)?;
+    if let Some(x) = v.as_number()
+        && !ta.element.is_big_int()
+    {
+        // ToNumber of a Number runs no code, so the buffer seen here is
+        // the one written: one look at it, and no raw element between.
+        let stored = with_buffer_mut(vm, ta.buffer, |d| {
+            if d.is_immutable() {
+                return false;
+            }
+            if let (Some(index), Some(bytes)) = (number_index(n), d.bytes_mut())
+                && let Some(start) = ta.element_offset(bytes.len(), index)
+            {
+                ta.element.store(&mut bytes[start..], x);
+            }
+            true
+        });
+        return stored.unwrap_or(true).then_some(Ok(()));
+    }
     if is_immutable_buffer(vm, ta.buffer) {
         return None;
     }
@@ -1707,19 +1751,24 @@ pub(crate) fn install(vm: &mut Vm) {
 mod tests {
     use super::*;
 
+    /// A stored Number wraps modulo 2^bits (ToInt8 … ToUint32, §7.1.6–9).
     #[test]
-    fn integer_conversions_wrap_modulo() {
-        assert_eq!(to_int8(128.0), -128);
-        assert_eq!(to_int8(-129.0), 127);
-        assert_eq!(to_int8(255.9), -1);
-        assert_eq!(to_uint8(256.0), 0);
-        assert_eq!(to_uint8(-1.0), 255);
-        assert_eq!(to_uint8(f64::NAN), 0);
-        assert_eq!(to_uint8(f64::INFINITY), 0);
-        assert_eq!(to_int16(32768.0), -32768);
-        assert_eq!(to_uint16(-1.5), 65535);
-        assert_eq!(to_uint16(65536.0 + 7.0), 7);
-        assert_eq!(to_int32(4_294_967_296.0 + 5.0), 5);
+    fn integer_elements_wrap_modulo() {
+        let round_trip = |t: ElementType, n: f64| t.decode(&t.encode(n, true), true);
+        assert_eq!(round_trip(ElementType::Int8, 128.0), -128.0);
+        assert_eq!(round_trip(ElementType::Int8, -129.0), 127.0);
+        assert_eq!(round_trip(ElementType::Int8, 255.9), -1.0);
+        assert_eq!(round_trip(ElementType::Uint8, 256.0), 0.0);
+        assert_eq!(round_trip(ElementType::Uint8, -1.0), 255.0);
+        assert_eq!(round_trip(ElementType::Uint8, f64::NAN), 0.0);
+        assert_eq!(round_trip(ElementType::Uint8, f64::INFINITY), 0.0);
+        assert_eq!(round_trip(ElementType::Int16, 32768.0), -32768.0);
+        assert_eq!(round_trip(ElementType::Uint16, -1.5), 65535.0);
+        assert_eq!(round_trip(ElementType::Uint16, 65536.0 + 7.0), 7.0);
+        assert_eq!(round_trip(ElementType::Int32, 4_294_967_296.0 + 5.0), 5.0);
+        assert_eq!(round_trip(ElementType::Uint32, -1.0), 4_294_967_295.0);
+        assert_eq!(round_trip(ElementType::Uint32, 2_147_483_648.5), 2_147_483_648.0);
+        assert_eq!(ElementType::Int32.decode(&[1, 2], true), 0.0, "a short slice reads as 0");
     }
 
     #[test]

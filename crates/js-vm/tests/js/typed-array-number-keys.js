@@ -37,3 +37,24 @@ for (let i = 0; i < 100000; i++) {
 console.log(sum);
 "use strict";
 console.log((function () { "use strict"; const t = new Uint8Array(1); t[10] = 1; t[-1] = 2; t[0.5] = 3; return Object.keys(t).join(); })());
+// Values on both sides of the int32 and uint32 ranges, through each
+// integer element type's wrap.
+const edges = [2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 3, -(2 ** 31), -(2 ** 31) - 1, -1.5, 1e20, -1e20];
+for (const T of [Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array]) {
+  const a = new T(edges.length);
+  for (let i = 0; i < edges.length; i++) a[i] = edges[i];
+  console.log(T.name, Array.from(a).join(","));
+}
+// A length-tracking view over a resizable buffer: writes past a shrink
+// are dropped, reads past it are undefined, a grow brings the index back.
+const resizable = new ArrayBuffer(8, { maxByteLength: 16 });
+const tracking = new Int16Array(resizable);
+const fixed = new Int16Array(resizable, 2, 2);
+for (let i = 0; i < 4; i++) tracking[i] = i + 10;
+resizable.resize(4);
+tracking[3] = 99;
+fixed[1] = 98;
+console.log(tracking.length, tracking[1], tracking[3], fixed[0], fixed.length);
+resizable.resize(16);
+tracking[7] = 7;
+console.log(tracking.length, Array.from(tracking).join(","), fixed[0], fixed[1]);
