@@ -162,8 +162,13 @@ pub enum Instruction {
     NewRegExp { dst: Reg, pattern: ConstIndex, flags: ConstIndex },
     /// `dst = {}`
     NewObject { dst: Reg },
-    /// `dst = []`
-    NewArray { dst: Reg },
+    /// `dst = []`, with room reserved for `capacity` elements (an array
+    /// literal's element count) so that its pushes do not regrow it.
+    NewArray { dst: Reg, capacity: u16 },
+    /// `dst = [c₀, …, cₙ₋₁]` for an array literal whose elements are all
+    /// number, string, boolean or null literals: the elements are the
+    /// `count` constants from `first` on, copied in one go.
+    NewArrayOfConstants { dst: Reg, first: ConstIndex, count: u16 },
     /// Appends `src` to the array in `array`.
     ArrayPush { array: Reg, src: Reg },
     /// Appends a hole (an elision).
@@ -470,6 +475,7 @@ impl Instruction {
             | Self::NewRegExp { dst, .. }
             | Self::NewObject { dst, .. }
             | Self::NewArray { dst, .. }
+            | Self::NewArrayOfConstants { dst, .. }
             | Self::Closure { dst, .. }
             | Self::NewDisposeCapability { dst, .. }
             | Self::LoadCallee { dst, .. }

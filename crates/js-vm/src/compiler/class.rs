@@ -71,7 +71,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         // defined; instance-field keys wait in an array for construction.
         let field_keys = self.temp()?;
         if has_instance_fields {
-            self.emit(Instruction::NewArray { dst: field_keys });
+            self.emit(Instruction::NewArray { dst: field_keys, capacity: 0 });
         }
         let statics = self.class_elements(class, &private, ClassObjects { ctor, proto, key, func, field_keys })?;
         // The inner name binding (in the class scope, see `split_bindings`)

@@ -851,10 +851,18 @@ impl<'a> FunctionCompiler<'_, 'a> {
     }
 
     fn array_literal(&mut self, a: &'a ArrayExpression<'a>, dst: Reg) -> CResult<()> {
+        if let Some(values) = self.primitive_elements(a) {
+            let first = self.constant_run(&values);
+            let count = u16::try_from(values.len()).unwrap_or(u16::MAX);
+            self.emit(Instruction::NewArrayOfConstants { dst, first, count });
+            return Ok(());
+        }
         let mark = self.mark();
         let array = self.temp()?;
         let item = self.temp()?;
-        self.emit(Instruction::NewArray { dst: array });
+        let pushed = a.elements.iter().filter(|e| !matches!(e, ArrayExpressionElement::SpreadElement(_))).count();
+        let capacity = u16::try_from(pushed).unwrap_or(u16::MAX);
+        self.emit(Instruction::NewArray { dst: array, capacity });
         for element in &a.elements {
             match element {
                 ArrayExpressionElement::SpreadElement(s) => {
@@ -875,6 +883,28 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.emit(Instruction::Move { dst, src: array });
         self.release(mark);
         Ok(())
+    }
+
+    /// The values of an array literal of two or more elements, each a
+    /// number, string, boolean or null literal (evaluating them runs no
+    /// code and cannot throw, so the array can be copied from constants).
+    fn primitive_elements(&mut self, a: &'a ArrayExpression<'a>) -> Option<Vec<Value>> {
+        if a.elements.len() < 2 || a.elements.len() > usize::from(u16::MAX) {
+            return None;
+        }
+        let mut values = Vec::with_capacity(a.elements.len());
+        for element in &a.elements {
+            values.push(match element.as_expression()? {
+                Expression::NumericLiteral(n) => Value::number(n.value),
+                Expression::StringLiteral(s) => {
+                    atom_value(self.vm, &decode_lone_surrogates(s.value.as_str(), s.lone_surrogates))
+                }
+                Expression::BooleanLiteral(b) => Value::boolean(b.value),
+                Expression::NullLiteral(_) => Value::NULL,
+                _ => return None,
+            });
+        }
+        Some(values)
     }
 
     /// Evaluates a property key into `dst` (a string, symbol or number).
@@ -1582,7 +1612,9 @@ impl<'a> FunctionCompiler<'_, 'a> {
         if arguments.iter().any(|a| matches!(a, Argument::SpreadElement(_))) {
             let array = self.temp()?;
             let item = self.temp()?;
-            self.emit(Instruction::NewArray { dst: array });
+            let pushed = arguments.iter().filter(|a| !matches!(a, Argument::SpreadElement(_))).count();
+            let capacity = u16::try_from(pushed).unwrap_or(u16::MAX);
+            self.emit(Instruction::NewArray { dst: array, capacity });
             for a in arguments {
                 match a {
                     Argument::SpreadElement(s) => {

@@ -228,6 +228,15 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
         self.patch(at, here);
     }
 
+    /// Appends `values` to the constant pool as one run (not shared with
+    /// other entries, so the run stays contiguous) and returns the index of
+    /// its first entry.
+    pub fn constant_run(&mut self, values: &[Value]) -> u32 {
+        let first = self.constants.len() as u32;
+        self.constants.extend_from_slice(values);
+        first
+    }
+
     /// A constant-pool index for `value`.
     pub fn constant(&mut self, value: Value) -> u32 {
         let key = value.to_bits();

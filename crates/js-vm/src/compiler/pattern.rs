@@ -178,7 +178,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let mark = self.mark();
         let array = self.temp()?;
         let item = self.temp()?;
-        self.emit(Instruction::NewArray { dst: array });
+        self.emit(Instruction::NewArray { dst: array, capacity: 0 });
         let start = self.here();
         let next = self.emit(Instruction::IteratorNext { dst: item, iter: record, done: u32::MAX });
         self.emit(Instruction::ArrayPush { array, src: item });

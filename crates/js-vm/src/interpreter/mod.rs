@@ -649,7 +649,10 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 }
                 Op::NewRegExp { dst, pattern, flags } => literal::new_regexp(vm, cx, dst, pattern, flags)?,
                 Op::NewObject { dst } => literal::new_object(vm, cx, dst),
-                Op::NewArray { dst } => literal::new_array(vm, cx, dst),
+                Op::NewArray { dst, capacity } => literal::new_array(vm, cx, dst, capacity),
+                Op::NewArrayOfConstants { dst, first, count } => {
+                    literal::new_array_of_constants(vm, cx, dst, first, count);
+                }
                 Op::ArrayPush { array, src } => literal::array_push(vm, cx, array, src),
                 Op::ArrayPushHole { array } => literal::array_push_hole(vm, cx, array),
                 Op::ArraySpread { array, src } => literal::array_spread(vm, cx, array, src)?,

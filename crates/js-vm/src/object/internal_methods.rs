@@ -863,10 +863,16 @@ pub fn make_dictionary(heap: &mut js_gc::Heap, obj: Gc<JsObject>) {
 
 /// `ArrayCreate` with the given elements.
 pub fn array_create(vm: &mut Vm, values: &[Value]) -> Gc<JsObject> {
+    array_from_elements(vm, values.to_vec())
+}
+
+/// `ArrayCreate` taking its dense elements, whose spare capacity is kept
+/// for the pushes of an array literal.
+pub fn array_from_elements(vm: &mut Vm, elements: Vec<Value>) -> Gc<JsObject> {
     let proto = vm.realm.intrinsics.array_prototype;
-    let length = values.len() as u32;
+    let length = u32::try_from(elements.len()).unwrap_or(u32::MAX);
     let obj = vm.new_object_of_kind(Some(proto), ObjectKind::Array { length, length_writable: true });
-    obj.borrow_mut(&mut vm.heap).elements = Elements::Dense(values.to_vec());
+    obj.borrow_mut(&mut vm.heap).elements = Elements::Dense(elements);
     obj
 }
 

@@ -174,10 +174,19 @@ pub(in crate::interpreter) fn new_object(vm: &mut Vm, cx: &FrameContext, dst: Re
     cx.set(vm, dst, Value::object(o));
 }
 
-/// `NewArray`: `[]`.
+/// `NewArray`: `[]`, its element storage sized for the literal.
 #[inline(always)]
-pub(in crate::interpreter) fn new_array(vm: &mut Vm, cx: &FrameContext, dst: Reg) {
-    let a = crate::builtins::array::array_create(vm, &[]);
+pub(in crate::interpreter) fn new_array(vm: &mut Vm, cx: &FrameContext, dst: Reg, capacity: u16) {
+    let a = crate::object::internal_methods::array_from_elements(vm, Vec::with_capacity(usize::from(capacity)));
+    cx.set(vm, dst, Value::object(a));
+}
+
+/// `NewArrayOfConstants`: an array literal of primitive literals.
+#[inline(always)]
+pub(in crate::interpreter) fn new_array_of_constants(vm: &mut Vm, cx: &FrameContext, dst: Reg, first: u32, count: u16) {
+    let start = first as usize;
+    let elements = cx.constants(vm).get(start..start + usize::from(count)).map_or_else(Vec::new, <[Value]>::to_vec);
+    let a = crate::object::internal_methods::array_from_elements(vm, elements);
     cx.set(vm, dst, Value::object(a));
 }
 

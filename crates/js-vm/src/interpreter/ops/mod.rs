@@ -109,6 +109,12 @@ impl FrameContext {
         self.code.borrow(&vm.heap).constants[i as usize]
     }
 
+    /// The running code's constant pool.
+    #[inline(always)]
+    pub(super) fn constants<'h>(&self, vm: &'h Vm) -> &'h [Value] {
+        &self.code.borrow(&vm.heap).constants
+    }
+
     /// The property key of a named-access constant (always an identifier
     /// atom, never an index).
     #[inline(always)]
