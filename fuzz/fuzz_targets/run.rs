@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 
 /// Counts the engine thread's bytes, so the heap limit covers everything.
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+static ALLOCATOR: CountingAllocator = CountingAllocator(std::alloc::System);
 
 /// Calls, loop iterations and builtin element visits per input.
 const STEPS: u64 = 200_000;

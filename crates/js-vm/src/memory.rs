@@ -48,16 +48,20 @@ impl std::fmt::Display for TerminationReason {
     }
 }
 
-/// A global allocator that forwards to the system allocator and counts, per
-/// thread, the bytes that thread has allocated and not yet freed.
+/// A global allocator that forwards to another (the system allocator by
+/// default) and counts, per thread, the bytes that thread has allocated and
+/// not yet freed.
 ///
 /// Install it with `#[global_allocator] static A: CountingAllocator =
-/// CountingAllocator;` so that [`VmOptions::max_heap_size`](crate::VmOptions::max_heap_size)
-/// covers every allocation a VM makes. Memory freed by another thread than
-/// the one that allocated it is credited to the freeing thread; a VM and
-/// its values stay on one thread, so its count is exact.
+/// CountingAllocator(std::alloc::System);` so that
+/// [`VmOptions::max_heap_size`](crate::VmOptions::max_heap_size) covers
+/// every allocation a VM makes; the `jsvm` binary counts over mimalloc (the
+/// `mimalloc` feature), whose small allocations cost a fraction of glibc's.
+/// Memory freed by another thread than the one that allocated it is
+/// credited to the freeing thread; a VM and its values stay on one thread,
+/// so its count is exact.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct CountingAllocator;
+pub struct CountingAllocator<A = System>(pub A);
 
 thread_local! {
     /// Bytes this thread allocated minus bytes it freed. A `const`
@@ -78,14 +82,14 @@ fn signed(size: usize) -> isize {
     isize::try_from(size).unwrap_or(isize::MAX)
 }
 
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees are `CountingAllocator`'s; the
-// counting touches only a `const`-initialised thread-local cell, which
-// neither allocates nor unwinds.
-unsafe impl GlobalAlloc for CountingAllocator {
+// SAFETY: every method forwards to the inner allocator `A` with the
+// caller's arguments unchanged, so `A`'s guarantees are
+// `CountingAllocator`'s; the counting touches only a `const`-initialised
+// thread-local cell, which neither allocates nor unwinds.
+unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded; the caller upholds `GlobalAlloc::alloc`'s contract.
-        let ptr = unsafe { System.alloc(layout) };
+        let ptr = unsafe { self.0.alloc(layout) };
         if !ptr.is_null() {
             COUNTING.store(true, Ordering::Relaxed);
             adjust(signed(layout.size()));
@@ -95,7 +99,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded, as for `alloc`.
-        let ptr = unsafe { System.alloc_zeroed(layout) };
+        let ptr = unsafe { self.0.alloc_zeroed(layout) };
         if !ptr.is_null() {
             COUNTING.store(true, Ordering::Relaxed);
             adjust(signed(layout.size()));
@@ -104,14 +108,14 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded; `ptr` came from this allocator, i.e. `System`.
-        unsafe { System.dealloc(ptr, layout) };
+        // SAFETY: forwarded; `ptr` came from this allocator, i.e. from `A`.
+        unsafe { self.0.dealloc(ptr, layout) };
         adjust(-signed(layout.size()));
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: forwarded; `ptr` came from `System` with `layout`.
-        let new = unsafe { System.realloc(ptr, layout, new_size) };
+        // SAFETY: forwarded; `ptr` came from `A` with `layout`.
+        let new = unsafe { self.0.realloc(ptr, layout, new_size) };
         if !new.is_null() {
             adjust(signed(new_size) - signed(layout.size()));
         }

@@ -13,7 +13,7 @@ use js_vm::{CountingAllocator, JsError, TerminationReason, Vm, VmOptions};
 /// Counts this binary's allocations per thread, so the heap-limit tests
 /// measure everything the VM holds.
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+static ALLOCATOR: CountingAllocator = CountingAllocator(std::alloc::System);
 
 /// A VM that never runs in gc-stress mode: these tests allocate a lot on
 /// purpose, and collecting at every step would make them take minutes.

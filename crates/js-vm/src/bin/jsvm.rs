@@ -19,9 +19,16 @@ use js_vm::node_resolution::{PackageType, Resolved, Resolver};
 use js_vm::{CountingAllocator, JsError, SourceGoal, TerminationReason, Uncaught, Vm, VmOptions};
 
 /// Counts each thread's bytes, so `--max-heap-size` covers string contents,
-/// array elements and buffers, not only the collector's cells.
+/// array elements and buffers, not only the collector's cells; over
+/// mimalloc unless the `mimalloc` feature is off.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
-static ALLOCATOR: CountingAllocator = CountingAllocator;
+static ALLOCATOR: CountingAllocator<mimalloc::MiMalloc> = CountingAllocator(mimalloc::MiMalloc);
+
+/// Counts each thread's bytes over the system allocator.
+#[cfg(not(feature = "mimalloc"))]
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator(std::alloc::System);
 
 /// The exit status after the heap limit stopped the program: Node's, whose
 /// out-of-memory handler aborts (128 + SIGABRT).
