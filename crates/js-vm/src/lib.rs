@@ -88,4 +88,6 @@ pub use host::uncaught::Uncaught;
 pub use memory::{CountingAllocator, TerminationReason};
 pub use module::{FsLoader, ModuleLoadError, ModuleLoader, SourceKind, node_resolution};
 pub use realm::RealmId;
-pub use vm::{AgentOptions, CollectionSummary, ConsoleSink, Phase, SourceGoal, StdConsole, Vm, VmOptions};
+pub use vm::{
+    AgentOptions, CollectionSummary, ConsoleSink, Phase, SourceGoal, StdConsole, VM_GROWTH_FACTOR, Vm, VmOptions,
+};
