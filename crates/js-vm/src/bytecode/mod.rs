@@ -17,8 +17,11 @@ use crate::value::Value;
 pub struct Source {
     /// The file name shown in stack traces.
     pub name: String,
-    /// Byte offsets where each line starts.
-    pub line_starts: Vec<u32>,
+    /// Byte offsets where each line starts, indexed on the first position
+    /// lookup: most eval'd and `new Function` code never reports one.
+    line_starts: std::cell::OnceCell<Vec<u32>>,
+    /// Where line 1 starts: 0, or past a host's one-line wrapper.
+    first_line_start: u32,
     /// The text, for `Function.prototype.toString`.
     pub text: String,
     /// The script or module this code belongs to (`GetActiveScriptOrModule`),
@@ -38,24 +41,33 @@ pub enum ScriptOrModule {
 }
 
 impl Source {
-    /// Indexes the line starts of `text`.
+    /// A source named `name` with text `text`.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
-        let text = text.into();
-        let mut line_starts = vec![0];
-        let bytes = text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => line_starts.push(i as u32 + 1),
-                b'\r' if bytes.get(i + 1) != Some(&b'\n') => line_starts.push(i as u32 + 1),
-                0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) => {
-                    line_starts.push(i as u32 + 3);
-                }
-                _ => {}
-            }
-            i += 1;
+        Self {
+            name: name.into(),
+            line_starts: std::cell::OnceCell::new(),
+            first_line_start: 0,
+            text: text.into(),
+            referrer: std::cell::RefCell::new(None),
         }
-        Self { name: name.into(), line_starts, text, referrer: std::cell::RefCell::new(None) }
+    }
+
+    /// Byte offsets where each line starts.
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut line_starts = vec![self.first_line_start];
+            let bytes = self.text.as_bytes();
+            for (i, &b) in bytes.iter().enumerate() {
+                let next = match b {
+                    b'\n' => i + 1,
+                    b'\r' if bytes.get(i + 1) != Some(&b'\n') => i + 1,
+                    0xE2 if bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) => i + 3,
+                    _ => continue,
+                };
+                line_starts.push(u32::try_from(next).unwrap_or(u32::MAX));
+            }
+            line_starts
+        })
     }
 
     /// A source whose first `prefix` bytes are a one-line wrapper the host
@@ -64,8 +76,9 @@ impl Source {
     /// `compileFunction` does, with no wrapper in sight.
     pub fn with_wrapper_head(name: impl Into<String>, text: impl Into<String>, prefix: u32) -> Self {
         let mut source = Self::new(name, text);
-        debug_assert!(source.line_starts.get(1).is_none_or(|&second| second > prefix), "the head is one line");
-        source.line_starts[0] = prefix;
+        debug_assert!(source.line_starts().get(1).is_none_or(|&second| second > prefix), "the head is one line");
+        source.line_starts = std::cell::OnceCell::new();
+        source.first_line_start = prefix;
         source
     }
 
@@ -76,20 +89,30 @@ impl Source {
 
     /// The 1-based line and column (in UTF-16 units) of a byte offset.
     pub fn line_column(&self, offset: u32) -> (u32, u32) {
-        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
-        let start = self.line_starts[line - 1] as usize;
+        let line_starts = self.line_starts();
+        let line = line_starts.partition_point(|&s| s <= offset).max(1);
+        let start = line_starts[line - 1] as usize;
         let end = (offset as usize).min(self.text.len());
-        let column = self.text.get(start..end).map_or(0, |s| s.encode_utf16().count());
+        let column = self.text.get(start..end).map_or(0, utf16_length);
         (line as u32, column as u32 + 1)
     }
 
     /// The text of 1-based line `line`, without its line terminator.
     pub fn line_text(&self, line: u32) -> &str {
         let index = (line as usize).saturating_sub(1);
-        let start = self.line_starts.get(index).map_or(self.text.len(), |&s| s as usize);
-        let end = self.line_starts.get(index + 1).map_or(self.text.len(), |&e| e as usize);
+        let line_starts = self.line_starts();
+        let start = line_starts.get(index).map_or(self.text.len(), |&s| s as usize);
+        let end = line_starts.get(index + 1).map_or(self.text.len(), |&e| e as usize);
         self.text.get(start..end).unwrap_or("").trim_end_matches(['\n', '\r', '\u{2028}', '\u{2029}'])
     }
+}
+
+/// The UTF-16 length of `s`: a unit for each character's leading byte and
+/// a second one for a 4-byte character's. Counted over the bytes without
+/// decoding (a loop the compiler vectorizes), because a minified file's
+/// line runs for megabytes and every stack frame in it measures a column.
+fn utf16_length(s: &str) -> usize {
+    s.bytes().map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0)).sum()
 }
 
 /// A place in a source text: where an error was made or an exception was
@@ -307,7 +330,7 @@ unsafe impl Trace for Code {
 
 #[cfg(test)]
 mod tests {
-    use super::Source;
+    use super::{Source, utf16_length};
 
     #[test]
     fn line_and_column() {
@@ -316,5 +339,8 @@ mod tests {
         assert_eq!(s.line_column(4), (2, 2));
         assert_eq!(s.line_column(8), (2, 4));
         assert_eq!(s.line_column(11), (3, 1));
+        for text in ["", "ascii", "é", "\u{2028}", "😀x", "aé😀\u{FFFF}z"] {
+            assert_eq!(utf16_length(text), text.encode_utf16().count(), "{text:?}");
+        }
     }
 }

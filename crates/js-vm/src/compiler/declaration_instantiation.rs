@@ -20,7 +20,7 @@
 //!   its caller; [`eval_var_conflict`] finds it from the caller's
 //!   [`EvalScope`].
 
-use std::collections::{HashMap, HashSet};
+use ahash::{AHashMap as HashMap, AHashSet as HashSet};
 
 use oxc_ast::AstKind;
 use oxc_ast::ast::{BindingPattern, FormalParameters, Function};

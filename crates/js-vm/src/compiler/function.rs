@@ -1,7 +1,7 @@
 //! The per-function compiler state: instructions, constants, registers,
 //! binding locations, scopes and the control stack.
 
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 use std::rc::Rc;
 
 use js_gc::Gc;

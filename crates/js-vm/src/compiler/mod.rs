@@ -21,7 +21,7 @@ mod syntax_message;
 mod using;
 mod with;
 
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 use std::rc::Rc;
 
 use js_gc::Gc;

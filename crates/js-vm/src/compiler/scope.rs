@@ -1,7 +1,7 @@
 //! Scope analysis on top of `oxc_semantic`: which bindings closures capture
 //! (they live in environments) and which can stay in registers.
 
-use std::collections::{HashMap, HashSet};
+use ahash::{AHashMap as HashMap, AHashSet as HashSet};
 
 use oxc_semantic::{Scoping, Semantic};
 use oxc_syntax::scope::{ScopeFlags, ScopeId};
