@@ -357,6 +357,48 @@ fn splice_range(vm: &mut Vm, info: &CallInfo, len: f64) -> JsResult<(f64, f64)> 
     Ok((start, count))
 }
 
+/// `splice` on an extensible Array whose elements are dense up to a
+/// writable `length` (still `len` after the arguments' conversions and the
+/// species lookup), whose prototypes have no elements, and whose `removed`
+/// array is a fresh extensible Array of `delete_count` holes: then every
+/// Get, Set, DeletePropertyOrThrow and CreateDataPropertyOrThrow of the
+/// generic steps acts on own data elements and runs nothing, so one
+/// `Vec::splice` does them all (holes move as holes). Gives the items back
+/// when the generic steps are needed.
+fn splice_dense(
+    vm: &mut Vm,
+    [o, removed]: [Gc<JsObject>; 2],
+    len: f64,
+    start: f64,
+    delete_count: f64,
+    items: Vec<Value>,
+) -> Option<Vec<Value>> {
+    let new_length = len - delete_count + items.len() as f64;
+    let dense = |vm: &Vm, a: Gc<JsObject>, length: f64, elements: usize| {
+        let object = a.borrow(&vm.heap);
+        object.extensible
+            && matches!(object.kind, ObjectKind::Array { length: l, length_writable: true } if f64::from(l) == length)
+            && matches!(&object.elements, Elements::Dense(v) if v.len() == elements)
+    };
+    let fits = new_length < f64::from(u32::MAX);
+    if !fits
+        || !dense(vm, o, len, len as usize)
+        || !dense(vm, removed, delete_count, 0)
+        || !prototypes_have_no_elements(vm, o)
+    {
+        return Some(items);
+    }
+    let range = start as usize..(start + delete_count) as usize;
+    let object = o.borrow_mut(&mut vm.heap);
+    let Elements::Dense(elements) = &mut object.elements else { return Some(items) };
+    let taken: Vec<Value> = elements.splice(range, items).collect();
+    if let ObjectKind::Array { length, .. } = &mut object.kind {
+        *length = new_length as u32;
+    }
+    removed.borrow_mut(&mut vm.heap).elements = Elements::Dense(taken);
+    None
+}
+
 fn splice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let (o, len) = this_object(vm, info)?;
     let (start, delete_count) = splice_range(vm, info, len)?;
@@ -367,6 +409,9 @@ fn splice(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let removed = array_species_create(vm, o, delete_count)?;
     vm.keep_alive(Value::object(removed));
+    let Some(items) = splice_dense(vm, [o, removed], len, start, delete_count, items) else {
+        return Ok(Value::object(removed));
+    };
     for k in 0..delete_count as u64 {
         let from = start + k as f64;
         if let Some(v) = present_index(vm, o, from)? {
