@@ -136,8 +136,8 @@ fn number_option(arg: &str) -> Result<u64, String> {
 /// heap took 200M instructions, a tenth of its run, to free. Nothing is
 /// lost: console output is written line by line, and the event loop has
 /// finished.
-fn run(args: Args) -> ExitCode {
-    let mut vm = Vm::with_options(args.options.clone());
+fn run(mut args: Args) -> ExitCode {
+    let mut vm = Vm::with_options(std::mem::take(&mut args.options));
     let code = run_on(&mut vm, &args);
     std::mem::forget(vm);
     code

@@ -200,9 +200,17 @@ impl JsString {
 
     /// Makes a rope flat in place, iteratively (ropes may be deep), and
     /// returns the same string.
+    #[inline]
     pub fn flatten(heap: &mut Heap, s: Gc<JsString>) -> Gc<JsString> {
-        let this = s.borrow(heap);
-        let Repr::Rope { len, .. } = this.repr else { return s };
+        match s.borrow(heap).repr {
+            Repr::Rope { len, .. } => Self::flatten_rope(heap, s, len),
+            _ => s,
+        }
+    }
+
+    /// [`Self::flatten`] of the rope `s` of `len` code units.
+    #[inline(never)]
+    fn flatten_rope(heap: &mut Heap, s: Gc<JsString>, len: usize) -> Gc<JsString> {
         let mut b = StringBuilder::with_capacity(len);
         let mut stack = vec![s];
         while let Some(part) = stack.pop() {
