@@ -867,6 +867,7 @@ impl Roots for VmRoots<'_> {
         self.handles.trace(tracer);
         self.finalization_ready.trace(tracer);
         self.modules.trace(tracer);
+        self.atoms.trace(tracer);
     }
 
     fn reconcile(&mut self, liveness: &Liveness<'_>) {

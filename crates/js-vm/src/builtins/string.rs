@@ -76,6 +76,11 @@ fn string_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 fn from_char_code(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    if info.argc == 1 {
+        let v = info.arg(vm, 0);
+        let unit = to_uint32(to_number(vm, v)?) as u16;
+        return Ok(Value::string(vm.atoms.one_unit(&mut vm.heap, unit)));
+    }
     let mut out = Vec::with_capacity(info.argc);
     for i in 0..info.argc {
         let v = info.arg(vm, i);
@@ -165,7 +170,7 @@ fn char_at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Ok(Value::string(vm.atoms.intern_str(&mut vm.heap, "")));
     }
     let unit = flat.at(pos as usize);
-    Ok(from_units(vm, &[unit]))
+    Ok(Value::string(vm.atoms.one_unit(&mut vm.heap, unit)))
 }
 
 fn char_code_at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
@@ -206,7 +211,7 @@ fn at(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Ok(Value::UNDEFINED);
     }
     let unit = s.borrow(&vm.heap).flat().at(k as usize);
-    Ok(from_units(vm, &[unit]))
+    Ok(Value::string(vm.atoms.one_unit(&mut vm.heap, unit)))
 }
 
 fn index_of(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

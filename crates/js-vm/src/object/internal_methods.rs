@@ -83,7 +83,7 @@ fn string_own_index(vm: &mut Vm, obj: Gc<JsObject>, index: u32) -> Option<Value>
         return None;
     }
     let unit = flat.at(index as usize);
-    Some(Value::string(vm.heap.alloc(JsString::from_utf16(&[unit]))))
+    Some(Value::string(vm.atoms.one_unit(&mut vm.heap, unit)))
 }
 
 /// `[[GetOwnProperty]]`.
@@ -233,7 +233,7 @@ pub fn get_value(vm: &mut Vm, base: Value, key: PropertyKey) -> JsResult<Value> 
             let flat = s.borrow(&vm.heap).flat();
             if (i as usize) < flat.len() {
                 let unit = flat.at(i as usize);
-                return Ok(Value::string(vm.heap.alloc(JsString::from_utf16(&[unit]))));
+                return Ok(Value::string(vm.atoms.one_unit(&mut vm.heap, unit)));
             }
         }
     }

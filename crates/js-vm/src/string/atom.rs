@@ -30,6 +30,11 @@ impl AtomText {
 #[derive(Default)]
 pub struct AtomTable {
     atoms: HashMap<AtomText, Gc<JsString>, ahash::RandomState>,
+    /// The one-unit strings of the Latin-1 range, made on first use and
+    /// then kept (their atoms are traced as roots): `charAt`, `s[i]` and
+    /// `String.fromCharCode` return them instead of allocating, as V8's
+    /// single-character string table does.
+    latin1_units: Vec<Option<Gc<JsString>>>,
 }
 
 impl AtomTable {
@@ -73,6 +78,44 @@ impl AtomTable {
     }
 }
 
+impl AtomTable {
+    /// A string of the one code unit `unit`: the kept one in the Latin-1
+    /// range, a new string above it.
+    pub fn one_unit(&mut self, heap: &mut Heap, unit: u16) -> Gc<JsString> {
+        match u8::try_from(unit) {
+            Ok(byte) => self.latin1_unit(heap, byte),
+            Err(_) => heap.alloc(JsString::from_utf16(&[unit])),
+        }
+    }
+
+    /// The one-unit string `unit`, from the kept table.
+    fn latin1_unit(&mut self, heap: &mut Heap, unit: u8) -> Gc<JsString> {
+        if let Some(Some(atom)) = self.latin1_units.get(usize::from(unit)) {
+            return *atom;
+        }
+        let atom = *self.atoms.entry(AtomText::Latin1(Box::new([unit]))).or_insert_with(|| {
+            let cell = JsString::from_latin1(vec![unit]);
+            cell.mark_atom();
+            heap.alloc(cell)
+        });
+        if self.latin1_units.is_empty() {
+            self.latin1_units = vec![None; 256];
+        }
+        self.latin1_units[usize::from(unit)] = Some(atom);
+        atom
+    }
+}
+
+// SAFETY: reports the one-unit strings the table keeps; the other atoms
+// are weak (see the `Reconciler` impl).
+unsafe impl js_gc::Trace for AtomTable {
+    fn trace(&self, tracer: &mut js_gc::Tracer) {
+        for atom in self.latin1_units.iter().flatten() {
+            atom.trace(tracer);
+        }
+    }
+}
+
 #[cfg(test)]
 impl AtomTable {
     /// The number of atoms.
@@ -104,6 +147,30 @@ mod tests {
         let c = atoms.intern_str(&mut heap, "→");
         assert_ne!(a, c);
         assert_eq!(atoms.len(), 2);
+    }
+
+    #[test]
+    fn one_unit_strings_are_kept_in_the_latin1_range() {
+        struct Table<'a>(&'a mut AtomTable);
+        impl js_gc::Roots for Table<'_> {
+            fn trace_roots(&self, tracer: &mut js_gc::Tracer) {
+                js_gc::Trace::trace(&*self.0, tracer);
+            }
+            fn reconcile(&mut self, liveness: &Liveness<'_>) {
+                self.0.reconcile(liveness);
+            }
+        }
+        // SAFETY: this heap's cells are used only with it, and not after it is dropped.
+        let mut heap = unsafe { Heap::new() };
+        let mut atoms = AtomTable::new();
+        let a = atoms.one_unit(&mut heap, u16::from(b'a'));
+        assert_eq!(atoms.intern_str(&mut heap, "a"), a);
+        let wide = atoms.one_unit(&mut heap, 0x3A9);
+        assert_ne!(atoms.one_unit(&mut heap, 0x3A9), wide, "above Latin-1 each string is new");
+        // SAFETY: only the kept one-unit string is used afterwards.
+        unsafe { heap.collect(&mut Table(&mut atoms)) };
+        assert_eq!(atoms.one_unit(&mut heap, u16::from(b'a')), a);
+        assert_eq!(a.borrow(&heap).flat().units().collect::<Vec<_>>(), [u16::from(b'a')]);
     }
 
     #[test]
