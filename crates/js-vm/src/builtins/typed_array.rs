@@ -18,8 +18,7 @@ use std::cmp::Ordering;
 use js_gc::{Gc, GcAny, Trace, Tracer};
 
 use super::array_buffer::{
-    BufferData, MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, relative_index, to_index,
-    with_buffer_mut,
+    MAX_BYTE_LENGTH, buffer_data, is_immutable_buffer, new_array_buffer, relative_index, to_index, with_buffer_mut,
 };
 use super::{accessor_property, method, native_function, value_property};
 use crate::abstract_ops::{
@@ -359,10 +358,16 @@ impl TypedArrayData {
     }
 }
 
-/// The element at `index`, or `None` if the index is not valid now.
+/// The element at `index`, or `None` if the index is not valid now. A
+/// Number element is read straight from the buffer's bytes; a BigInt one
+/// allocates its value.
 fn read(vm: &mut Vm, ta: &TypedArrayData, index: usize) -> Option<Value> {
-    let raw = read_raw(vm, ta, index)?;
-    Some(ta.element.to_value(vm, &raw, true))
+    if ta.element.is_big_int() {
+        let raw = read_raw(vm, ta, index)?;
+        return Some(ta.element.to_value(vm, &raw, true));
+    }
+    let bytes = buffer_data(vm, ta.buffer)?.bytes()?;
+    Some(Value::number(ta.element.load(&bytes[ta.element_offset(bytes.len(), index)?..])))
 }
 
 /// The little-endian bytes of the element at `index`, if the index is
@@ -376,16 +381,22 @@ fn read_raw(vm: &Vm, ta: &TypedArrayData, index: usize) -> Option<RawElement> {
     Some(raw)
 }
 
-/// Writes a converted element at `index` if the index is valid now.
-fn write(vm: &mut Vm, ta: &TypedArrayData, index: usize, raw: RawElement) {
-    let size = ta.element.size();
+/// Runs `f` on the bytes from element `index` on, if the index is valid
+/// now.
+fn with_element_bytes(vm: &mut Vm, ta: &TypedArrayData, index: usize, f: impl FnOnce(&mut [u8])) {
     with_buffer_mut(vm, ta.buffer, |d| {
         if let Some(bytes) = d.bytes_mut()
             && let Some(start) = ta.element_offset(bytes.len(), index)
         {
-            bytes[start..start + size].copy_from_slice(&raw[..size]);
+            f(&mut bytes[start..]);
         }
     });
+}
+
+/// Writes a converted element at `index` if the index is valid now.
+fn write(vm: &mut Vm, ta: &TypedArrayData, index: usize, raw: RawElement) {
+    let size = ta.element.size();
+    with_element_bytes(vm, ta, index, |bytes| bytes[..size].copy_from_slice(&raw[..size]));
 }
 
 /// Reads element `index` of the typed array `o` (`undefined` if invalid).
@@ -411,15 +422,7 @@ fn number_index(n: f64) -> Option<usize> {
 #[inline(never)]
 pub(crate) fn get_number_key(vm: &mut Vm, o: Gc<JsObject>, n: f64) -> Option<Value> {
     let ta = typed_array_data(vm, o)?;
-    let Some(index) = number_index(n) else { return Some(Value::UNDEFINED) };
-    if ta.element.is_big_int() {
-        return Some(read(vm, &ta, index).unwrap_or(Value::UNDEFINED));
-    }
-    // A Number element reads without allocating: one look at the buffer.
-    let element = buffer_data(vm, ta.buffer)
-        .and_then(BufferData::bytes)
-        .and_then(|bytes| Some(ta.element.load(&bytes[ta.element_offset(bytes.len(), index)?..])));
-    Some(element.map_or(Value::UNDEFINED, Value::number))
+    Some(number_index(n).and_then(|index| read(vm, &ta, index)).unwrap_or(Value::UNDEFINED))
 }
 
 /// `o[n] = v` for a Number `n` with `o` as the receiver when `o` is a
@@ -429,35 +432,34 @@ pub(crate) fn get_number_key(vm: &mut Vm, o: Gc<JsObject>, n: f64) -> Option<Val
 #[inline(never)]
 pub(crate) fn set_number_key(vm: &mut Vm, o: Gc<JsObject>, n: f64, v: Value) -> Option<JsResult<()>> {
     let ta = typed_array_data(vm, o)?;
-    if let Some(x) = v.as_number()
-        && !ta.element.is_big_int()
-    {
-        // ToNumber of a Number runs no code, so the buffer seen here is
-        // the one written: one look at it, and no raw element between.
-        let stored = with_buffer_mut(vm, ta.buffer, |d| {
-            if d.is_immutable() {
-                return false;
-            }
-            if let (Some(index), Some(bytes)) = (number_index(n), d.bytes_mut())
-                && let Some(start) = ta.element_offset(bytes.len(), index)
-            {
-                ta.element.store(&mut bytes[start..], x);
-            }
-            true
-        });
-        return stored.unwrap_or(true).then_some(Ok(()));
-    }
     if is_immutable_buffer(vm, ta.buffer) {
         return None;
     }
-    Some(set_index(vm, o, number_index(n), v))
+    Some(set_element(vm, o, ta, number_index(n), v))
 }
 
 /// `TypedArraySetElement` (§10.4.5.16): converts first (which may run
 /// user code and detach the buffer), then writes if still valid.
 fn set_index(vm: &mut Vm, o: Gc<JsObject>, index: Option<usize>, v: Value) -> JsResult<()> {
-    let Some(element) = typed_array_data(vm, o).map(|ta| ta.element) else { return Ok(()) };
-    let raw = element.coerce(vm, v)?;
+    match typed_array_data(vm, o) {
+        Some(ta) => set_element(vm, o, ta, index, v),
+        None => Ok(()),
+    }
+}
+
+/// [`set_index`] with the slots `ta` of `o` already read. A Number stored
+/// in a Number element converts without running code, so it is written at
+/// once into the buffer seen now, with no raw element between.
+fn set_element(vm: &mut Vm, o: Gc<JsObject>, ta: TypedArrayData, index: Option<usize>, v: Value) -> JsResult<()> {
+    if let Some(x) = v.as_number()
+        && !ta.element.is_big_int()
+    {
+        if let Some(index) = index {
+            with_element_bytes(vm, &ta, index, |bytes| ta.element.store(bytes, x));
+        }
+        return Ok(());
+    }
+    let raw = ta.element.coerce(vm, v)?;
     if let (Some(ta), Some(index)) = (typed_array_data(vm, o), index) {
         write(vm, &ta, index, raw);
     }
