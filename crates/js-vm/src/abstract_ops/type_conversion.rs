@@ -155,11 +155,18 @@ pub fn to_numeric(vm: &mut Vm, v: Value) -> JsResult<Numeric> {
     Ok(Numeric::Number(to_number(vm, prim)?))
 }
 
-/// `ToString` (§7.1.17).
+/// `ToString` (§7.1.17). A string, the common argument, is itself without
+/// a call; the conversions are out of line.
+#[inline]
 pub fn to_string(vm: &mut Vm, v: Value) -> JsResult<Gc<JsString>> {
-    if let Some(s) = v.as_string() {
-        return Ok(s);
+    match v.as_string() {
+        Some(s) => Ok(s),
+        None => non_string_to_string(vm, v),
     }
+}
+
+/// [`to_string`] of a value that is not a string.
+fn non_string_to_string(vm: &mut Vm, v: Value) -> JsResult<Gc<JsString>> {
     let text: &str = match v.value_type() {
         ValueType::Undefined => "undefined",
         ValueType::Null => "null",

@@ -20,11 +20,6 @@ use crate::vm::{JsResult, Vm};
 
 /// RequireObjectCoercible(this) then `ToString`, flattened.
 fn this_string(vm: &mut Vm, info: &CallInfo, name: &str) -> JsResult<Gc<JsString>> {
-    if let Some(s) = info.this.as_string() {
-        // ToString of a string is itself; flattening keeps the cell.
-        vm.keep_alive(info.this);
-        return Ok(JsString::flatten(&mut vm.heap, s));
-    }
     if info.this.is_nullish() {
         return Err(vm.type_error(&format!("String.prototype.{name} called on null or undefined")));
     }
