@@ -71,15 +71,18 @@ fn string_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 fn from_char_code(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
+    // ToUint16 of each argument.
+    let code_unit = |vm: &mut Vm, i| -> JsResult<u16> {
+        let v = info.arg(vm, i);
+        Ok(to_uint32(to_number(vm, v)?) as u16)
+    };
     if info.argc == 1 {
-        let v = info.arg(vm, 0);
-        let unit = to_uint32(to_number(vm, v)?) as u16;
+        let unit = code_unit(vm, 0)?;
         return Ok(Value::string(vm.atoms.one_unit(&mut vm.heap, unit)));
     }
     let mut out = Vec::with_capacity(info.argc);
     for i in 0..info.argc {
-        let v = info.arg(vm, i);
-        out.push(to_uint32(to_number(vm, v)?) as u16);
+        out.push(code_unit(vm, i)?);
     }
     Ok(from_units(vm, &out))
 }

@@ -75,10 +75,8 @@ impl Source {
     /// and line 1's text are reported as in the file itself, as Node's
     /// `compileFunction` does, with no wrapper in sight.
     pub fn with_wrapper_head(name: impl Into<String>, text: impl Into<String>, prefix: u32) -> Self {
-        let mut source = Self::new(name, text);
+        let source = Self { first_line_start: prefix, ..Self::new(name, text) };
         debug_assert!(source.line_starts().get(1).is_none_or(|&second| second > prefix), "the head is one line");
-        source.line_starts = std::cell::OnceCell::new();
-        source.first_line_start = prefix;
         source
     }
 

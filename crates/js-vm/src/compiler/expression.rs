@@ -853,6 +853,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     fn array_literal(&mut self, a: &'a ArrayExpression<'a>, dst: Reg) -> CResult<()> {
         if let Some(values) = self.primitive_elements(a) {
             let first = self.constant_run(&values);
+            // `primitive_elements` takes at most `u16::MAX` elements.
             let count = u16::try_from(values.len()).unwrap_or(u16::MAX);
             self.emit(Instruction::NewArrayOfConstants { dst, first, count });
             return Ok(());
@@ -861,8 +862,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let array = self.temp()?;
         let item = self.temp()?;
         let pushed = a.elements.iter().filter(|e| !matches!(e, ArrayExpressionElement::SpreadElement(_))).count();
-        let capacity = u16::try_from(pushed).unwrap_or(u16::MAX);
-        self.emit(Instruction::NewArray { dst: array, capacity });
+        self.emit(Instruction::NewArray { dst: array, capacity: capacity_hint(pushed) });
         for element in &a.elements {
             match element {
                 ArrayExpressionElement::SpreadElement(s) => {
@@ -1613,8 +1613,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             let array = self.temp()?;
             let item = self.temp()?;
             let pushed = arguments.iter().filter(|a| !matches!(a, Argument::SpreadElement(_))).count();
-            let capacity = u16::try_from(pushed).unwrap_or(u16::MAX);
-            self.emit(Instruction::NewArray { dst: array, capacity });
+            self.emit(Instruction::NewArray { dst: array, capacity: capacity_hint(pushed) });
             for a in arguments {
                 match a {
                     Argument::SpreadElement(s) => {
@@ -2115,6 +2114,12 @@ struct DelegateExits {
     returned: usize,
     /// Done: the `yield*` expression's value is in `dst`.
     done: usize,
+}
+
+/// `NewArray`'s room for `pushed` elements (a hint: past `u16::MAX` the
+/// array grows as it is filled).
+fn capacity_hint(pushed: usize) -> u16 {
+    u16::try_from(pushed).unwrap_or(u16::MAX)
 }
 
 #[cfg(test)]
