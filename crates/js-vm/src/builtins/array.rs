@@ -212,7 +212,11 @@ fn push_dense(vm: &mut Vm, info: &CallInfo) -> Option<u32> {
     let base = info.args_base;
     let object = o.borrow_mut(&mut vm.heap);
     if let Elements::Dense(elements) = &mut object.elements {
-        elements.extend_from_slice(&vm.stack[base..base + info.argc]);
+        // Element by element: for the usual one or two arguments this is
+        // cheaper than extend_from_slice's call to memcpy.
+        for &v in &vm.stack[base..base + info.argc] {
+            elements.push(v);
+        }
     }
     if let ObjectKind::Array { length, .. } = &mut object.kind {
         *length = new_length;

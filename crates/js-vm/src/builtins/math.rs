@@ -96,34 +96,43 @@ fn pow(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// then the extreme, with NaN winning and -0 below +0. When every argument
 /// is already a Number nothing observable can happen, so they are read
 /// straight from the caller's argument registers without a copy.
+#[inline]
 fn extreme(vm: &mut Vm, info: &CallInfo, larger: bool) -> JsResult<Value> {
-    let pick = |numbers: &mut dyn Iterator<Item = f64>| {
-        let mut best = if larger { f64::NEG_INFINITY } else { f64::INFINITY };
-        for x in numbers {
-            if x.is_nan() {
-                return f64::NAN;
-            }
-            let replaces = if larger {
-                x > best || (x == 0.0 && best == 0.0 && best.is_sign_negative())
-            } else {
-                x < best || (x == 0.0 && best == 0.0 && x.is_sign_negative())
-            };
-            if replaces {
-                best = x;
-            }
-        }
-        best
-    };
-    let args = info.arg_values(vm);
-    if args.iter().all(|v| v.as_number().is_some()) {
-        let best = pick(&mut args.iter().filter_map(|v| v.as_number()));
+    if let Some(best) = number_extreme(info.arg_values(vm), larger) {
         return Ok(Value::number(best));
     }
-    let mut numbers = Vec::with_capacity(info.argc);
+    let mut best = if larger { f64::NEG_INFINITY } else { f64::INFINITY };
     for i in 0..info.argc {
-        numbers.push(number_arg(vm, info, i)?);
+        // Every argument is converted, even after a NaN has decided the
+        // result: the conversions are observable.
+        best = pick_extreme(best, number_arg(vm, info, i)?, larger);
     }
-    Ok(Value::number(pick(&mut numbers.into_iter())))
+    Ok(Value::number(best))
+}
+
+/// The extreme of `args` when every one is already a Number (so nothing
+/// observable happens), in one pass; `None` at the first that is not.
+#[inline]
+fn number_extreme(args: &[Value], larger: bool) -> Option<f64> {
+    let mut best = if larger { f64::NEG_INFINITY } else { f64::INFINITY };
+    for v in args {
+        best = pick_extreme(best, v.as_number()?, larger);
+    }
+    Some(best)
+}
+
+/// One step of Math.max / Math.min: NaN sticks, and -0 counts as below +0.
+#[inline]
+fn pick_extreme(best: f64, x: f64, larger: bool) -> f64 {
+    if best.is_nan() || x.is_nan() {
+        return f64::NAN;
+    }
+    let replaces = if larger {
+        x > best || (x == 0.0 && best == 0.0 && best.is_sign_negative())
+    } else {
+        x < best || (x == 0.0 && best == 0.0 && x.is_sign_negative())
+    };
+    if replaces { x } else { best }
 }
 
 fn max(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {

@@ -39,6 +39,36 @@ pub enum CompareOp {
     Ne,
 }
 
+/// A numeric binary operator (what it does to two Numbers and to two
+/// BigInts is `interpreter::operators`' part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumericOp {
+    /// `+` once neither operand is a string.
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `**`
+    Exp,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Sar,
+    /// `>>>`
+    Shr,
+}
+
 /// One instruction. Operands follow one naming scheme, described in the
 /// module docs and on each variant.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -224,6 +254,18 @@ pub enum Instruction {
     Sar { dst: Reg, lhs: Reg, rhs: Reg },
     /// `dst = lhs >>> rhs`
     Shr { dst: Reg, lhs: Reg, rhs: Reg },
+    /// `dst = lhs + value`, the right operand an int32 literal.
+    AddInt { dst: Reg, lhs: Reg, value: i32 },
+    /// `dst = lhs - value`, the right operand an int32 literal.
+    SubInt { dst: Reg, lhs: Reg, value: i32 },
+    /// `dst = lhs & value`, the right operand an int32 literal.
+    BitAndInt { dst: Reg, lhs: Reg, value: i32 },
+    /// `dst = lhs >> value`, the right operand an int32 literal.
+    SarInt { dst: Reg, lhs: Reg, value: i32 },
+    /// `dst = lhs op value` for the other numeric operators with an int32
+    /// literal on the right (`*`, `%`, `|`, `^`, `<<` and `>>>`: one
+    /// instruction, so their operator is read at run time).
+    NumericInt { op: NumericOp, dst: Reg, lhs: Reg, value: i32 },
     /// `dst = lhs == rhs`
     Eq { dst: Reg, lhs: Reg, rhs: Reg },
     /// `dst = lhs != rhs`
@@ -447,6 +489,10 @@ pub enum Instruction {
     Nop,
 }
 
+// The dispatch loop indexes instructions by pc: a 16-byte instruction is
+// one shift, and growth past it costs cache lines in every loop body.
+const _: () = assert!(size_of::<Instruction>() == 16);
+
 impl Instruction {
     /// The highest register the instruction names (`None` if it names
     /// none; `Reg(u16::MAX)`, which some operands use for "absent", is
@@ -499,6 +545,11 @@ impl Instruction {
             | Self::ToPropertyKey { dst, src, .. }
             | Self::GetIterator { dst, src, .. }
             | Self::GetAsyncIterator { dst, src, .. }
+            | Self::AddInt { dst, lhs: src, .. }
+            | Self::SubInt { dst, lhs: src, .. }
+            | Self::BitAndInt { dst, lhs: src, .. }
+            | Self::SarInt { dst, lhs: src, .. }
+            | Self::NumericInt { dst, lhs: src, .. }
             | Self::ToObject { dst, src, .. } => highest(&[dst, src]),
             Self::RestoreEnv { src, .. }
             | Self::SetEnv { src, .. }

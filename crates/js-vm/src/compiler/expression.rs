@@ -14,7 +14,7 @@ use oxc_syntax::symbol::SymbolFlags;
 use super::function::FunctionCompiler;
 use super::scope::Location;
 use super::{CResult, CompileError, THIS_REG, atom_value, decode_lone_surrogates};
-use crate::bytecode::{Instruction, Reg};
+use crate::bytecode::{Instruction, NumericOp, Reg};
 use crate::value::Value;
 
 /// A property reference whose base (and key) are already evaluated.
@@ -1183,7 +1183,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
         };
         while let Some(node) = spine.pop() {
             let inner_mark = self.mark();
-            let rhs = self.expression_any(&node.right)?;
+            // `Err`: an int32 literal the instruction carries inline.
+            let rhs = match int_form(node.operator).zip(int32_literal(&node.right)) {
+                Some(inline) => Err(inline),
+                None => Ok(self.expression_any(&node.right)?),
+            };
             self.mark_position(node.span.start);
             let target = if spine.is_empty() {
                 dst
@@ -1193,7 +1197,10 @@ impl<'a> FunctionCompiler<'_, 'a> {
             } else {
                 acc
             };
-            self.emit(binary_instruction(node.operator, target, acc, rhs));
+            self.emit(match rhs {
+                Ok(rhs) => binary_instruction(node.operator, target, acc, rhs),
+                Err((make, value)) => make(target, acc, value),
+            });
             self.release(inner_mark.max(target.0 + 1).max(mark));
             acc = target;
         }
@@ -2066,6 +2073,38 @@ fn compound_operator(op: AssignmentOperator) -> BinaryOperator {
         AssignmentOperator::BitwiseAnd => BinaryOperator::BitwiseAnd,
         _ => BinaryOperator::Addition,
     }
+}
+
+/// The value of a numeric literal that is an int32 other than -0: the
+/// right operands that the `…Int` instructions carry inline.
+fn int32_literal(e: &Expression<'_>) -> Option<i32> {
+    let Expression::NumericLiteral(n) = e else { return None };
+    let v = n.value;
+    let int = v as i32;
+    (f64::from(int) == v && !(v == 0.0 && v.is_sign_negative())).then_some(int)
+}
+
+/// The `…Int` instruction of `op` (`dst = lhs op value`), if it has one.
+type IntForm = fn(Reg, Reg, i32) -> Instruction;
+
+fn int_form(op: BinaryOperator) -> Option<IntForm> {
+    Some(match op {
+        BinaryOperator::Addition => |dst, lhs, value| Instruction::AddInt { dst, lhs, value },
+        BinaryOperator::Subtraction => |dst, lhs, value| Instruction::SubInt { dst, lhs, value },
+        BinaryOperator::BitwiseAnd => |dst, lhs, value| Instruction::BitAndInt { dst, lhs, value },
+        BinaryOperator::Multiplication => |dst, lhs, value| numeric_int(NumericOp::Mul, dst, lhs, value),
+        BinaryOperator::Remainder => |dst, lhs, value| numeric_int(NumericOp::Rem, dst, lhs, value),
+        BinaryOperator::BitwiseOR => |dst, lhs, value| numeric_int(NumericOp::BitOr, dst, lhs, value),
+        BinaryOperator::BitwiseXOR => |dst, lhs, value| numeric_int(NumericOp::BitXor, dst, lhs, value),
+        BinaryOperator::ShiftLeft => |dst, lhs, value| numeric_int(NumericOp::Shl, dst, lhs, value),
+        BinaryOperator::ShiftRight => |dst, lhs, value| Instruction::SarInt { dst, lhs, value },
+        BinaryOperator::ShiftRightZeroFill => |dst, lhs, value| numeric_int(NumericOp::Shr, dst, lhs, value),
+        _ => return None,
+    })
+}
+
+fn numeric_int(op: NumericOp, dst: Reg, lhs: Reg, value: i32) -> Instruction {
+    Instruction::NumericInt { op, dst, lhs, value }
 }
 
 fn binary_instruction(op: BinaryOperator, dst: Reg, lhs: Reg, rhs: Reg) -> Instruction {

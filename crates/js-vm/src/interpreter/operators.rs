@@ -15,35 +15,7 @@ use crate::string::JsString;
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
 
-/// A numeric binary operator: what it does to two Numbers and to two
-/// BigInts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NumericOp {
-    /// `+` once neither operand is a string.
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-    /// `/`
-    Div,
-    /// `%`
-    Rem,
-    /// `**`
-    Exp,
-    /// `&`
-    BitAnd,
-    /// `|`
-    BitOr,
-    /// `^`
-    BitXor,
-    /// `<<`
-    Shl,
-    /// `>>`
-    Sar,
-    /// `>>>`
-    Shr,
-}
+pub use crate::bytecode::NumericOp;
 
 impl NumericOp {
     /// The operator on two Numbers (§6.1.6.1).

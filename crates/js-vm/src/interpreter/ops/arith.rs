@@ -51,6 +51,30 @@ pub(in crate::interpreter) fn binary(
     Ok(())
 }
 
+/// The `…Int` forms of the binary numeric operators: `dst = lhs op value`
+/// with the right operand an int32 literal, so no register holds it and
+/// only the left one is tested for a Number. (`Add` of a string and the
+/// literal still concatenates, through the general path.)
+#[inline(always)]
+pub(in crate::interpreter) fn binary_int(
+    vm: &mut Vm,
+    cx: &FrameContext,
+    op: NumericOp,
+    dst: Reg,
+    lhs: Reg,
+    value: i32,
+) -> JsResult<()> {
+    let a = cx.get(vm, lhs);
+    let y = f64::from(value);
+    let v = match a.as_number() {
+        Some(x) => Value::number(op.on_numbers(x, y)),
+        None if op == NumericOp::Add => operators::add(vm, a, Value::number(y))?,
+        None => operators::numeric(vm, a, Value::number(y), op)?,
+    };
+    cx.set(vm, dst, v);
+    Ok(())
+}
+
 /// `Neg`: `dst = -src`.
 #[inline(always)]
 pub(in crate::interpreter) fn neg(vm: &mut Vm, cx: &FrameContext, dst: Reg, src: Reg) -> JsResult<()> {

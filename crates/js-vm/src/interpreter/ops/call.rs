@@ -6,6 +6,8 @@ use js_gc::Gc;
 
 use super::{FrameContext, Next};
 use crate::bytecode::{Code, Reg};
+use crate::function::Function;
+use crate::interpreter::CallInfo;
 use crate::interpreter::{
     Entered, call_function, construct_function, enter_function, is_constructor, return_from_frame,
 };
@@ -51,6 +53,25 @@ pub(in crate::interpreter) fn call(
     };
     vm.check_interrupt()?;
     vm.safepoint()?;
+    // A builtin of the current realm (most calls of natives) needs none of
+    // enter_function's cases: no realm switch, no frame.
+    if let Some(Function::Native(native)) = fobj.borrow(&vm.heap).as_function()
+        && native.realm == vm.realm_id
+    {
+        let body = native.call;
+        let info = CallInfo {
+            callee: fobj,
+            this: this_value,
+            new_target: None,
+            args_base: cx.index(args),
+            argc: usize::from(argc),
+        };
+        let roots = vm.temp_roots.len();
+        let result = body(vm, &info);
+        vm.temp_roots.truncate(roots);
+        cx.set(vm, dst, result?);
+        return Ok(Next::Fall);
+    }
     match enter_function(vm, fobj, this_value, cx.index(args), usize::from(argc), None, dst, false)? {
         Entered::Native(v) => {
             cx.set(vm, dst, v);
