@@ -693,6 +693,9 @@ fn test(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// then they are the RegExp's own flags, and nothing observable happens.
 fn intrinsic_flags(vm: &mut Vm, r: Gc<JsObject>) -> Option<FlagSet> {
     let flags = regexp_data(&vm.heap, r)?.borrow(&vm.heap).program.flags;
+    if vm.realm.regexp.getters_memo.is_some_and(|memo| memo_holds(&vm.heap, &memo, r)) {
+        return Some(flags);
+    }
     let getters = vm.realm.regexp.getters.as_ref()?;
     let mut expected = [getters.flags; 9];
     expected[1..].copy_from_slice(&getters.flag);
@@ -702,7 +705,42 @@ fn intrinsic_flags(vm: &mut Vm, r: Gc<JsObject>) -> Option<FlagSet> {
             _ => return None,
         }
     }
+    vm.realm.regexp.getters_memo = getters_memo(&vm.heap, r, &expected);
     Some(flags)
+}
+
+/// Whether `memo` describes `r`'s lookups of the nine getters.
+#[inline]
+fn memo_holds(heap: &js_gc::Heap, memo: &realm_state::FlagGettersMemo, r: Gc<JsObject>) -> bool {
+    let object = r.borrow(heap);
+    if object.shape() != Some(memo.receiver_shape) || object.proto != Some(memo.proto) {
+        return false;
+    }
+    let proto = memo.proto.borrow(heap);
+    proto.shape() == Some(memo.proto_shape) && memo.accessors.iter().all(|&(slot, cell)| proto.slot(slot) == cell)
+}
+
+/// The memo for `r`, whose lookups of `keys` all found the intrinsic
+/// getters just now, when they were all found on its prototype.
+fn getters_memo(
+    heap: &js_gc::Heap,
+    r: Gc<JsObject>,
+    keys: &[(Gc<JsString>, Gc<JsObject>); 9],
+) -> Option<realm_state::FlagGettersMemo> {
+    let object = r.borrow(heap);
+    let receiver_shape = object.shape()?;
+    let proto = object.proto?;
+    let proto_shape = proto.borrow(heap).shape()?;
+    let mut accessors = [(0, Value::UNDEFINED); 9];
+    for (entry, &(key, _)) in accessors.iter_mut().zip(keys) {
+        let key = PropertyKey::String(key);
+        if receiver_shape.borrow(heap).lookup(key).is_some() {
+            return None;
+        }
+        let info = proto_shape.borrow(heap).lookup(key)?;
+        *entry = (info.slot, proto.borrow(heap).slot(info.slot));
+    }
+    Some(realm_state::FlagGettersMemo { receiver_shape, proto, proto_shape, accessors })
 }
 
 /// The flags the protocols test, from `? ToString(? Get(R, "flags"))`
@@ -1599,6 +1637,33 @@ mod tests {
                ["aaba".replace(r, "-"), "aaba".match(r).index, "a,b".split(r).length, reads].join(" ")"#,
         );
         assert_eq!(out, "-aba 0 2 3");
+    }
+
+    #[test]
+    fn remembered_flag_getters_still_see_own_accessors_and_redefinitions() {
+        // After matches have found the intrinsic getters (and remembered
+        // where), a RegExp with an own `sticky` accessor — the intrinsic
+        // one, then another — and a redefinition on the prototype must be
+        // read as the spec's `flags` getter reads them. (Node 20 reads only
+        // `global` and `unicode` here, so this is not node-compared.)
+        let out = eval(
+            r##"const log = [];
+               const sticky = Object.getOwnPropertyDescriptor(RegExp.prototype, "sticky");
+               for (let i = 0; i < 3; i++) "abc".replace(/b/g, "-");
+               const same = /b/g;
+               Object.defineProperty(same, "sticky", sticky);
+               const other = /b/g;
+               Object.defineProperty(other, "sticky", { get() { log.push("own"); return true; } });
+               const a = ["abcb".replace(same, "-"), "abcb".replace(other, "+"), "abcb".replace(/b/g, "*")];
+               Object.defineProperty(RegExp.prototype, "sticky", { get() { log.push("proto"); return false; }, configurable: true });
+               a.push("abcb".replace(/b/g, "#"));
+               Object.defineProperty(RegExp.prototype, "sticky", sticky);
+               a.push("abcb".replace(/b/g, "%"));
+               a.join(" ") + " " + log.join(",")"##,
+        );
+        // `other` reports sticky, but @@replace only reads `flags` for "g"
+        // and "u"; its RegExpBuiltinExec uses [[OriginalFlags]].
+        assert_eq!(out, "a-c- a+c+ a*c* a#c# a%c% own,proto");
     }
 
     #[test]

@@ -16,6 +16,7 @@ use js_gc::{Gc, Trace, Tracer};
 use super::program::ProgramCache;
 use crate::object::{JsObject, Shape};
 use crate::string::JsString;
+use crate::value::Value;
 
 /// The `RegExp.prototype` accessors `flags` reads, in the order it reads
 /// them, with the flag bit each reports.
@@ -38,6 +39,25 @@ pub(crate) struct IntrinsicGetters {
     pub flag: [(Gc<JsString>, Gc<JsObject>); 8],
 }
 
+/// Where [`IntrinsicGetters`] were last all found for a RegExp: on its
+/// prototype, which receivers of `receiver_shape` (owning none of the nine
+/// keys) inherit from. While a RegExp has that shape and that prototype,
+/// and the prototype keeps its shape and the accessor cells in those slots
+/// (a redefinition always stores a new one), the same lookups would find
+/// the same getters, so they need not be made again.
+#[derive(Clone, Copy)]
+pub(crate) struct FlagGettersMemo {
+    /// The receivers' shape.
+    pub receiver_shape: Gc<Shape>,
+    /// `RegExp.prototype` (or whichever object held the getters).
+    pub proto: Gc<JsObject>,
+    /// Its shape when the getters were found.
+    pub proto_shape: Gc<Shape>,
+    /// The accessor cells, by slot of `proto`: `flags`, then
+    /// [`FLAG_GETTERS`]' order.
+    pub accessors: [(u32, Value); 9],
+}
+
 /// The state; see the module documentation.
 #[derive(Default)]
 pub struct RegExpRealmState {
@@ -51,13 +71,15 @@ pub struct RegExpRealmState {
     pub(crate) result_shape: Option<Gc<Shape>>,
     /// Filled by `install`.
     pub(crate) getters: Option<IntrinsicGetters>,
+    /// The last receiver layout on which every intrinsic getter was found.
+    pub(crate) getters_memo: Option<FlagGettersMemo>,
     /// The last subject read as code units, and those units: the steps of
     /// one `replace`, `split` or `match` each match the same string.
     pub(crate) subject: Option<(Gc<JsString>, Rc<[u16]>)>,
 }
 
-// SAFETY: the shapes, the getters with their keys and the cached subject
-// are every edge; programs hold no cells.
+// SAFETY: the shapes, the getters with their keys, the memo's cells and
+// the cached subject are every edge; programs hold no cells.
 unsafe impl Trace for RegExpRealmState {
     fn trace(&self, tracer: &mut Tracer) {
         if let Some(shape) = self.instance_shape {
@@ -70,6 +92,14 @@ unsafe impl Trace for RegExpRealmState {
             for (key, getter) in std::iter::once(&getters.flags).chain(&getters.flag) {
                 key.trace(tracer);
                 getter.trace(tracer);
+            }
+        }
+        if let Some(memo) = &self.getters_memo {
+            memo.receiver_shape.trace(tracer);
+            memo.proto.trace(tracer);
+            memo.proto_shape.trace(tracer);
+            for (_, accessor) in &memo.accessors {
+                accessor.trace(tracer);
             }
         }
         if let Some((subject, _)) = &self.subject {
