@@ -316,6 +316,8 @@ pub enum Instruction {
     /// Jumps unless `lhs op rhs` (a loop or `if` test fused with its
     /// branch).
     JumpUnless { op: CompareOp, lhs: Reg, rhs: Reg, target: Target },
+    /// `JumpUnless` with an int32 literal as the right operand.
+    JumpUnlessInt { op: CompareOp, lhs: Reg, value: i32, target: Target },
     /// Jumps when `src` is `null` or `undefined`.
     JumpIfNullish { src: Reg, target: Target },
     /// Jumps when `src` is neither `null` nor `undefined`.
@@ -351,25 +353,8 @@ pub enum Instruction {
     /// Throws a TypeError unless `src` is an object (the awaited result of
     /// an async iterator's `return`).
     ThrowIfNotObject { src: Reg },
-    /// `dst = NewDisposeCapability()`: the resources of a block with
-    /// `using` declarations.
-    NewDisposeCapability { dst: Reg },
-    /// `AddDisposableResource(cap, value, hint)` for a `using` declaration
-    /// (an `await using` one when `asynchronous`).
-    AddDisposable { cap: Reg, value: Reg, asynchronous: bool },
-    /// Starts `DisposeResources` on `cap`: with a throw completion of the
-    /// value in `error`, or a normal one when `error` is `Reg(u16::MAX)`.
-    DisposeBegin { cap: Reg, error: Reg },
-    /// Disposes resources of `cap` until one needs an `Await`: then `dst`
-    /// is the value to await (an `Await` and a `DisposeAwaited` follow);
-    /// when none is left, jumps to `done`.
-    DisposeStep { cap: Reg, dst: Reg, done: Target },
-    /// Takes the outcome of a disposal's `Await`: `mode` 1 is a rejection
-    /// with `value`.
-    DisposeAwaited { cap: Reg, value: Reg, mode: Reg },
-    /// Ends `DisposeResources`: throws the completion it carried when that
-    /// is a throw.
-    DisposeEnd { cap: Reg },
+    /// A step of a block's `using` declarations (see [`DisposeOp`]).
+    Dispose(DisposeOp),
     /// Starts a `for-in` enumeration of `obj`.
     ForInStart { dst: Reg, obj: Reg },
     /// `dst = next key`, or jumps to `done`.
@@ -489,6 +474,48 @@ pub enum Instruction {
     Nop,
 }
 
+/// The instructions of explicit resource management (`using` and
+/// `await using` blocks), dispatched in their own module
+/// (`interpreter::ops::dispose`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(missing_docs, reason = "operands are named as in Instruction; each variant documents its meaning")]
+pub enum DisposeOp {
+    /// `dst = NewDisposeCapability()`: the resources of a block with
+    /// `using` declarations.
+    NewCapability { dst: Reg },
+    /// `AddDisposableResource(cap, value, hint)` for a `using` declaration
+    /// (an `await using` one when `asynchronous`).
+    Add { cap: Reg, value: Reg, asynchronous: bool },
+    /// Starts `DisposeResources` on `cap`: with a throw completion of the
+    /// value in `error`, or a normal one when `error` is `Reg(u16::MAX)`.
+    Begin { cap: Reg, error: Reg },
+    /// Disposes resources of `cap` until one needs an `Await`: then `dst`
+    /// is the value to await (an `Await` and an `Awaited` follow);
+    /// when none is left, jumps to `done`.
+    Step { cap: Reg, dst: Reg, done: Target },
+    /// Takes the outcome of a disposal's `Await`: `mode` 1 is a rejection
+    /// with `value`.
+    Awaited { cap: Reg, value: Reg, mode: Reg },
+    /// Ends `DisposeResources`: throws the completion it carried when that
+    /// is a throw.
+    End { cap: Reg },
+}
+
+impl DisposeOp {
+    /// The highest register the operation names (see
+    /// [`Instruction::max_register`]).
+    fn max_register(&self) -> Option<u16> {
+        match *self {
+            Self::NewCapability { dst } => highest(&[dst]),
+            Self::Add { cap, value, .. } => highest(&[cap, value]),
+            Self::Begin { cap, error } => highest(&[cap, error]),
+            Self::Step { cap, dst, .. } => highest(&[cap, dst]),
+            Self::Awaited { cap, value, mode } => highest(&[cap, value, mode]),
+            Self::End { cap } => highest(&[cap]),
+        }
+    }
+}
+
 // The dispatch loop indexes instructions by pc: a 16-byte instruction is
 // one shift, and growth past it costs cache lines in every loop body.
 const _: () = assert!(size_of::<Instruction>() == 16);
@@ -523,7 +550,6 @@ impl Instruction {
             | Self::NewArray { dst, .. }
             | Self::NewArrayOfConstants { dst, .. }
             | Self::Closure { dst, .. }
-            | Self::NewDisposeCapability { dst, .. }
             | Self::LoadCallee { dst, .. }
             | Self::LoadNewTarget { dst, .. }
             | Self::CreateArguments { dst, .. }
@@ -623,17 +649,14 @@ impl Instruction {
             | Self::In { dst, lhs, rhs, .. } => highest(&[dst, lhs, rhs]),
             Self::JumpIfTrue { cond, .. } | Self::JumpIfFalse { cond, .. } => highest(&[cond]),
             Self::JumpUnless { lhs, rhs, .. } => highest(&[lhs, rhs]),
+            Self::JumpUnlessInt { lhs, .. } => highest(&[lhs]),
             Self::IteratorNext { dst, iter, .. }
             | Self::AsyncIteratorNext { dst, iter, .. }
             | Self::AsyncIteratorReturn { dst, iter, .. }
             | Self::ForInNext { dst, iter, .. } => highest(&[dst, iter]),
             Self::IteratorClose { iter, .. } | Self::IteratorCloseOnThrow { iter, .. } => highest(&[iter]),
             Self::AsyncIteratorStep { dst, result, iter, .. } => highest(&[dst, result, iter]),
-            Self::AddDisposable { cap, value, .. } => highest(&[cap, value]),
-            Self::DisposeBegin { cap, error, .. } => highest(&[cap, error]),
-            Self::DisposeStep { cap, dst, .. } => highest(&[cap, dst]),
-            Self::DisposeAwaited { cap, value, mode, .. } => highest(&[cap, value, mode]),
-            Self::DisposeEnd { cap, .. } => highest(&[cap]),
+            Self::Dispose(op) => op.max_register(),
             Self::CreateClass { dst, proto_dst, heritage, .. } => highest(&[dst, proto_dst, heritage]),
             Self::SetClassFields { ctor, fields, .. } => highest(&[ctor, fields]),
             Self::SetHomeObject { func, home, .. } => highest(&[func, home]),

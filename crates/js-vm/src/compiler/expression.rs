@@ -436,9 +436,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
                     self.expression(&b.left, r)?;
                     r
                 };
-                let rhs = self.expression_any(&b.right)?;
-                self.mark_position(b.span.start);
-                let jump = self.emit(Instruction::JumpUnless { op, lhs, rhs, target: u32::MAX });
+                let jump = if let Some(value) = int32_literal(&b.right) {
+                    self.mark_position(b.span.start);
+                    self.emit(Instruction::JumpUnlessInt { op, lhs, value, target: u32::MAX })
+                } else {
+                    let rhs = self.expression_any(&b.right)?;
+                    self.mark_position(b.span.start);
+                    self.emit(Instruction::JumpUnless { op, lhs, rhs, target: u32::MAX })
+                };
                 self.release(mark);
                 return Ok(jump);
             }

@@ -15,7 +15,7 @@ use oxc_syntax::symbol::{SymbolFlags, SymbolId};
 use super::control::Control;
 use super::scope::{Analysis, Location};
 use super::{CResult, CompileError, ConstKey, Locations, MAX_COMPILE_DEPTH, THIS_REG, atom_value, build_code};
-use crate::bytecode::{Code, CodeKind, Handler, IcIndex, Instruction, Reg, Source};
+use crate::bytecode::{Code, CodeKind, DisposeOp, Handler, IcIndex, Instruction, Reg, Source};
 use crate::value::Value;
 use crate::vm::Vm;
 
@@ -209,6 +209,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             | Instruction::JumpIfNotUndefined { target: t, .. }
             | Instruction::JumpIfInt { target: t, .. }
             | Instruction::JumpUnless { target: t, .. }
+            | Instruction::JumpUnlessInt { target: t, .. }
             | Instruction::IteratorNext { done: t, .. }
             | Instruction::WithGet { found: t, .. }
             | Instruction::WithSet { found: t, .. }
@@ -216,7 +217,7 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             | Instruction::WithResolve { found: t, .. }
             | Instruction::ForInNext { done: t, .. }
             | Instruction::AsyncIteratorStep { done: t, .. }
-            | Instruction::DisposeStep { done: t, .. }
+            | Instruction::Dispose(DisposeOp::Step { done: t, .. })
             | Instruction::AsyncIteratorReturn { skip: t, .. } => *t = target,
             _ => {}
         }

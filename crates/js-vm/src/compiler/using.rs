@@ -11,7 +11,7 @@
 //! over the list that disposes with the throw completion and rethrows what
 //! the disposal leaves (the error, or a SuppressedError chain).
 //!
-//! The disposal is a loop of `DisposeStep` instructions; with `await using`
+//! The disposal is a loop of `DisposeOp::Step` instructions; with `await using`
 //! in the list each step the runtime asks for is followed by an `Await`, so
 //! async disposal suspends the function like any `await`.
 
@@ -20,9 +20,9 @@ use oxc_ast::ast::{ForStatementLeft, Statement, VariableDeclaration, VariableDec
 use super::control::Control;
 use super::function::{FunctionCompiler, binding_name};
 use super::{CResult, CompileError};
-use crate::bytecode::{Handler, Instruction, Reg};
+use crate::bytecode::{DisposeOp, Handler, Instruction, Reg};
 
-/// "No register": a `DisposeBegin` with a normal completion.
+/// "No register": a `DisposeOp::Begin` with a normal completion.
 pub(crate) const NO_ERROR: Reg = Reg(u16::MAX);
 
 /// Which disposal a statement list needs.
@@ -140,7 +140,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let value = self.temp()?;
         let mode = self.temp()?;
         let exception = self.temp()?;
-        self.emit(Instruction::NewDisposeCapability { dst: capability });
+        self.emit(Instruction::Dispose(DisposeOp::NewCapability { dst: capability }));
         let start = self.here();
         self.control.push(Control::Dispose(DisposeScope {
             capability,
@@ -178,16 +178,16 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// completion it ends with is a throw.
     pub(crate) fn emit_dispose_resources(&mut self, regs: (Reg, Reg, Reg, Disposal), error: Reg) {
         let (capability, value, mode, disposal) = regs;
-        self.emit(Instruction::DisposeBegin { cap: capability, error });
+        self.emit(Instruction::Dispose(DisposeOp::Begin { cap: capability, error }));
         let top = self.here();
-        let step = self.emit(Instruction::DisposeStep { cap: capability, dst: value, done: u32::MAX });
+        let step = self.emit(Instruction::Dispose(DisposeOp::Step { cap: capability, dst: value, done: u32::MAX }));
         if disposal == Disposal::Async {
             self.emit(Instruction::Await { value, mode });
-            self.emit(Instruction::DisposeAwaited { cap: capability, value, mode });
+            self.emit(Instruction::Dispose(DisposeOp::Awaited { cap: capability, value, mode }));
             self.emit(Instruction::Jump { target: top });
         }
         self.patch_here(step);
-        self.emit(Instruction::DisposeEnd { cap: capability });
+        self.emit(Instruction::Dispose(DisposeOp::End { cap: capability }));
     }
 
     /// A `using` or `await using` declaration: each initializer's value is
@@ -203,7 +203,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             let r = self.temp()?;
             let name = binding_name(&d.id);
             self.expression_named(init, r, name.as_deref())?;
-            self.emit(Instruction::AddDisposable { cap: capability, value: r, asynchronous });
+            self.emit(Instruction::Dispose(DisposeOp::Add { cap: capability, value: r, asynchronous }));
             self.bind_pattern(&d.id, r, true)?;
             self.release(mark);
         }
@@ -214,7 +214,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
     pub(crate) fn bind_using_for_head(&mut self, decl: &'a VariableDeclaration<'a>, value: Reg) -> CResult<()> {
         let capability = self.innermost_capability()?;
         let asynchronous = self.check_await_using(decl)?;
-        self.emit(Instruction::AddDisposable { cap: capability, value, asynchronous });
+        self.emit(Instruction::Dispose(DisposeOp::Add { cap: capability, value, asynchronous }));
         if let Some(d) = decl.declarations.first() {
             self.bind_pattern(&d.id, value, true)?;
         }

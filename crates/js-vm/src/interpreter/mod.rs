@@ -736,6 +736,9 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Op::JumpUnless { op, lhs, rhs, target } => {
                     next!(pc, control::jump_unless(vm, cx, op, lhs, rhs, target)?);
                 }
+                Op::JumpUnlessInt { op, lhs, value, target } => {
+                    next!(pc, control::jump_unless_int(vm, cx, op, lhs, value, target)?);
+                }
                 Op::JumpIfNullish { src, target } => next!(pc, control::jump_if_nullish(vm, cx, src, true, target)),
                 Op::JumpIfNotNullish { src, target } => next!(pc, control::jump_if_nullish(vm, cx, src, false, target)),
                 Op::JumpIfNotUndefined { src, target } => next!(pc, control::jump_if_defined(vm, cx, src, target)),
@@ -761,12 +764,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Op::ForInStart { dst, obj } => iteration::for_in_start(vm, cx, dst, obj)?,
                 Op::ForInNext { dst, iter, done } => next!(pc, iteration::for_in_next(vm, cx, dst, iter, done)?),
 
-                Op::NewDisposeCapability { dst } => dispose::new_dispose_capability(vm, cx, dst),
-                Op::AddDisposable { cap, value, asynchronous } => dispose::add(vm, cx, cap, value, asynchronous)?,
-                Op::DisposeBegin { cap, error } => dispose::dispose_begin(vm, cx, cap, error),
-                Op::DisposeStep { cap, dst, done } => next!(pc, dispose::dispose_step(vm, cx, cap, dst, done)?),
-                Op::DisposeAwaited { cap, value, mode } => dispose::dispose_awaited(vm, cx, cap, value, mode),
-                Op::DisposeEnd { cap } => dispose::dispose_end(vm, cx, cap)?,
+                Op::Dispose(op) => next!(pc, dispose::execute(vm, cx, op)?),
                 Op::GeneratorStart => next!(pc, suspend::generator_start(vm, cx, pc)?),
                 Op::AsyncStart => async_function::start(vm),
                 Op::Await { value, .. } => next!(pc, suspend::await_value(vm, cx, pc, value)?),

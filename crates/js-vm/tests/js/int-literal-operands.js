@@ -53,3 +53,27 @@ for (let i = 0; i < 5; i++) s = s + 1 + 2;
 console.log(s, 1 + 2 + "3" + 4 + 5);
 // Literals that are not int32 stay in registers.
 console.log(3 + 0.5, 3 - 1e10, 3 * 4294967296, 10 % 2.5, 1 << 4294967297, 5 - -0);
+
+// Conditions comparing with an int32 literal branch on it directly.
+for (const x of lefts) {
+  const seen = [];
+  if (x < 1) seen.push("<1");
+  if (x <= 0) seen.push("<=0");
+  if (x > -1) seen.push(">-1");
+  if (x >= 7) seen.push(">=7");
+  if (x === 0) seen.push("===0");
+  if (x !== 1) seen.push("!==1");
+  if (x == 0) seen.push("==0");
+  if (x != 12) seen.push("!=12");
+  console.log(show(x).padEnd(12), seen.join(" "));
+}
+const ordered = { valueOf() { log.push("ordered"); return 3; } };
+log.length = 0;
+let count = 0;
+while (count < 5) count++;
+if (ordered > 2 && ordered == 3 && !(ordered === 3)) console.log("compared", count, log.join(","));
+try {
+  if (Symbol() < 1) console.log("unreachable");
+} catch (e) {
+  console.log(e.constructor.name);
+}

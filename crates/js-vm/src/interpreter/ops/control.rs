@@ -53,6 +53,20 @@ pub(in crate::interpreter) fn jump_unless(
     Ok(if holds(vm, op, a, b)? { Next::Fall } else { Next::Jump(target) })
 }
 
+/// `JumpUnlessInt`: `JumpUnless` against an int32 literal.
+#[inline(always)]
+pub(in crate::interpreter) fn jump_unless_int(
+    vm: &mut Vm,
+    cx: &FrameContext,
+    op: CompareOp,
+    lhs: Reg,
+    value: i32,
+    target: Target,
+) -> JsResult<Next> {
+    let a = cx.get(vm, lhs);
+    Ok(if holds(vm, op, a, Value::number(f64::from(value)))? { Next::Fall } else { Next::Jump(target) })
+}
+
 /// `JumpIfNullish`, or `JumpIfNotNullish` when `when` is false.
 #[inline(always)]
 pub(in crate::interpreter) fn jump_if_nullish(

@@ -4,26 +4,33 @@
 
 use super::{FrameContext, Next};
 use crate::builtins::dispose_capability::{self as capability, DisposeCapability, DisposeStep, Hint};
-use crate::bytecode::{Reg, Target};
+use crate::bytecode::{DisposeOp, Reg, Target};
 use crate::value::Value;
 use crate::vm::{JsResult, Vm};
 
-/// `NewDisposeCapability`.
+/// Runs one of the [`DisposeOp`] instructions.
+pub(in crate::interpreter) fn execute(vm: &mut Vm, cx: &FrameContext, op: DisposeOp) -> JsResult<Next> {
+    match op {
+        DisposeOp::NewCapability { dst } => new_dispose_capability(vm, cx, dst),
+        DisposeOp::Add { cap, value, asynchronous } => add(vm, cx, cap, value, asynchronous)?,
+        DisposeOp::Begin { cap, error } => dispose_begin(vm, cx, cap, error),
+        DisposeOp::Step { cap, dst, done } => return dispose_step(vm, cx, cap, dst, done),
+        DisposeOp::Awaited { cap, value, mode } => dispose_awaited(vm, cx, cap, value, mode),
+        DisposeOp::End { cap } => dispose_end(vm, cx, cap)?,
+    }
+    Ok(Next::Fall)
+}
+
+/// `NewCapability`.
 #[inline(always)]
-pub(in crate::interpreter) fn new_dispose_capability(vm: &mut Vm, cx: &FrameContext, dst: Reg) {
+fn new_dispose_capability(vm: &mut Vm, cx: &FrameContext, dst: Reg) {
     let cap = capability::new_dispose_capability(vm);
     cx.set(vm, dst, Value::internal(cap.into()));
 }
 
-/// `AddDisposable`: AddDisposableResource for a `using` declaration.
+/// `Add`: AddDisposableResource for a `using` declaration.
 #[inline(always)]
-pub(in crate::interpreter) fn add(
-    vm: &mut Vm,
-    cx: &FrameContext,
-    cap: Reg,
-    value: Reg,
-    asynchronous: bool,
-) -> JsResult<()> {
+fn add(vm: &mut Vm, cx: &FrameContext, cap: Reg, value: Reg, asynchronous: bool) -> JsResult<()> {
     if let Some(c) = cx.get(vm, cap).as_internal::<DisposeCapability>() {
         let hint = if asynchronous { Hint::Async } else { Hint::Sync };
         let v = cx.get(vm, value);
@@ -32,24 +39,18 @@ pub(in crate::interpreter) fn add(
     Ok(())
 }
 
-/// `DisposeBegin`: starts DisposeResources with the block's completion.
+/// `Begin`: starts DisposeResources with the block's completion.
 #[inline(always)]
-pub(in crate::interpreter) fn dispose_begin(vm: &mut Vm, cx: &FrameContext, cap: Reg, error: Reg) {
+fn dispose_begin(vm: &mut Vm, cx: &FrameContext, cap: Reg, error: Reg) {
     if let Some(c) = cx.get(vm, cap).as_internal::<DisposeCapability>() {
         let error = (error.0 != u16::MAX).then(|| cx.get(vm, error));
         capability::begin_disposal(vm, c, error);
     }
 }
 
-/// `DisposeStep`: disposes until a resource needs an `Await`.
+/// `Step`: disposes until a resource needs an `Await`.
 #[inline(always)]
-pub(in crate::interpreter) fn dispose_step(
-    vm: &mut Vm,
-    cx: &FrameContext,
-    cap: Reg,
-    dst: Reg,
-    done: Target,
-) -> JsResult<Next> {
+fn dispose_step(vm: &mut Vm, cx: &FrameContext, cap: Reg, dst: Reg, done: Target) -> JsResult<Next> {
     let Some(c) = cx.get(vm, cap).as_internal::<DisposeCapability>() else { return Ok(Next::Jump(done)) };
     match capability::dispose_step(vm, c)? {
         DisposeStep::Await(v) => {
@@ -60,9 +61,9 @@ pub(in crate::interpreter) fn dispose_step(
     }
 }
 
-/// `DisposeAwaited`: the outcome of a disposal's `Await`.
+/// `Awaited`: the outcome of a disposal's `Await`.
 #[inline(always)]
-pub(in crate::interpreter) fn dispose_awaited(vm: &mut Vm, cx: &FrameContext, cap: Reg, value: Reg, mode: Reg) {
+fn dispose_awaited(vm: &mut Vm, cx: &FrameContext, cap: Reg, value: Reg, mode: Reg) {
     if let Some(c) = cx.get(vm, cap).as_internal::<DisposeCapability>() {
         let v = cx.get(vm, value);
         let outcome = if cx.get(vm, mode).as_number() == Some(1.0) { Err(v) } else { Ok(v) };
@@ -70,9 +71,9 @@ pub(in crate::interpreter) fn dispose_awaited(vm: &mut Vm, cx: &FrameContext, ca
     }
 }
 
-/// `DisposeEnd`: rethrows the completion DisposeResources carried.
+/// `End`: rethrows the completion DisposeResources carried.
 #[inline(always)]
-pub(in crate::interpreter) fn dispose_end(vm: &mut Vm, cx: &FrameContext, cap: Reg) -> JsResult<()> {
+fn dispose_end(vm: &mut Vm, cx: &FrameContext, cap: Reg) -> JsResult<()> {
     if let Some(c) = cx.get(vm, cap).as_internal::<DisposeCapability>() {
         capability::finish_disposal(vm, c)?;
     }
