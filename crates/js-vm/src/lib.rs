@@ -71,6 +71,7 @@ mod environment;
 mod function;
 mod host;
 mod interpreter;
+mod jobs;
 mod memory;
 mod module;
 mod object;

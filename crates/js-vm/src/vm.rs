@@ -166,14 +166,8 @@ pub struct Vm {
     pub(crate) heap: Heap,
     /// Interned property-key strings.
     pub(crate) atoms: AtomTable,
-    pub(crate) stack: Vec<Value>,
-    pub(crate) frames: Vec<Frame>,
-    /// The pc of the top frame: the dispatch loop writes it before every
-    /// instruction, one store to the VM instead of an indexed one into
-    /// `frames`. A frame's own [`Frame::pc`] is current while other frames
-    /// run above it (`push_frame` saves
-    /// this into it, `pop_frame` reloads it from the new top).
-    pub(crate) pc: u32,
+    /// Registers, frames and what native code keeps alive.
+    pub(crate) stack: crate::interpreter::ExecutionStack,
     /// The current realm (§9.4: the running execution context's Realm).
     /// It is boxed so that switching realms moves a pointer.
     pub(crate) realm: Box<Realm>,
@@ -188,20 +182,10 @@ pub struct Vm {
     pub(crate) shapes: crate::object::WellKnownShapes,
     pub(crate) symbols: WellKnownSymbols,
     pub(crate) names: CommonAtoms,
-    /// Values native code keeps alive across calls back into scripts;
-    /// truncated when the native function returns.
-    pub(crate) temp_roots: Vec<Value>,
     pub(crate) inline_caches: InlineCacheTables,
     /// Where `[[Get]]` found named properties, per receiver shape.
     pub(crate) lookup_cache: crate::object::LookupCache,
-    /// Register buffers for frames suspended at `await` and `yield`.
-    pub(crate) register_buffers: crate::interpreter::RegisterBufferPool,
     pub(crate) options: VmOptions,
-    pub(crate) native_depth: usize,
-    /// The stretch of this thread's stack known to leave room for a native
-    /// re-entry into the loop.
-    pub(crate) native_stack: crate::interpreter::NativeStack,
-    pub(crate) console: Box<dyn ConsoleSink>,
     /// Arrays being joined, so cyclic arrays print as empty strings.
     pub(crate) join_stack: Vec<Gc<JsObject>>,
     /// `Symbol.for`'s registry.
@@ -220,42 +204,18 @@ pub struct Vm {
     /// The heap epoch of the last collection forced by the heap limit, so
     /// a VM just under its limit does not collect at every safepoint.
     limit_collection_epoch: u64,
-    /// The microtask queue (promise jobs and await continuations).
-    pub(crate) microtasks: js_microtask::JobQueue<Value>,
-    /// The jobs being run (their slots stay rooted while they run).
-    pub(crate) running_jobs: Vec<js_microtask::Job<Value>>,
-    /// Where the exception now unwinding was thrown. The value is only
-    /// compared by identity (to tell a new exception from the same one
-    /// leaving a nested entry frame), never read, so it needs no rooting.
-    pub(crate) throw_site: Option<(Value, crate::bytecode::SourceSite)>,
-    /// The async-context state (the current frame, tracking).
-    pub(crate) async_context: js_async_context::ContextState<Value>,
-    /// Promises rejected without a handler, in order, and handlers added
-    /// to them later (HostPromiseRejectionTracker).
-    pub(crate) rejections: Vec<(Gc<JsObject>, js_promise::RejectionOperation)>,
-    /// An uncatchable termination seen inside a callback that can only
-    /// report a thrown value (a promise handler).
-    pub(crate) terminating: bool,
-    /// Timers, immediates and the nextTick queue.
-    pub(crate) event_loop: crate::host::event_loop::EventLoop,
-    /// Host objects made once (process, module objects, prototypes).
-    pub(crate) host_objects: crate::host::HostObjects,
-    /// WeakRef targets kept alive until the current job ends
-    /// (AddToKeptObjects / ClearKeptObjects).
-    pub(crate) kept_alive: Vec<Value>,
     /// Values the embedder holds through [`Handle`]s.
     pub(crate) handles: Rc<crate::embedding::HandleTable>,
-    /// FinalizationRegistries with targets found dead, whose cleanup
-    /// callbacks are due.
-    pub(crate) finalization_ready: Vec<GcAny>,
     /// What resuming each executable needs, by executable (weak keys,
     /// pruned after every collection).
     pub(crate) resume_cache:
         js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
     /// The module map and the module loader.
     pub(crate) modules: crate::module::ModuleRegistry,
-    /// The CommonJS loader's Rust state.
-    pub(crate) commonjs: crate::host::commonjs::CommonJsState,
+    /// The job queues and what runs with them.
+    pub(crate) jobs: crate::jobs::JobQueues,
+    /// The Node-like host's state (console, event loop, host objects).
+    pub(crate) runtime: crate::host::RuntimeState,
 }
 
 impl Vm {
@@ -288,9 +248,7 @@ impl Vm {
         let mut vm = Self {
             heap,
             atoms,
-            stack: Vec::with_capacity(1024),
-            frames: Vec::new(),
-            pc: 0,
+            stack: crate::interpreter::ExecutionStack::default(),
             realm,
             realm_id: RealmId::MAIN,
             realms: vec![None],
@@ -298,13 +256,8 @@ impl Vm {
             shapes,
             symbols,
             names,
-            temp_roots: Vec::new(),
             inline_caches: InlineCacheTables::default(),
             lookup_cache: crate::object::LookupCache::default(),
-            register_buffers: crate::interpreter::RegisterBufferPool::default(),
-            native_depth: 0,
-            native_stack: crate::interpreter::NativeStack::default(),
-            console: Box::new(StdConsole),
             join_stack: Vec::new(),
             symbol_registry: crate::builtins::symbol::SymbolRegistry::default(),
             random_state: random_seed(),
@@ -313,20 +266,11 @@ impl Vm {
             steps_left: Cell::new(options.max_steps.unwrap_or(u64::MAX)),
             termination: Cell::new(None),
             limit_collection_epoch: u64::MAX,
-            microtasks: js_microtask::JobQueue::new(),
-            running_jobs: Vec::new(),
-            throw_site: None,
-            async_context: js_async_context::ContextState::new(),
-            rejections: Vec::new(),
-            terminating: false,
-            event_loop: crate::host::event_loop::EventLoop::default(),
-            host_objects: crate::host::HostObjects::default(),
             resume_cache: js_microtask::CallCache::new(),
-            kept_alive: Vec::new(),
             handles: Rc::default(),
-            finalization_ready: Vec::new(),
             modules: crate::module::ModuleRegistry::default(),
-            commonjs: crate::host::commonjs::CommonJsState::default(),
+            jobs: crate::jobs::JobQueues::default(),
+            runtime: crate::host::RuntimeState::default(),
             options,
         };
         crate::builtins::install(&mut vm);
@@ -344,12 +288,12 @@ impl Vm {
         // The host's objects (prototypes of timers, `process`...) stay the
         // ones the VM's first realm made: the new realm's globals get their
         // own, but the VM-wide records keep pointing at the first realm's.
-        let host_objects = std::mem::take(&mut self.host_objects);
-        let mark = self.temp_roots.len();
-        self.temp_roots.extend(host_objects.objects().map(Value::object));
+        let host_objects = std::mem::take(&mut self.runtime.host_objects);
+        let mark = self.stack.temp_roots.len();
+        self.stack.temp_roots.extend(host_objects.objects().map(Value::object));
         self.run_in_realm(id, crate::builtins::install);
-        self.temp_roots.truncate(mark);
-        self.host_objects = host_objects;
+        self.stack.temp_roots.truncate(mark);
+        self.runtime.host_objects = host_objects;
         id
     }
 
@@ -415,7 +359,7 @@ impl Vm {
 
     /// Replaces where `console` output goes.
     pub fn set_console(&mut self, sink: Box<dyn ConsoleSink>) {
-        self.console = sink;
+        self.runtime.console = sink;
     }
 
     /// A flag another thread can set to stop the running script with an
@@ -691,26 +635,20 @@ impl Vm {
     pub fn collect_garbage(&mut self) -> CollectionSummary {
         self.handles.reclaim_released();
         let mut roots = VmRoots {
-            stack: &self.stack,
-            frames: &self.frames,
+            stack: &self.stack.registers,
+            frames: &self.stack.frames,
             realm: &self.realm,
             realms: &self.realms,
             root_shape: self.root_shape,
             shapes: self.shapes,
             symbols: &self.symbols,
             names: &self.names,
-            temp_roots: &self.temp_roots,
+            temp_roots: &self.stack.temp_roots,
             registry: &self.symbol_registry,
-            microtasks: &self.microtasks,
-            running_jobs: &self.running_jobs,
-            async_context: &self.async_context,
-            rejections: &self.rejections,
-            event_loop: &self.event_loop,
-            host_objects: &self.host_objects,
+            jobs: &self.jobs,
+            runtime: &self.runtime,
             resume_cache: &mut self.resume_cache,
-            kept_alive: &self.kept_alive,
             handles: &self.handles,
-            finalization_ready: &self.finalization_ready,
             modules: &self.modules,
             atoms: &mut self.atoms,
             inline_caches: &mut self.inline_caches,
@@ -723,8 +661,8 @@ impl Vm {
         // The registries with dead targets run their cleanups from the
         // event loop; the cells stay inside the VM.
         for cell in report.finalization_ready {
-            if !self.finalization_ready.contains(&cell) {
-                self.finalization_ready.push(cell);
+            if !self.jobs.finalization_ready.contains(&cell) {
+                self.jobs.finalization_ready.push(cell);
             }
         }
         CollectionSummary {
@@ -769,7 +707,7 @@ impl Vm {
 
     /// Writes a line through the console sink (`print` in test harnesses).
     pub fn console_log(&mut self, line: &str) {
-        self.console.log(line);
+        self.runtime.console.log(line);
     }
 
     /// A value as `console.log` prints it.
@@ -779,7 +717,7 @@ impl Vm {
 
     /// Keeps `value` alive until the running native function returns.
     pub(crate) fn keep_alive(&mut self, value: Value) {
-        self.temp_roots.push(value);
+        self.stack.temp_roots.push(value);
     }
 
     /// Keeps a property key alive until the running native function
@@ -787,8 +725,8 @@ impl Vm {
     /// holds (atoms are weak), and it is often used after more user code.
     pub(crate) fn keep_key_alive(&mut self, key: PropertyKey) {
         match key {
-            PropertyKey::String(s) => self.temp_roots.push(Value::string(s)),
-            PropertyKey::Symbol(s) => self.temp_roots.push(Value::symbol(s)),
+            PropertyKey::String(s) => self.stack.temp_roots.push(Value::string(s)),
+            PropertyKey::Symbol(s) => self.stack.temp_roots.push(Value::symbol(s)),
             PropertyKey::Index(_) => {}
         }
     }
@@ -821,15 +759,9 @@ struct VmRoots<'a> {
     names: &'a CommonAtoms,
     temp_roots: &'a [Value],
     registry: &'a crate::builtins::symbol::SymbolRegistry,
-    microtasks: &'a js_microtask::JobQueue<Value>,
-    running_jobs: &'a [js_microtask::Job<Value>],
-    async_context: &'a js_async_context::ContextState<Value>,
-    rejections: &'a [(Gc<JsObject>, js_promise::RejectionOperation)],
-    event_loop: &'a crate::host::event_loop::EventLoop,
-    host_objects: &'a crate::host::HostObjects,
-    kept_alive: &'a [Value],
+    jobs: &'a crate::jobs::JobQueues,
+    runtime: &'a crate::host::RuntimeState,
     handles: &'a crate::embedding::HandleTable,
-    finalization_ready: &'a [GcAny],
     modules: &'a crate::module::ModuleRegistry,
     resume_cache: &'a mut js_microtask::CallCache<crate::interpreter::ExecutableKey, crate::interpreter::ResumeEntry>,
     atoms: &'a mut AtomTable,
@@ -855,17 +787,9 @@ impl Roots for VmRoots<'_> {
         for symbol in self.registry.symbols() {
             symbol.trace(tracer);
         }
-        self.microtasks.trace(tracer);
-        self.running_jobs.trace(tracer);
-        self.async_context.trace(tracer);
-        for (promise, _) in self.rejections {
-            promise.trace(tracer);
-        }
-        self.event_loop.trace(tracer);
-        self.host_objects.trace(tracer);
-        self.kept_alive.trace(tracer);
+        self.jobs.trace(tracer);
+        self.runtime.trace(tracer);
         self.handles.trace(tracer);
-        self.finalization_ready.trace(tracer);
         self.modules.trace(tracer);
         self.atoms.trace(tracer);
     }

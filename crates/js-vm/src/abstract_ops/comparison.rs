@@ -134,7 +134,7 @@ pub fn is_less_than(vm: &mut Vm, x: Value, y: Value, left_first: bool) -> JsResu
     }
     // The first primitive stays rooted while the second conversion runs
     // user code.
-    let mark = vm.temp_roots.len();
+    let mark = vm.stack.temp_roots.len();
     let converted = if left_first {
         to_primitive(vm, x, PreferredType::Number).and_then(|px| {
             vm.keep_alive(px);
@@ -146,7 +146,7 @@ pub fn is_less_than(vm: &mut Vm, x: Value, y: Value, left_first: bool) -> JsResu
             Ok((to_primitive(vm, x, PreferredType::Number)?, py))
         })
     };
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     let (px, py) = converted?;
     if let (Some(a), Some(b)) = (px.as_string(), py.as_string()) {
         let a = JsString::flatten(&mut vm.heap, a);

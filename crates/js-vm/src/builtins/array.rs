@@ -214,7 +214,7 @@ fn push_dense(vm: &mut Vm, info: &CallInfo) -> Option<u32> {
     if let Elements::Dense(elements) = &mut object.elements {
         // Element by element: for the usual one or two arguments this is
         // cheaper than extend_from_slice's call to memcpy.
-        for &v in &vm.stack[base..base + info.argc] {
+        for &v in &vm.stack.registers[base..base + info.argc] {
             elements.push(v);
         }
     }
@@ -731,11 +731,11 @@ fn sort_compare(vm: &mut Vm, comparator: Value, x: Value, y: Value) -> JsResult<
     }
     // `xs` is held while `y`'s `toString` runs; released after the
     // comparison, as a sort makes O(n log n) of them.
-    let mark = vm.temp_roots.len();
+    let mark = vm.stack.temp_roots.len();
     let xs = to_string(vm, x)?;
     vm.keep_alive(Value::string(xs));
     let ys = to_string(vm, y);
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     let ys = ys?;
     let xs = JsString::flatten(&mut vm.heap, xs);
     let ys = JsString::flatten(&mut vm.heap, ys);

@@ -322,7 +322,7 @@ fn wait_async(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let promise = crate::promise::new_promise_with_proto(vm, proto);
     vm.keep_alive(Value::object(promise));
     let id = NEXT_ASYNC_WAITER.fetch_add(1, Ordering::Relaxed);
-    let inbox = vm.event_loop.inbox();
+    let inbox = vm.runtime.event_loop.inbox();
     let zero = request.timeout_ms == 0.0;
     if let Err(outcome) = request.block.wait_async(request.byte_index, request.size, request.expected, zero, id, &inbox)
     {
@@ -331,7 +331,7 @@ fn wait_async(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return wait_async_result(vm, false, text);
     }
     let timeout = timeout_duration(request.timeout_ms);
-    vm.event_loop.add_async_waiter(id, promise, request.block, timeout);
+    vm.runtime.event_loop.add_async_waiter(id, promise, request.block, timeout);
     wait_async_result(vm, true, Value::object(promise))
 }
 

@@ -106,18 +106,18 @@ impl Vm {
     /// Where the innermost running code is: the site an error made now is
     /// reported at.
     pub(crate) fn current_site(&self) -> Option<crate::bytecode::SourceSite> {
-        let frame = self.frames.last()?;
+        let frame = self.stack.frames.last()?;
         let code = frame.code.borrow(&self.heap);
-        Some(crate::bytecode::SourceSite { source: Rc::clone(&code.source), offset: code.position(self.pc) })
+        Some(crate::bytecode::SourceSite { source: Rc::clone(&code.source), offset: code.position(self.stack.pc) })
     }
 
     /// The stack trace lines (`    at f (file:line:col)`) of the running
     /// frames, innermost first.
     pub(crate) fn stack_trace(&self) -> Vec<String> {
         let mut lines = Vec::new();
-        for (depth, frame) in self.frames.iter().rev().take(10).enumerate() {
+        for (depth, frame) in self.stack.frames.iter().rev().take(10).enumerate() {
             let code = frame.code.borrow(&self.heap);
-            let pc = if depth == 0 { self.pc } else { frame.pc };
+            let pc = if depth == 0 { self.stack.pc } else { frame.pc };
             let (line, column) = code.source.line_column(code.position(pc));
             let location = format!("{}:{line}:{column}", code.source.name);
             let name = code.name.borrow(&self.heap).flat().to_rust_string();

@@ -111,7 +111,7 @@ pub(crate) fn set_function_name(vm: &mut Vm, f: Gc<JsObject>, key: PropertyKey, 
 pub(crate) fn create_arguments_object(vm: &mut Vm, mapped: Option<&[u32]>) -> Gc<JsObject> {
     let values = frame_arguments(vm);
     let proto = vm.realm.intrinsics.object_prototype;
-    let frame_env = vm.frames.last().and_then(|f| f.env);
+    let frame_env = vm.stack.frames.last().and_then(|f| f.env);
     let kind = match (mapped, frame_env) {
         (Some(slots), Some(env)) => {
             let map: Box<[u32]> = (0..values.len()).map(|i| slots.get(i).copied().unwrap_or(u32::MAX)).collect();
@@ -123,7 +123,7 @@ pub(crate) fn create_arguments_object(vm: &mut Vm, mapped: Option<&[u32]>) -> Gc
     // when no parameter is captured (no environment to alias): its
     // `callee` is the function, not the strict-mode thrower.
     let (shape, callee) = if mapped.is_some() {
-        let callee = vm.frames.last().and_then(|f| f.callee).map_or(Value::UNDEFINED, Value::object);
+        let callee = vm.stack.frames.last().and_then(|f| f.callee).map_or(Value::UNDEFINED, Value::object);
         (vm.shapes.mapped_arguments, callee)
     } else {
         let thrower = Value::object(vm.realm.intrinsics.throw_type_error);
@@ -145,10 +145,10 @@ pub(crate) fn create_arguments_object(vm: &mut Vm, mapped: Option<&[u32]>) -> Gc
 
 /// The arguments the running frame was called with.
 fn frame_arguments(vm: &Vm) -> Vec<Value> {
-    let Some(frame) = vm.frames.last() else { return Vec::new() };
+    let Some(frame) = vm.stack.frames.last() else { return Vec::new() };
     let params = usize::from(frame.code.borrow(&vm.heap).param_count);
     let argc = frame.argc as usize;
-    let in_registers = &vm.stack[frame.base + 1..][..argc.min(params)];
+    let in_registers = &vm.stack.registers[frame.base + 1..][..argc.min(params)];
     let mut values = Vec::with_capacity(in_registers.len() + frame.extra_args.len());
     values.extend_from_slice(in_registers);
     values.extend_from_slice(&frame.extra_args);
@@ -191,7 +191,7 @@ pub(crate) fn create_class(
         (proto_parent, parent)
     };
     let child = code.borrow(&vm.heap).functions[index as usize];
-    let env = vm.frames.last().and_then(|f| f.env);
+    let env = vm.stack.frames.last().and_then(|f| f.env);
     let prototype = vm.new_object(proto_parent);
     let ctor = make_closure(vm, child, env, Value::UNDEFINED, Value::UNDEFINED);
     ctor.borrow_mut(&mut vm.heap).proto = Some(ctor_parent);

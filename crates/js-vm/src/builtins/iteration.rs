@@ -282,10 +282,10 @@ pub fn for_in_start(vm: &mut Vm, v: Value) -> JsResult<Option<Gc<ForInIterator>>
     // Proxies on the chain run traps while the keys are gathered: the
     // objects and keys are rooted until the iterator holds them. The loop
     // runs in the interpreter itself, so the roots are released here.
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.push(Value::object(object));
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.push(Value::object(object));
     let keys = enumerate_object_properties(vm, object);
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     Ok(Some(vm.heap.alloc(ForInIterator { object, keys: keys?, index: 0 })))
 }
 
@@ -297,7 +297,7 @@ fn enumerate_object_properties(vm: &mut Vm, object: Gc<JsObject>) -> JsResult<Ve
     let mut seen = std::collections::HashSet::new();
     let mut current = Some(object);
     while let Some(o) = current {
-        vm.temp_roots.push(Value::object(o));
+        vm.stack.temp_roots.push(Value::object(o));
         for key in crate::object::internal_methods::own_property_keys(vm, o)? {
             if key.is_symbol() || !seen.insert(key) {
                 continue;

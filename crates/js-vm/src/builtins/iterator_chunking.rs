@@ -98,7 +98,7 @@ fn windows(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// One step of a `chunks` helper: the next chunk (a final short one when
 /// the source runs out mid-chunk), `None` when exhausted.
 pub(crate) fn chunks_step(vm: &mut Vm, underlying: Gc<IteratorRecord>, size: u32) -> JsResult<Option<Value>> {
-    let mark = vm.temp_roots.len();
+    let mark = vm.stack.temp_roots.len();
     let mut buffer = Vec::new();
     while buffer.len() < size as usize {
         let Some(value) = iterator_step_value(vm, underlying)? else { break };
@@ -106,7 +106,7 @@ pub(crate) fn chunks_step(vm: &mut Vm, underlying: Gc<IteratorRecord>, size: u32
         buffer.push(value);
     }
     let chunk = if buffer.is_empty() { None } else { Some(Value::object(array_create(vm, &buffer))) };
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     Ok(chunk)
 }
 

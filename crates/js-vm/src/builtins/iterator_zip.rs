@@ -270,7 +270,7 @@ pub(crate) fn zip_step(vm: &mut Vm, state: Gc<ZipState>) -> JsResult<Option<Valu
     if count == 0 {
         return Ok(None);
     }
-    let mark = vm.temp_roots.len();
+    let mark = vm.stack.temp_roots.len();
     let mut results = Vec::with_capacity(count);
     for i in 0..count {
         let Some(record) = state.borrow(&vm.heap).iters[i] else {
@@ -304,7 +304,7 @@ pub(crate) fn zip_step(vm: &mut Vm, state: Gc<ZipState>) -> JsResult<Option<Valu
         results.push(value);
     }
     let result = finish_results(vm, state, &results);
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     result.map(Some)
 }
 

@@ -29,10 +29,10 @@ pub fn copy_data_properties(
     let from = to_object(vm, source)?;
     // Also run by the interpreter itself (object spread and rest), where
     // no native call's return releases temporary roots.
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.extend([Value::object(from), Value::object(target)]);
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.extend([Value::object(from), Value::object(target)]);
     let result = copy_enumerable_own(vm, target, from, excluded);
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     result
 }
 

@@ -107,7 +107,7 @@ fn weak_ref_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let proto = prototype_from_constructor(vm, nt, |i| i.weak_ref_prototype)?;
     let o = vm.new_object_with_data(Some(proto), &WEAK_REF, weak);
     // AddToKeptObjects: the target survives the current job.
-    vm.kept_alive.push(target);
+    vm.jobs.kept_alive.push(target);
     Ok(Value::object(o))
 }
 
@@ -119,7 +119,7 @@ fn deref(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     let target = cell.borrow(&vm.heap).get();
     if !target.is_undefined() {
-        vm.kept_alive.push(target);
+        vm.jobs.kept_alive.push(target);
     }
     Ok(target)
 }
@@ -181,17 +181,17 @@ impl Vm {
     /// (HostEnqueueFinalizationRegistryCleanupJob's jobs), each for every
     /// held value once.
     pub(crate) fn run_finalization_cleanups(&mut self) -> JsResult<()> {
-        while let Some(cell) = self.finalization_ready.pop() {
+        while let Some(cell) = self.jobs.finalization_ready.pop() {
             // The collector reports the cells owning finalization tables:
             // only registries' slots have one.
             let Some(registry) = cell.downcast::<RegistryState>() else { continue };
             loop {
                 let state = registry.borrow_mut(&mut self.heap);
                 let Some((cleanup, held)) = state.table.pop_pending().map(|h| (state.cleanup, h)) else { break };
-                let mark = self.temp_roots.len();
-                self.temp_roots.extend([Value::internal(cell), held]);
+                let mark = self.stack.temp_roots.len();
+                self.stack.temp_roots.extend([Value::internal(cell), held]);
                 let result = call(self, cleanup, Value::UNDEFINED, &[held]);
-                self.temp_roots.truncate(mark);
+                self.stack.temp_roots.truncate(mark);
                 result?;
             }
         }

@@ -126,7 +126,7 @@ pub struct SourceSite {
 /// Gives code made at run time (eval code, `Function` bodies) the script
 /// or module of the code running now.
 pub(crate) fn inherit_referrer(vm: &crate::vm::Vm, source: &Source) {
-    if let Some(frame) = vm.frames.last() {
+    if let Some(frame) = vm.stack.frames.last() {
         let referrer = frame.code.borrow(&vm.heap).source.script_or_module();
         source.referrer.replace(Some(referrer));
     }

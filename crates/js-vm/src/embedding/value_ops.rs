@@ -58,9 +58,9 @@ impl Vm {
     /// embedder's calls come from outside any native function, whose return
     /// would otherwise release them).
     fn with_temporary_roots<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
-        let mark = self.temp_roots.len();
+        let mark = self.stack.temp_roots.len();
         let result = f(self);
-        self.temp_roots.truncate(mark);
+        self.stack.temp_roots.truncate(mark);
         result
     }
 
@@ -273,13 +273,13 @@ mod tests {
     fn printing_from_outside_leaves_nothing_rooted() {
         let mut vm = Vm::new();
         let p = vm.eval_script("p.js", "[Promise.resolve({ a: 1 }), new Error('e')]").expect("runs");
-        let before = vm.temp_roots.len();
+        let before = vm.stack.temp_roots.len();
         let shown = p.display(&mut vm);
         let _ = p.describe_uncaught(&mut vm);
         let _ = p.uncaught_report(&mut vm, Uncaught::Exception);
         let _ = p.constructor_name(&mut vm);
         assert!(shown.starts_with("[\n  Promise { { a: 1 } },\n  Error: e"), "{shown}");
-        assert_eq!(vm.temp_roots.len(), before);
+        assert_eq!(vm.stack.temp_roots.len(), before);
     }
 
     #[test]

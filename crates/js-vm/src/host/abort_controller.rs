@@ -35,7 +35,7 @@ fn abort_controller_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(new_target) = info.new_target else {
         return Err(vm.type_error("Class constructor AbortController cannot be invoked without 'new'"));
     };
-    let fallback = vm.host_objects.abort_controller_prototype;
+    let fallback = vm.runtime.host_objects.abort_controller_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     let signal = create_signal(vm);
     Ok(Value::object(vm.new_object_with_data(Some(proto), &ABORT_CONTROLLER, AbortControllerSlots { signal })))
@@ -68,7 +68,7 @@ fn abort(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(crate) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.abort_controller_prototype = Some(proto);
+    vm.runtime.host_objects.abort_controller_prototype = Some(proto);
     constructor(vm, "AbortController", 0, abort_controller_ctor, proto);
     webidl_attribute(vm, proto, "signal", signal_getter, None);
     webidl_operation(vm, proto, "abort", 0, abort);

@@ -167,7 +167,7 @@ pub fn remove_algorithm(vm: &mut Vm, signal: Gc<JsObject>, id: AlgorithmId) {
 
 /// "Create" an AbortSignal that is not aborted.
 pub fn create_signal(vm: &mut Vm) -> Gc<JsObject> {
-    let proto = vm.host_objects.abort_signal_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
+    let proto = vm.runtime.host_objects.abort_signal_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
     let data = AbortSignalData {
         target: EventTargetData::default(),
         reason: None,
@@ -212,15 +212,15 @@ pub fn signal_abort(vm: &mut Vm, signal: Gc<JsObject>, reason: Value) -> JsResul
             to_abort.push(dependent);
         }
     }
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.extend(to_abort.iter().map(|&s| Value::object(s)));
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.extend(to_abort.iter().map(|&s| Value::object(s)));
     let mut result = run_abort_steps(vm, signal);
     for dependent in to_abort {
         if result.is_ok() {
             result = run_abort_steps(vm, dependent);
         }
     }
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     result
 }
 
@@ -229,12 +229,12 @@ pub fn signal_abort(vm: &mut Vm, signal: Gc<JsObject>, reason: Value) -> JsResul
 fn run_abort_steps(vm: &mut Vm, signal: Gc<JsObject>) -> JsResult<()> {
     let algorithms = with_signal(vm, signal, |s| std::mem::take(&mut s.algorithms)).unwrap_or_default();
     // Out of the signal, the algorithms' values are rooted here.
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.push(Value::object(signal));
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.push(Value::object(signal));
     for (_, algorithm) in &algorithms {
         match algorithm {
-            AbortAlgorithm::Native { data, .. } => vm.temp_roots.push(*data),
-            AbortAlgorithm::RemoveListener { target, .. } => vm.temp_roots.push(Value::object(*target)),
+            AbortAlgorithm::Native { data, .. } => vm.stack.temp_roots.push(*data),
+            AbortAlgorithm::RemoveListener { target, .. } => vm.stack.temp_roots.push(Value::object(*target)),
         }
     }
     let mut outcome = Ok(());
@@ -259,7 +259,7 @@ fn run_abort_steps(vm: &mut Vm, signal: Gc<JsObject>) -> JsResult<()> {
         let event = new_trusted_event(vm, "abort");
         outcome = dispatch(vm, signal, event).map(drop);
     }
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     outcome
 }
 
@@ -381,9 +381,9 @@ fn any_static(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// Installs the `AbortSignal` global, inheriting from `EventTarget`.
 pub(crate) fn install(vm: &mut Vm, event_target_ctor: Gc<JsObject>) {
-    let parent_proto = vm.host_objects.event_target_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
+    let parent_proto = vm.runtime.host_objects.event_target_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
     let proto = vm.new_object(Some(parent_proto));
-    vm.host_objects.abort_signal_prototype = Some(proto);
+    vm.runtime.host_objects.abort_signal_prototype = Some(proto);
     let ctor = constructor(vm, "AbortSignal", 0, crate::host::illegal_constructor, proto);
     ctor.borrow_mut(&mut vm.heap).proto = Some(event_target_ctor);
     webidl_operation(vm, ctor, "abort", 0, abort_static);

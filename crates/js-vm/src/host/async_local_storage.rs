@@ -98,7 +98,7 @@ fn new_variable(vm: &mut Vm, info: &CallInfo, default_proto: js_gc::Gc<JsObject>
     let proto = get(vm, nt, key, Value::object(nt))?.as_object().unwrap_or(default_proto);
     // A proxy `new.target` may give a fresh object; the option getters run next.
     vm.keep_alive(Value::object(proto));
-    let Ok(id) = vm.async_context.create_variable() else {
+    let Ok(id) = vm.jobs.async_context.create_variable() else {
         return Err(vm.range_error("Too many async context variables"));
     };
     let (mut default, mut var_name) = (Value::UNDEFINED, Value::UNDEFINED);
@@ -139,7 +139,7 @@ fn run(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let store = info.arg(vm, 0);
     let callback = info.arg(vm, 1);
     let args: Vec<Value> = info.args(vm).iter().skip(2).copied().collect();
-    let frame = Frame::bind(vm.async_context.current(), &mut vm.heap, id, store);
+    let frame = Frame::bind(vm.jobs.async_context.current(), &mut vm.heap, id, store);
     run_in(vm, Some(frame), callback, &args)
 }
 
@@ -150,7 +150,7 @@ fn exit(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     let callback = info.arg(vm, 0);
     let args: Vec<Value> = info.args(vm).iter().skip(1).copied().collect();
-    let frame = vm.async_context.current().and_then(|f| f.without(&mut vm.heap, id));
+    let frame = vm.jobs.async_context.current().and_then(|f| f.without(&mut vm.heap, id));
     run_in(vm, frame, callback, &args)
 }
 
@@ -166,7 +166,7 @@ fn get_store(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if !enabled {
         return Ok(Value::UNDEFINED);
     }
-    Ok(vm.async_context.get(&vm.heap, id).unwrap_or(default))
+    Ok(vm.jobs.async_context.get(&vm.heap, id).unwrap_or(default))
 }
 
 /// `als.enterWith(store)`: the rest of the current synchronous execution
@@ -177,8 +177,8 @@ fn enter_with(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     };
     set_enabled(vm, o, true);
     let store = info.arg(vm, 0);
-    let frame = Frame::bind(vm.async_context.current(), &mut vm.heap, id, store);
-    vm.async_context.enter_with(Some(frame));
+    let frame = Frame::bind(vm.jobs.async_context.current(), &mut vm.heap, id, store);
+    vm.jobs.async_context.enter_with(Some(frame));
     Ok(Value::UNDEFINED)
 }
 
@@ -204,7 +204,7 @@ fn captured_frame(data: Value) -> Option<Frame<Value>> {
 /// A function that runs `fn(...args)` in the frame current now
 /// (`AsyncLocalStorage.snapshot()`).
 fn snapshot(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    let frame = vm.async_context.current().map_or(Value::UNDEFINED, |f| Value::internal(f.as_any()));
+    let frame = vm.jobs.async_context.current().map_or(Value::UNDEFINED, |f| Value::internal(f.as_any()));
     let data = capture(vm, vec![frame]);
     Ok(Value::object(native_function_with_data(vm, "runInAsyncScope", 1, run_snapshot, data)))
 }
@@ -218,7 +218,7 @@ fn run_snapshot(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// `AsyncLocalStorage.bind(fn)` / `AsyncContext.Snapshot.wrap(fn)`.
 fn bind(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let frame = vm.async_context.current().map_or(Value::UNDEFINED, |f| Value::internal(f.as_any()));
+    let frame = vm.jobs.async_context.current().map_or(Value::UNDEFINED, |f| Value::internal(f.as_any()));
     let callback = info.arg(vm, 0);
     if !crate::abstract_ops::is_callable(vm, callback) {
         return Err(vm.type_error("The \"fn\" argument must be of type function"));
@@ -237,12 +237,12 @@ fn run_bound(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 }
 
 fn als_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let proto = vm.host_objects.async_local_storage_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
+    let proto = vm.runtime.host_objects.async_local_storage_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
     new_variable(vm, info, proto, "AsyncLocalStorage")
 }
 
 fn variable_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let proto = vm.host_objects.variable_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
+    let proto = vm.runtime.host_objects.variable_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
     new_variable(vm, info, proto, "Variable")
 }
 
@@ -252,9 +252,9 @@ fn snapshot_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("Class constructor Snapshot cannot be invoked without 'new'"));
     };
     let key = PropertyKey::String(vm.names.prototype);
-    let default = vm.host_objects.snapshot_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
+    let default = vm.runtime.host_objects.snapshot_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
     let proto = get(vm, nt, key, Value::object(nt))?.as_object().unwrap_or(default);
-    let frame = vm.async_context.current();
+    let frame = vm.jobs.async_context.current();
     Ok(Value::object(new_snapshot(vm, Some(proto), frame)))
 }
 
@@ -270,12 +270,12 @@ fn snapshot_run(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// The `node:async_hooks` module object.
 pub(crate) fn async_hooks_module(vm: &mut Vm) -> Value {
-    if let Some(m) = vm.host_objects.async_hooks {
+    if let Some(m) = vm.runtime.host_objects.async_hooks {
         return Value::object(m);
     }
     let module = vm.new_plain_object();
     let proto = vm.new_plain_object();
-    vm.host_objects.async_local_storage_prototype = Some(proto);
+    vm.runtime.host_objects.async_local_storage_prototype = Some(proto);
     let ctor = crate::builtins::native_function(vm, "AsyncLocalStorage", 0, als_ctor, true);
     link_constructor(vm, ctor, proto);
     for (name, length, f) in [
@@ -291,7 +291,7 @@ pub(crate) fn async_hooks_module(vm: &mut Vm) -> Value {
     method(vm, ctor, "bind", 1, bind);
     let key = vm.key("AsyncLocalStorage");
     let _ = crate::object::internal_methods::create_data_property_or_throw(vm, module, key, Value::object(ctor));
-    vm.host_objects.async_hooks = Some(module);
+    vm.runtime.host_objects.async_hooks = Some(module);
     Value::object(module)
 }
 
@@ -316,7 +316,7 @@ pub(crate) fn install(vm: &mut Vm) {
         crate::object::Attributes::METHOD,
     );
     let variable_proto = vm.new_plain_object();
-    vm.host_objects.variable_prototype = Some(variable_proto);
+    vm.runtime.host_objects.variable_prototype = Some(variable_proto);
     let variable = crate::builtins::native_function(vm, "Variable", 1, variable_ctor, true);
     link_constructor(vm, variable, variable_proto);
     method(vm, variable_proto, "run", 2, run);
@@ -324,7 +324,7 @@ pub(crate) fn install(vm: &mut Vm) {
     let name_key = vm.key("name");
     crate::builtins::accessor_property(vm, variable_proto, name_key, "name", Some(variable_name), None);
     let snapshot_proto = vm.new_plain_object();
-    vm.host_objects.snapshot_prototype = Some(snapshot_proto);
+    vm.runtime.host_objects.snapshot_prototype = Some(snapshot_proto);
     let snapshot_class = crate::builtins::native_function(vm, "Snapshot", 0, snapshot_ctor, true);
     link_constructor(vm, snapshot_class, snapshot_proto);
     method(vm, snapshot_proto, "run", 1, snapshot_run);

@@ -352,7 +352,13 @@ fn format_object(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, depth: usize
         if let Some(s) = stack.as_string() {
             return Ok(crate::interpreter::string_text(vm, s));
         }
-        let info = CallInfo { callee: o, this: Value::object(o), new_target: None, args_base: vm.stack.len(), argc: 0 };
+        let info = CallInfo {
+            callee: o,
+            this: Value::object(o),
+            new_target: None,
+            args_base: vm.stack.registers.len(),
+            argc: 0,
+        };
         let text = crate::builtins::error::error_to_string_value(vm, &info)?;
         return Ok(format!("[{text}]"));
     }
@@ -361,15 +367,15 @@ fn format_object(vm: &mut Vm, ctx: &mut Inspector, o: Gc<JsObject>, depth: usize
     // snapshot values may be removed from the table by that code: all are
     // kept alive while `o` is formatted (and released after, as inspect
     // also runs outside native calls, for uncaught errors).
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.push(Value::object(o));
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.push(Value::object(o));
     if let Kind::Collection(_, entries) = &kind {
-        vm.temp_roots.extend(entries.iter().flat_map(|&(k, v)| [k, v]));
+        vm.stack.temp_roots.extend(entries.iter().flat_map(|&(k, v)| [k, v]));
     }
     ctx.seen.push(o);
     let result = format_raw(vm, ctx, o, &kind, depth);
     ctx.seen.pop();
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     result
 }
 
@@ -725,14 +731,14 @@ fn group_array_elements(ctx: &Inspector, output: &[String], array: Gc<JsObject>,
 fn log(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let args = info.args(vm);
     let line = format_log_arguments(vm, &args)?;
-    vm.console.log(&line);
+    vm.runtime.console.log(&line);
     Ok(Value::UNDEFINED)
 }
 
 fn error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let args = info.args(vm);
     let line = format_log_arguments(vm, &args)?;
-    vm.console.error(&line);
+    vm.runtime.console.error(&line);
     Ok(Value::UNDEFINED)
 }
 

@@ -59,7 +59,7 @@ fn create_dom_exception(vm: &mut Vm, proto: Gc<JsObject>, message: Value, name: 
 
 /// A new DOMException named `name` (an abort reason, for instance).
 pub(crate) fn new_dom_exception(vm: &mut Vm, name: &str, message: &str) -> Value {
-    let Some(proto) = vm.host_objects.dom_exception_prototype else {
+    let Some(proto) = vm.runtime.host_objects.dom_exception_prototype else {
         let Exception::Throw(error) = vm.type_error(message) else { return Value::UNDEFINED };
         return error;
     };
@@ -89,7 +89,7 @@ fn dom_exception_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let name =
         if name.is_undefined() { vm.string("Error") } else { Value::string(crate::abstract_ops::to_string(vm, name)?) };
     vm.keep_alive(name);
-    let fallback = vm.host_objects.dom_exception_prototype;
+    let fallback = vm.runtime.host_objects.dom_exception_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     Ok(Value::object(create_dom_exception(vm, proto, message, name)))
 }
@@ -111,7 +111,7 @@ fn code_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(crate) fn install(vm: &mut Vm) {
     let error_prototype = vm.realm.intrinsics.error_prototype;
     let proto = vm.new_object(Some(error_prototype));
-    vm.host_objects.dom_exception_prototype = Some(proto);
+    vm.runtime.host_objects.dom_exception_prototype = Some(proto);
     constructor(vm, "DOMException", 0, dom_exception_ctor, proto);
     let code_key = vm.key("code");
     accessor_property(vm, proto, code_key, "code", Some(code_getter), None);

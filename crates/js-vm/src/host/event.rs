@@ -110,11 +110,11 @@ fn create_event(
         in_passive_listener: false,
         dispatching: false,
         trusted,
-        time_stamp: vm.event_loop.elapsed_ms(),
+        time_stamp: vm.runtime.event_loop.elapsed_ms(),
     };
     let event = vm.new_object_with_data(Some(proto), &EVENT, data);
     // `isTrusted` is [LegacyUnforgeable]: an own accessor of every event.
-    if let Some(getter) = vm.host_objects.event_is_trusted_getter {
+    if let Some(getter) = vm.runtime.host_objects.event_is_trusted_getter {
         let desc = PropertyDescriptor {
             get: Some(Value::object(getter)),
             set: Some(Value::UNDEFINED),
@@ -131,7 +131,7 @@ fn create_event(
 /// A new trusted event of `event_type` that neither bubbles nor can be
 /// canceled, as the host fires them (`abort`).
 pub fn new_trusted_event(vm: &mut Vm, event_type: &str) -> Gc<JsObject> {
-    let proto = vm.host_objects.event_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
+    let proto = vm.runtime.host_objects.event_prototype.unwrap_or(vm.realm.intrinsics.object_prototype);
     let event_type = vm.heap.alloc(JsString::from_rust_str(event_type));
     create_event(vm, proto, event_type, [false; 3], true)
 }
@@ -159,7 +159,7 @@ fn event_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
             flags[i] = to_boolean(vm, v);
         }
     }
-    let fallback = vm.host_objects.event_prototype;
+    let fallback = vm.runtime.host_objects.event_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     Ok(Value::object(create_event(vm, proto, event_type, flags, false)))
 }
@@ -285,7 +285,7 @@ fn composed_path(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(crate) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.event_prototype = Some(proto);
+    vm.runtime.host_objects.event_prototype = Some(proto);
     let ctor = constructor(vm, "Event", 1, event_ctor, proto);
     for (name, value) in [
         ("NONE", phase::NONE),
@@ -314,5 +314,5 @@ pub(crate) fn install(vm: &mut Vm) {
     webidl_attribute(vm, proto, "timeStamp", time_stamp_getter, None);
     webidl_to_string_tag(vm, proto, "Event");
     let getter = native_function(vm, "get isTrusted", 0, is_trusted_getter, false);
-    vm.host_objects.event_is_trusted_getter = Some(getter);
+    vm.runtime.host_objects.event_is_trusted_getter = Some(getter);
 }

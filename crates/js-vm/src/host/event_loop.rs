@@ -222,20 +222,20 @@ impl EventLoop {
 
 impl Vm {
     fn task(&mut self, callback: Value, args: &[Value]) -> Task {
-        Task { callback, args: args.into(), frame: self.async_context.capture() }
+        Task { callback, args: args.into(), frame: self.jobs.async_context.capture() }
     }
 
     /// Resolves the `Atomics.waitAsync` promises that settled; whether any
     /// did.
     fn settle_async_waiters(&mut self) -> bool {
-        let settled = self.event_loop.take_settled_waiters();
-        let mark = self.temp_roots.len();
-        self.temp_roots.extend(settled.iter().map(|&(p, _)| Value::object(p)));
+        let settled = self.runtime.event_loop.take_settled_waiters();
+        let mark = self.stack.temp_roots.len();
+        self.stack.temp_roots.extend(settled.iter().map(|&(p, _)| Value::object(p)));
         for &(promise, text) in &settled {
             let result = self.string(text);
             js_promise::promise_resolve_function(&mut self.host(), promise, result);
         }
-        self.temp_roots.truncate(mark);
+        self.stack.temp_roots.truncate(mark);
         !settled.is_empty()
     }
 
@@ -246,11 +246,11 @@ impl Vm {
         let mut host = self.host();
         let mut scope = SwapScope::enter(&mut host, task.frame);
         let vm: &mut Vm = &mut scope;
-        let mark = vm.temp_roots.len();
-        vm.temp_roots.push(task.callback);
-        vm.temp_roots.extend_from_slice(&task.args);
+        let mark = vm.stack.temp_roots.len();
+        vm.stack.temp_roots.push(task.callback);
+        vm.stack.temp_roots.extend_from_slice(&task.args);
         let result = call(vm, task.callback, Value::UNDEFINED, &task.args).map(drop);
-        vm.temp_roots.truncate(mark);
+        vm.stack.temp_roots.truncate(mark);
         result
     }
 
@@ -259,14 +259,14 @@ impl Vm {
     /// rejection, which ends the program as in Node.
     pub(crate) fn run_ticks_and_microtasks(&mut self) -> JsResult<Option<Value>> {
         loop {
-            while let Some(task) = self.event_loop.next_ticks.pop_front() {
+            while let Some(task) = self.runtime.event_loop.next_ticks.pop_front() {
                 self.run_task(&task)?;
             }
             self.perform_microtask_checkpoint()?;
             if let Some(reason) = self.take_unhandled_rejection() {
                 return Ok(Some(reason));
             }
-            if self.event_loop.next_ticks.is_empty() {
+            if self.runtime.event_loop.next_ticks.is_empty() {
                 return Ok(None);
             }
         }
@@ -293,18 +293,19 @@ impl Vm {
             {
                 return Ok(Some(reason));
             }
-            let waiting = self.options.agent.wait_async_keeps_alive && !self.event_loop.async_waiters.is_empty();
-            if !self.event_loop.alive() && !waiting {
+            let waiting =
+                self.options.agent.wait_async_keeps_alive && !self.runtime.event_loop.async_waiters.is_empty();
+            if !self.runtime.event_loop.alive() && !waiting {
                 break;
             }
-            self.event_loop.refresh_now();
+            self.runtime.event_loop.refresh_now();
             // Timers phase.
-            let now = self.event_loop.now_ms;
-            while let Some((&key, _)) = self.event_loop.timers.first_key_value() {
+            let now = self.runtime.event_loop.now_ms;
+            while let Some((&key, _)) = self.runtime.event_loop.timers.first_key_value() {
                 if key.0 > now {
                     break;
                 }
-                let Some(mut timer) = self.event_loop.timers.remove(&key) else { break };
+                let Some(mut timer) = self.runtime.event_loop.timers.remove(&key) else { break };
                 let id = key.1;
                 let task =
                     Task { callback: timer.task.callback, args: timer.task.args.clone(), frame: timer.task.frame };
@@ -313,10 +314,10 @@ impl Vm {
                     // the callback finds it.
                     let next = (now + interval, id);
                     timer.task = Task { callback: task.callback, args: task.args.clone(), frame: task.frame };
-                    self.event_loop.timers.insert(next, timer);
-                    self.event_loop.timer_keys.insert(id, next);
+                    self.runtime.event_loop.timers.insert(next, timer);
+                    self.runtime.event_loop.timer_keys.insert(id, next);
                 } else {
-                    self.event_loop.timer_keys.remove(&id);
+                    self.runtime.event_loop.timer_keys.remove(&id);
                 }
                 self.run_task(&task)?;
                 if let Some(reason) = self.run_ticks_and_microtasks()? {
@@ -324,9 +325,9 @@ impl Vm {
                 }
             }
             // Check phase: the immediates queued before it began.
-            let count = self.event_loop.immediates.len();
+            let count = self.runtime.event_loop.immediates.len();
             for _ in 0..count {
-                let Some((_, task)) = self.event_loop.immediates.pop_front() else { break };
+                let Some((_, task)) = self.runtime.event_loop.immediates.pop_front() else { break };
                 self.run_task(&task)?;
                 if let Some(reason) = self.run_ticks_and_microtasks()? {
                     return Ok(Some(reason));
@@ -339,14 +340,14 @@ impl Vm {
             }
             // Poll: wait for the next timer when nothing else is due, or
             // for another thread's notification.
-            if self.event_loop.immediates.is_empty() && !self.event_loop.async_waiters.is_empty() {
-                let slice = self.event_loop.poll_timeout().map_or(INBOX_POLL, |t| t.min(INBOX_POLL));
-                self.event_loop.inbox.wait(Some(slice));
+            if self.runtime.event_loop.immediates.is_empty() && !self.runtime.event_loop.async_waiters.is_empty() {
+                let slice = self.runtime.event_loop.poll_timeout().map_or(INBOX_POLL, |t| t.min(INBOX_POLL));
+                self.runtime.event_loop.inbox.wait(Some(slice));
                 self.check_interrupt()?;
-            } else if self.event_loop.immediates.is_empty()
-                && let Some((&(deadline, _), _)) = self.event_loop.timers.first_key_value()
+            } else if self.runtime.event_loop.immediates.is_empty()
+                && let Some((&(deadline, _), _)) = self.runtime.event_loop.timers.first_key_value()
             {
-                let now = self.event_loop.elapsed_ms();
+                let now = self.runtime.event_loop.elapsed_ms();
                 let wait = deadline as f64 - now;
                 if wait > 0.0 {
                     std::thread::sleep(Duration::from_secs_f64(wait / 1000.0));
@@ -358,13 +359,13 @@ impl Vm {
 
     /// `process.exit(code)` was called with this code.
     pub fn exit_code(&self) -> Option<i32> {
-        self.event_loop.exit_code
+        self.runtime.event_loop.exit_code
     }
 
     /// Asks the embedder to exit with `code` (`process.exit`): the script
     /// stops at once, as a termination.
     pub(crate) fn request_exit(&mut self, code: i32) -> Exception {
-        self.event_loop.exit_code = Some(code);
+        self.runtime.event_loop.exit_code = Some(code);
         self.set_termination_reason(crate::TerminationReason::Exit);
         Exception::Terminated
     }
@@ -375,19 +376,19 @@ impl Vm {
     pub(crate) fn schedule_host_timer(&mut self, callback: Value, delay_ms: f64, referenced: bool) -> u64 {
         let delay = if (1.0..=TIMEOUT_MAX).contains(&delay_ms) { delay_ms.trunc() as u64 } else { 1 };
         let task = self.task(callback, &[]);
-        let id = self.event_loop.next_id;
-        self.event_loop.next_id += 1;
-        self.event_loop.refresh_now();
-        let key = (self.event_loop.now_ms + delay, id);
-        self.event_loop.timers.insert(key, Timer { task, repeat: None, referenced });
-        self.event_loop.timer_keys.insert(id, key);
+        let id = self.runtime.event_loop.next_id;
+        self.runtime.event_loop.next_id += 1;
+        self.runtime.event_loop.refresh_now();
+        let key = (self.runtime.event_loop.now_ms + delay, id);
+        self.runtime.event_loop.timers.insert(key, Timer { task, repeat: None, referenced });
+        self.runtime.event_loop.timer_keys.insert(id, key);
         id
     }
 
     /// `process.nextTick(callback, ...args)`.
     pub(crate) fn queue_next_tick(&mut self, callback: Value, args: &[Value]) {
         let task = self.task(callback, args);
-        self.event_loop.next_ticks.push_back(task);
+        self.runtime.event_loop.next_ticks.push_back(task);
     }
 }
 
@@ -403,7 +404,8 @@ fn callback_arg(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// A `Timeout` or `Immediate` object carrying the timer's id.
 fn timer_object(vm: &mut Vm, id: u64, immediate: bool) -> Value {
-    let proto = if immediate { vm.host_objects.immediate_prototype } else { vm.host_objects.timeout_prototype };
+    let proto =
+        if immediate { vm.runtime.host_objects.immediate_prototype } else { vm.runtime.host_objects.timeout_prototype };
     let o = vm.new_object_of_kind(proto, ObjectKind::Number(id as f64));
     Value::object(o)
 }
@@ -412,8 +414,8 @@ fn timer_id(vm: &mut Vm, v: Value) -> JsResult<Option<u64>> {
     if let Some(o) = v.as_object() {
         return Ok(match o.borrow(&vm.heap).kind {
             ObjectKind::Number(n)
-                if o.borrow(&vm.heap).proto == vm.host_objects.timeout_prototype
-                    || o.borrow(&vm.heap).proto == vm.host_objects.immediate_prototype =>
+                if o.borrow(&vm.heap).proto == vm.runtime.host_objects.timeout_prototype
+                    || o.borrow(&vm.heap).proto == vm.runtime.host_objects.immediate_prototype =>
             {
                 Some(n as u64)
             }
@@ -433,14 +435,14 @@ fn schedule(vm: &mut Vm, info: &CallInfo, repeat: bool) -> JsResult<Value> {
     let delay = if (1.0..=TIMEOUT_MAX).contains(&delay) { delay.trunc() as u64 } else { 1 };
     let args: Vec<Value> = info.args(vm).iter().skip(2).copied().collect();
     let task = vm.task(callback, &args);
-    let id = vm.event_loop.next_id;
-    vm.event_loop.next_id += 1;
+    let id = vm.runtime.event_loop.next_id;
+    vm.runtime.event_loop.next_id += 1;
     // Like Node's, a timer starts when it is created, not when the loop
     // iteration began.
-    vm.event_loop.refresh_now();
-    let key = (vm.event_loop.now_ms + delay, id);
-    vm.event_loop.timers.insert(key, Timer { task, repeat: repeat.then_some(delay), referenced: true });
-    vm.event_loop.timer_keys.insert(id, key);
+    vm.runtime.event_loop.refresh_now();
+    let key = (vm.runtime.event_loop.now_ms + delay, id);
+    vm.runtime.event_loop.timers.insert(key, Timer { task, repeat: repeat.then_some(delay), referenced: true });
+    vm.runtime.event_loop.timer_keys.insert(id, key);
     Ok(timer_object(vm, id, false))
 }
 
@@ -455,9 +457,9 @@ fn set_interval(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 fn clear_timer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
     if let Some(id) = timer_id(vm, v)?
-        && let Some(key) = vm.event_loop.timer_keys.remove(&id)
+        && let Some(key) = vm.runtime.event_loop.timer_keys.remove(&id)
     {
-        vm.event_loop.timers.remove(&key);
+        vm.runtime.event_loop.timers.remove(&key);
     }
     Ok(Value::UNDEFINED)
 }
@@ -466,24 +468,24 @@ fn set_immediate(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let callback = callback_arg(vm, info)?;
     let args: Vec<Value> = info.args(vm).iter().skip(1).copied().collect();
     let task = vm.task(callback, &args);
-    let id = vm.event_loop.next_id;
-    vm.event_loop.next_id += 1;
-    vm.event_loop.immediates.push_back((id, task));
+    let id = vm.runtime.event_loop.next_id;
+    vm.runtime.event_loop.next_id += 1;
+    vm.runtime.event_loop.immediates.push_back((id, task));
     Ok(timer_object(vm, id, true))
 }
 
 fn clear_immediate(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let v = info.arg(vm, 0);
     if let Some(id) = timer_id(vm, v)? {
-        vm.event_loop.immediates.retain(|(i, _)| *i != id);
+        vm.runtime.event_loop.immediates.retain(|(i, _)| *i != id);
     }
     Ok(Value::UNDEFINED)
 }
 
 fn set_referenced(vm: &mut Vm, info: &CallInfo, referenced: bool) -> JsResult<Value> {
     if let Some(id) = timer_id(vm, info.this)?
-        && let Some(key) = vm.event_loop.timer_keys.get(&id).copied()
-        && let Some(timer) = vm.event_loop.timers.get_mut(&key)
+        && let Some(key) = vm.runtime.event_loop.timer_keys.get(&id).copied()
+        && let Some(timer) = vm.runtime.event_loop.timers.get_mut(&key)
     {
         timer.referenced = referenced;
     }
@@ -500,8 +502,8 @@ fn timeout_unref(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 fn timeout_has_ref(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let referenced = timer_id(vm, info.this)?
-        .and_then(|id| vm.event_loop.timer_keys.get(&id).copied())
-        .and_then(|key| vm.event_loop.timers.get(&key))
+        .and_then(|id| vm.runtime.event_loop.timer_keys.get(&id).copied())
+        .and_then(|key| vm.runtime.event_loop.timers.get(&key))
         .is_some_and(|t| t.referenced);
     Ok(Value::boolean(referenced))
 }
@@ -547,6 +549,6 @@ pub(crate) fn install(vm: &mut Vm) {
         Value::object(immediate_ctor),
         Attributes::METHOD,
     );
-    vm.host_objects.timeout_prototype = Some(timeout_proto);
-    vm.host_objects.immediate_prototype = Some(immediate_proto);
+    vm.runtime.host_objects.timeout_prototype = Some(timeout_proto);
+    vm.runtime.host_objects.immediate_prototype = Some(immediate_proto);
 }

@@ -169,9 +169,9 @@ pub fn dispatch(vm: &mut Vm, target: Gc<JsObject>, event: Gc<JsObject>) -> JsRes
         capture.into_iter().chain(other).map(|l| (l.id, l.callback, l.once, l.passive, l.handler)).collect()
     })
     .unwrap_or_default();
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.extend(snapshot.iter().map(|s| s.1));
-    vm.temp_roots.push(Value::object(event));
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.extend(snapshot.iter().map(|s| s.1));
+    vm.stack.temp_roots.push(Value::object(event));
     let mut outcome = Ok(());
     for (id, callback, once, passive, handler) in snapshot {
         if read_event(vm, event, |e| e.stop_immediate_propagation).unwrap_or(true) {
@@ -195,7 +195,7 @@ pub fn dispatch(vm: &mut Vm, target: Gc<JsObject>, event: Gc<JsObject>) -> JsRes
             }
         }
     }
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     let canceled = with_event(vm, event, |e| {
         e.phase = phase::NONE;
         e.current_target = Value::NULL;
@@ -257,7 +257,7 @@ fn event_target_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(new_target) = info.new_target else {
         return Err(vm.type_error("Class constructor EventTarget cannot be invoked without 'new'"));
     };
-    let fallback = vm.host_objects.event_target_prototype;
+    let fallback = vm.runtime.host_objects.event_target_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     let data = EventTargetData::default();
     Ok(Value::object(vm.new_object_with_data(Some(proto), &EVENT_TARGET, data)))
@@ -396,7 +396,7 @@ fn dispatch_event(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(crate) fn install(vm: &mut Vm) -> Gc<JsObject> {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.event_target_prototype = Some(proto);
+    vm.runtime.host_objects.event_target_prototype = Some(proto);
     let ctor = constructor(vm, "EventTarget", 0, event_target_ctor, proto);
     webidl_operation(vm, proto, "addEventListener", 2, add_event_listener);
     webidl_operation(vm, proto, "removeEventListener", 2, remove_event_listener);

@@ -61,8 +61,8 @@ fn call_cache_stats(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
 /// `$vm.asyncContext()`: the current async-context frame as an
 /// `AsyncContext.Snapshot`.
 fn async_context(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    let frame = vm.async_context.current();
-    let proto = vm.host_objects.snapshot_prototype;
+    let frame = vm.jobs.async_context.current();
+    let proto = vm.runtime.host_objects.snapshot_prototype;
     Ok(Value::object(crate::host::async_local_storage::new_snapshot(vm, proto, frame)))
 }
 
@@ -71,7 +71,7 @@ fn async_context(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
 fn set_async_context(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let snapshot = info.arg(vm, 0);
     let frame = crate::host::async_local_storage::snapshot_frame(vm, snapshot).flatten();
-    vm.async_context.enter_with(frame);
+    vm.jobs.async_context.enter_with(frame);
     Ok(Value::UNDEFINED)
 }
 

@@ -35,6 +35,40 @@ use crate::value::Value;
 
 use crate::vm::Vm;
 
+/// The Node-like host's state, one part of [`Vm`]: where console output
+/// goes, the event loop (timers, immediates, the nextTick queue), the host
+/// objects made once, and the CommonJS loader's state.
+pub(crate) struct RuntimeState {
+    /// Where `console.log` and `console.error` write.
+    pub console: Box<dyn crate::vm::ConsoleSink>,
+    /// Timers, immediates and the nextTick queue.
+    pub event_loop: event_loop::EventLoop,
+    /// Host objects made once (process, module objects, prototypes).
+    pub host_objects: HostObjects,
+    /// The CommonJS loader's Rust state.
+    pub commonjs: commonjs::CommonJsState,
+}
+
+impl Default for RuntimeState {
+    fn default() -> Self {
+        Self {
+            console: Box::new(crate::vm::StdConsole),
+            event_loop: event_loop::EventLoop::default(),
+            host_objects: HostObjects::default(),
+            commonjs: commonjs::CommonJsState::default(),
+        }
+    }
+}
+
+// SAFETY: the event loop's callbacks and the host objects are every cell
+// the host state holds (the console and the CommonJS state hold none).
+unsafe impl Trace for RuntimeState {
+    fn trace(&self, tracer: &mut Tracer) {
+        self.event_loop.trace(tracer);
+        self.host_objects.trace(tracer);
+    }
+}
+
 /// Installs the host globals.
 pub(crate) fn install(vm: &mut Vm) {
     console::install(vm);

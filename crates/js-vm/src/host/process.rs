@@ -30,7 +30,7 @@ fn exit(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// `process.exitCode` as an integer (0 when unset).
 fn exit_code_property(vm: &mut Vm) -> JsResult<i32> {
-    let Some(process) = vm.host_objects.process else { return Ok(0) };
+    let Some(process) = vm.runtime.host_objects.process else { return Ok(0) };
     let key = vm.key("exitCode");
     let v = get(vm, process, key, Value::object(process))?;
     if v.is_undefined() { Ok(0) } else { Ok(to_number(vm, v)? as i32) }
@@ -38,7 +38,7 @@ fn exit_code_property(vm: &mut Vm) -> JsResult<i32> {
 
 /// `process.hrtime([previous])`: `[seconds, nanoseconds]`.
 fn hrtime(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
-    let elapsed = vm.event_loop.elapsed_ms() * 1e6;
+    let elapsed = vm.runtime.event_loop.elapsed_ms() * 1e6;
     let mut nanos = elapsed.trunc();
     let previous = info.arg(vm, 0);
     if let Some(p) = previous.as_object() {
@@ -58,12 +58,12 @@ fn hrtime(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// `process.hrtime.bigint()`: nanoseconds from an arbitrary origin (the
 /// event loop's start), as a BigInt.
 fn hrtime_bigint(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    let nanos = vm.event_loop.elapsed_ns();
+    let nanos = vm.runtime.event_loop.elapsed_ns();
     Ok(vm.bigint(num_bigint::BigInt::from(nanos)))
 }
 
 fn performance_now(vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
-    Ok(Value::number(vm.event_loop.elapsed_ms()))
+    Ok(Value::number(vm.runtime.event_loop.elapsed_ms()))
 }
 
 impl Vm {
@@ -77,7 +77,7 @@ impl Vm {
 /// Installs `process` and `performance`.
 pub(crate) fn install(vm: &mut Vm) {
     let process = vm.new_plain_object();
-    vm.host_objects.process = Some(process);
+    vm.runtime.host_objects.process = Some(process);
     let global = vm.realm.global;
     value_property(vm, global, "process", Value::object(process), Attributes::METHOD);
     method(vm, process, "nextTick", 1, next_tick);

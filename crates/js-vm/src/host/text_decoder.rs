@@ -218,7 +218,7 @@ fn text_decoder_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("Class constructor TextDecoder cannot be invoked without 'new'"));
     };
     let state = decoder_from_arguments(vm, info)?;
-    let fallback = vm.host_objects.text_decoder_prototype;
+    let fallback = vm.runtime.host_objects.text_decoder_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     Ok(Value::object(vm.new_object_with_data(Some(proto), &TEXT_DECODER, state)))
 }
@@ -292,7 +292,7 @@ fn decode(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(crate) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.text_decoder_prototype = Some(proto);
+    vm.runtime.host_objects.text_decoder_prototype = Some(proto);
     constructor(vm, "TextDecoder", 0, text_decoder_ctor, proto);
     webidl_attribute(vm, proto, "encoding", encoding_getter, None);
     webidl_attribute(vm, proto, "fatal", fatal_getter, None);

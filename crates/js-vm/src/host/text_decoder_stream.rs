@@ -133,12 +133,12 @@ fn flush_and_enqueue(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// The shared transform and flush functions, made on first use.
 fn algorithms(vm: &mut Vm) -> (Value, Value) {
-    if let Some((transform, flush)) = vm.host_objects.text_decoder_stream_algorithms {
+    if let Some((transform, flush)) = vm.runtime.host_objects.text_decoder_stream_algorithms {
         return (Value::object(transform), Value::object(flush));
     }
     let transform = native_function(vm, "transform", 2, decode_and_enqueue, false);
     let flush = native_function(vm, "flush", 1, flush_and_enqueue, false);
-    vm.host_objects.text_decoder_stream_algorithms = Some((transform, flush));
+    vm.runtime.host_objects.text_decoder_stream_algorithms = Some((transform, flush));
     (Value::object(transform), Value::object(flush))
 }
 
@@ -148,7 +148,7 @@ fn text_decoder_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         return Err(vm.type_error("Class constructor TextDecoderStream cannot be invoked without 'new'"));
     };
     let decoder = decoder_from_arguments(vm, info)?;
-    let fallback = vm.host_objects.text_decoder_stream_prototype;
+    let fallback = vm.runtime.host_objects.text_decoder_stream_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     let state = TextDecoderStreamState { transform: None, decoder };
     let stream = vm.new_object_with_data(Some(proto), &TEXT_DECODER_STREAM, state);
@@ -202,7 +202,7 @@ fn writable_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(crate) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.text_decoder_stream_prototype = Some(proto);
+    vm.runtime.host_objects.text_decoder_stream_prototype = Some(proto);
     constructor(vm, "TextDecoderStream", 0, text_decoder_stream_ctor, proto);
     webidl_attribute(vm, proto, "encoding", encoding_getter, None);
     webidl_attribute(vm, proto, "fatal", fatal_getter, None);

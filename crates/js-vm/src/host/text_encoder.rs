@@ -195,7 +195,7 @@ fn text_encoder_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(new_target) = info.new_target else {
         return Err(vm.type_error("Class constructor TextEncoder cannot be invoked without 'new'"));
     };
-    let fallback = vm.host_objects.text_encoder_prototype;
+    let fallback = vm.runtime.host_objects.text_encoder_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     Ok(Value::object(vm.new_object_with_data(Some(proto), &TEXT_ENCODER, TextEncoderSlots)))
 }
@@ -256,7 +256,7 @@ fn encode_into(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(crate) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.text_encoder_prototype = Some(proto);
+    vm.runtime.host_objects.text_encoder_prototype = Some(proto);
     constructor(vm, "TextEncoder", 0, text_encoder_ctor, proto);
     webidl_attribute(vm, proto, "encoding", encoding_getter, None);
     webidl_operation(vm, proto, "encode", 0, encode);

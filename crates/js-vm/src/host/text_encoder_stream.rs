@@ -114,13 +114,13 @@ fn encode_and_flush(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 
 /// The shared transform and flush functions, made on first use.
 fn algorithms(vm: &mut Vm) -> (Value, Value) {
-    let made = &vm.host_objects.text_encoder_stream_algorithms;
+    let made = &vm.runtime.host_objects.text_encoder_stream_algorithms;
     if let Some((transform, flush)) = *made {
         return (Value::object(transform), Value::object(flush));
     }
     let transform = native_function(vm, "transform", 2, encode_and_enqueue, false);
     let flush = native_function(vm, "flush", 1, encode_and_flush, false);
-    vm.host_objects.text_encoder_stream_algorithms = Some((transform, flush));
+    vm.runtime.host_objects.text_encoder_stream_algorithms = Some((transform, flush));
     (Value::object(transform), Value::object(flush))
 }
 
@@ -129,7 +129,7 @@ fn text_encoder_stream_ctor(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     let Some(new_target) = info.new_target else {
         return Err(vm.type_error("Class constructor TextEncoderStream cannot be invoked without 'new'"));
     };
-    let fallback = vm.host_objects.text_encoder_stream_prototype;
+    let fallback = vm.runtime.host_objects.text_encoder_stream_prototype;
     let proto = prototype_from_constructor(vm, new_target, |i| fallback.unwrap_or(i.object_prototype))?;
     let state = TextEncoderStreamState { transform: None, leading_surrogate: None };
     let stream = vm.new_object_with_data(Some(proto), &TEXT_ENCODER_STREAM, state);
@@ -170,7 +170,7 @@ fn writable_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(crate) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.text_encoder_stream_prototype = Some(proto);
+    vm.runtime.host_objects.text_encoder_stream_prototype = Some(proto);
     constructor(vm, "TextEncoderStream", 0, text_encoder_stream_ctor, proto);
     webidl_attribute(vm, proto, "encoding", encoding_getter, None);
     webidl_attribute(vm, proto, "readable", readable_getter, None);

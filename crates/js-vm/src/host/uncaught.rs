@@ -37,6 +37,7 @@ impl Vm {
             // script's or module's SyntaxError) is reported where it was
             // made.
             Uncaught::Exception => self
+                .stack
                 .throw_site
                 .as_ref()
                 .filter(|(thrown, _)| *thrown == value)

@@ -42,7 +42,7 @@ pub(super) fn start(vm: &mut Vm) {
     let promise = new_promise_with_proto(vm, proto);
     let state = AsyncFunctionState { promise, frame: None };
     let object = vm.new_object_of_kind(None, ObjectKind::AsyncFunction(Box::new(state)));
-    if let Some(frame) = vm.frames.last_mut() {
+    if let Some(frame) = vm.stack.frames.last_mut() {
         frame.generator = Some(object);
     }
 }
@@ -121,8 +121,8 @@ pub fn resume(vm: &mut Vm, owner: Value, outcome: Result<Value, Value>) -> JsRes
         Err(e) => (e, 1.0),
     };
     push_saved_frame(vm, saved, owner, Some((value, Value::number(mode))));
-    vm.native_depth += 1;
+    vm.stack.native_depth += 1;
     let result = run(vm);
-    vm.native_depth -= 1;
+    vm.stack.native_depth -= 1;
     result.map(drop)
 }

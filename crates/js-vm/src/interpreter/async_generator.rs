@@ -155,7 +155,7 @@ pub fn resume(vm: &mut Vm, g: Gc<JsObject>, mode: ResumeMode, value: Value) -> J
     let started = state.status == AsyncGeneratorStatus::SuspendedYield;
     state.status = AsyncGeneratorStatus::Executing;
     let Some(saved) = state.frame.take() else { return Ok(()) };
-    if vm.frames.len() >= vm.options.max_call_depth || super::native_stack_exhausted(vm) {
+    if vm.stack.frames.len() >= vm.options.max_call_depth || super::native_stack_exhausted(vm) {
         let e = vm.range_error("Maximum call stack size exceeded");
         let Exception::Throw(reason) = e else { return Err(e) };
         if let Some(s) = state_mut(vm, g) {
@@ -166,9 +166,9 @@ pub fn resume(vm: &mut Vm, g: Gc<JsObject>, mode: ResumeMode, value: Value) -> J
     }
     let resumption = started.then_some((value, Value::number(f64::from(mode as u8))));
     push_saved_frame(vm, saved, g, resumption);
-    vm.native_depth += 1;
+    vm.stack.native_depth += 1;
     let result = run(vm);
-    vm.native_depth -= 1;
+    vm.stack.native_depth -= 1;
     result.map(drop)
 }
 

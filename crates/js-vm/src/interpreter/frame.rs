@@ -15,7 +15,7 @@ pub struct Frame {
     /// The running code.
     pub code: Gc<Code>,
     /// The instruction being executed (the call instruction while a callee
-    /// runs) while another frame is on top; the top frame's is `Vm::pc`.
+    /// runs) while another frame is on top; the top frame's is `ExecutionStack::pc`.
     pub pc: u32,
     /// Index of register 0 in the register file.
     pub base: usize,
@@ -73,18 +73,18 @@ impl CallInfo {
     /// Argument `i`, `undefined` when absent.
     #[inline]
     pub fn arg(&self, vm: &Vm, i: usize) -> Value {
-        if i < self.argc { vm.stack[self.args_base + i] } else { Value::UNDEFINED }
+        if i < self.argc { vm.stack.registers[self.args_base + i] } else { Value::UNDEFINED }
     }
 
     /// All arguments, in the caller's argument registers (no copy).
     #[inline]
     pub fn arg_values<'a>(&self, vm: &'a Vm) -> &'a [Value] {
-        &vm.stack[self.args_base..self.args_base + self.argc]
+        &vm.stack.registers[self.args_base..self.args_base + self.argc]
     }
 
     /// All arguments, copied.
     pub fn args(&self, vm: &Vm) -> Vec<Value> {
-        vm.stack[self.args_base..self.args_base + self.argc].to_vec()
+        vm.stack.registers[self.args_base..self.args_base + self.argc].to_vec()
     }
 
     /// The native function's data slot.

@@ -120,10 +120,10 @@ pub(super) fn save_top_frame(vm: &mut Vm, resume_pc: u32) -> Option<(SavedFrame,
         // The popped frame only delivers the suspension's result.
         extra_args: std::mem::take(&mut frame.extra_args),
         argc: frame.argc,
-        registers: vm.register_buffers.filled_from(&vm.stack[frame.base..frame.base + registers]),
+        registers: vm.stack.register_buffers.filled_from(&vm.stack.registers[frame.base..frame.base + registers]),
         realm,
     };
-    vm.stack.truncate(frame.base);
+    vm.stack.registers.truncate(frame.base);
     Some((saved, frame))
 }
 
@@ -193,7 +193,7 @@ pub fn generator_resume(vm: &mut Vm, g: Gc<JsObject>, value: Value, mode: Resume
     let Some(saved) = state.frame.take() else {
         return Err(vm.type_error("Generator is already running"));
     };
-    if vm.frames.len() >= vm.options.max_call_depth || super::native_stack_exhausted(vm) {
+    if vm.stack.frames.len() >= vm.options.max_call_depth || super::native_stack_exhausted(vm) {
         if let Some(state) = state_mut(vm, g) {
             state.status = GeneratorStatus::Completed;
         }
@@ -201,9 +201,9 @@ pub fn generator_resume(vm: &mut Vm, g: Gc<JsObject>, value: Value, mode: Resume
     }
     let value_and_mode = was_started.then_some((value, Value::number(f64::from(mode as u8))));
     push_saved_frame(vm, saved, g, value_and_mode);
-    vm.native_depth += 1;
+    vm.stack.native_depth += 1;
     let result = run(vm);
-    vm.native_depth -= 1;
+    vm.stack.native_depth -= 1;
     let result = result?;
     let (status, raw) = match &g.borrow(&vm.heap).kind {
         ObjectKind::Generator(s) => (s.status, s.raw_yield),
@@ -226,18 +226,18 @@ pub(super) fn push_saved_frame(
     resumption: Option<(Value, Value)>,
 ) {
     let entry = resume_entry(vm, saved.code);
-    vm.stack.reserve(usize::from(entry.register_count) + usize::from(entry.max_call_registers.get()));
-    let base = vm.stack.len();
-    vm.stack.extend_from_slice(&saved.registers);
-    vm.register_buffers.give_back(saved.registers);
+    vm.stack.registers.reserve(usize::from(entry.register_count) + usize::from(entry.max_call_registers.get()));
+    let base = vm.stack.registers.len();
+    vm.stack.registers.extend_from_slice(&saved.registers);
+    vm.stack.register_buffers.give_back(saved.registers);
     let mut pc = saved.pc;
     if let Some((value, mode)) = resumption {
         match saved.code.borrow(&vm.heap).instructions[pc as usize] {
             Instruction::Yield { value: v, mode: m, .. }
             | Instruction::Await { value: v, mode: m }
             | Instruction::AsyncYield { value: v, mode: m } => {
-                vm.stack[base + usize::from(v.0)] = value;
-                vm.stack[base + usize::from(m.0)] = mode;
+                vm.stack.registers[base + usize::from(v.0)] = value;
+                vm.stack.registers[base + usize::from(m.0)] = mode;
             }
             _ => {}
         }

@@ -4,6 +4,7 @@
 
 pub mod async_function;
 pub mod async_generator;
+mod execution_stack;
 mod frame;
 mod generator;
 mod inline_cache;
@@ -16,6 +17,7 @@ use std::rc::Rc;
 
 use js_gc::Gc;
 
+pub(crate) use execution_stack::ExecutionStack;
 pub use frame::{CallInfo, ForInIterator, Frame, IteratorRecord};
 pub(crate) use generator::RegisterBufferPool;
 pub use generator::{ExecutableKey, GeneratorState, ResumeEntry, ResumeMode, generator_resume};
@@ -48,24 +50,24 @@ pub(crate) const MAX_NATIVE_DEPTH: usize = 400;
 /// thread's stack.
 #[inline]
 pub(crate) fn native_stack_exhausted(vm: &Vm) -> bool {
-    vm.native_depth >= MAX_NATIVE_DEPTH || vm.native_stack.exhausted()
+    vm.stack.native_depth >= MAX_NATIVE_DEPTH || vm.stack.native.exhausted()
 }
 
 /// Calls a function object with `this` and `args`.
 pub fn call_function(vm: &mut Vm, f: Gc<JsObject>, this: Value, args: &[Value]) -> JsResult<Value> {
-    let base = vm.stack.len();
-    push_values(&mut vm.stack, args);
+    let base = vm.stack.registers.len();
+    push_values(&mut vm.stack.registers, args);
     let result = call_with_stack_args(vm, f, this, base, args.len(), None);
-    vm.stack.truncate(base);
+    vm.stack.registers.truncate(base);
     result
 }
 
 /// Constructs with `[[Construct]]`.
 pub fn construct_function(vm: &mut Vm, f: Gc<JsObject>, args: &[Value], new_target: Gc<JsObject>) -> JsResult<Value> {
-    let base = vm.stack.len();
-    push_values(&mut vm.stack, args);
+    let base = vm.stack.registers.len();
+    push_values(&mut vm.stack.registers, args);
     let result = call_with_stack_args(vm, f, Value::UNDEFINED, base, args.len(), Some(new_target));
-    vm.stack.truncate(base);
+    vm.stack.registers.truncate(base);
     result
 }
 
@@ -134,7 +136,7 @@ pub fn instance_of(vm: &mut Vm, v: Value, target: Value) -> JsResult<bool> {
     im::ordinary_has_instance(vm, target, v)
 }
 
-/// Calls `f` with arguments already in `vm.stack[args_base..][..argc]`,
+/// Calls `f` with arguments already in `vm.stack.registers[args_base..][..argc]`,
 /// from native code: compiled callees run a nested loop.
 fn call_with_stack_args(
     vm: &mut Vm,
@@ -145,16 +147,16 @@ fn call_with_stack_args(
     new_target: Option<Gc<JsObject>>,
 ) -> JsResult<Value> {
     vm.check_interrupt()?;
-    if native_stack_exhausted(vm) || vm.frames.len() >= vm.options.max_call_depth {
+    if native_stack_exhausted(vm) || vm.stack.frames.len() >= vm.options.max_call_depth {
         return Err(vm.range_error("Maximum call stack size exceeded"));
     }
-    vm.native_depth += 1;
+    vm.stack.native_depth += 1;
     let result = match enter_function(vm, f, this, args_base, argc, new_target, Reg(0), true) {
         Ok(Entered::Native(v)) => Ok(v),
         Ok(Entered::Frame) => run(vm),
         Err(e) => Err(e),
     };
-    vm.native_depth -= 1;
+    vm.stack.native_depth -= 1;
     result
 }
 
@@ -179,7 +181,7 @@ fn enter_function(
     entry: bool,
 ) -> JsResult<Entered> {
     let Some(function) = f.borrow(&vm.heap).as_function() else {
-        let args = vm.stack[args_base..args_base + argc].to_vec();
+        let args = vm.stack.registers[args_base..args_base + argc].to_vec();
         return call_proxy(vm, f, this, &args, new_target);
     };
     match function {
@@ -189,19 +191,19 @@ fn enter_function(
             }
             let (body, realm) = (native.call, native.realm);
             let info = CallInfo { callee: f, this, new_target, args_base, argc };
-            let roots = vm.temp_roots.len();
+            let roots = vm.stack.temp_roots.len();
             // A builtin runs in its own realm: the objects and errors it
             // makes come from that realm's intrinsics.
             let caller_realm = vm.enter_realm(realm);
             let result = body(vm, &info);
             vm.enter_realm(caller_realm);
-            vm.temp_roots.truncate(roots);
+            vm.stack.temp_roots.truncate(roots);
             result.map(Entered::Native)
         }
         Function::Bound(bound) => {
             let (target, bound_this) = (bound.target, bound.this);
             let mut args = bound.args.to_vec();
-            args.extend_from_slice(&vm.stack[args_base..args_base + argc]);
+            args.extend_from_slice(&vm.stack.registers[args_base..args_base + argc]);
             let new_target = new_target.map(|nt| if nt == f { target } else { nt });
             let result = match new_target {
                 Some(nt) => construct_function(vm, target, &args, nt),
@@ -229,16 +231,16 @@ fn enter_function(
                 (_, None) if strict || this.is_object() => this,
                 (_, None) => sloppy_this(vm, this, realm)?,
             };
-            if vm.frames.len() >= vm.options.max_call_depth {
+            if vm.stack.frames.len() >= vm.options.max_call_depth {
                 return Err(vm.range_error("Maximum call stack size exceeded"));
             }
-            let base = vm.stack.len();
-            vm.stack.resize(base + usize::from(registers), Value::UNDEFINED);
-            vm.stack[base] = this;
+            let base = vm.stack.registers.len();
+            vm.stack.registers.resize(base + usize::from(registers), Value::UNDEFINED);
+            vm.stack.registers[base] = this;
             let passed = argc.min(usize::from(params));
-            copy_registers(&mut vm.stack, args_base, base + 1, passed);
+            copy_registers(&mut vm.stack.registers, args_base, base + 1, passed);
             let extra_args: Box<[Value]> = if keep_extra && argc > usize::from(params) {
-                vm.stack[args_base + usize::from(params)..args_base + argc].into()
+                vm.stack.registers[args_base + usize::from(params)..args_base + argc].into()
             } else {
                 Box::default()
             };
@@ -271,7 +273,7 @@ fn enter_function(
                 && let Err(e) = initialize_fields(vm, f)
             {
                 if let Some(frame) = pop_frame(vm) {
-                    vm.stack.truncate(frame.base);
+                    vm.stack.registers.truncate(frame.base);
                 }
                 return Err(e);
             }
@@ -337,8 +339,8 @@ fn initialize_fields(vm: &mut Vm, f: Gc<JsObject>) -> JsResult<()> {
         }
         _ => return Ok(()),
     };
-    let Some(frame) = vm.frames.last() else { return Ok(()) };
-    let this = vm.stack[frame.base];
+    let Some(frame) = vm.stack.frames.last() else { return Ok(()) };
+    let this = vm.stack.registers[frame.base];
     call_function(vm, fields, this, &[])?;
     Ok(())
 }
@@ -366,9 +368,9 @@ pub fn prototype_from_constructor(
 pub fn run_script(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
     crate::vm::register_code(vm, code);
     let registers = usize::from(code.borrow(&vm.heap).register_count);
-    let base = vm.stack.len();
-    vm.stack.resize(base + registers, Value::UNDEFINED);
-    vm.stack[base] = Value::object(vm.realm.global);
+    let base = vm.stack.registers.len();
+    vm.stack.registers.resize(base + registers, Value::UNDEFINED);
+    vm.stack.registers[base] = Value::object(vm.realm.global);
     let frame = Frame {
         code,
         pc: 0,
@@ -385,9 +387,9 @@ pub fn run_script(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
         caller_realm: vm.realm_id,
     };
     push_frame(vm, frame);
-    vm.native_depth += 1;
+    vm.stack.native_depth += 1;
     let result = run(vm);
-    vm.native_depth -= 1;
+    vm.stack.native_depth -= 1;
     result
 }
 
@@ -395,9 +397,9 @@ pub fn run_script(vm: &mut Vm, code: Gc<Code>) -> JsResult<Value> {
 pub fn run_eval(vm: &mut Vm, code: Gc<Code>, env: Option<Gc<DeclarativeEnvironment>>, this: Value) -> JsResult<Value> {
     crate::vm::register_code(vm, code);
     let registers = usize::from(code.borrow(&vm.heap).register_count);
-    let base = vm.stack.len();
-    vm.stack.resize(base + registers, Value::UNDEFINED);
-    vm.stack[base] = this;
+    let base = vm.stack.registers.len();
+    vm.stack.registers.resize(base + registers, Value::UNDEFINED);
+    vm.stack.registers[base] = this;
     let frame = Frame {
         code,
         pc: 0,
@@ -414,9 +416,9 @@ pub fn run_eval(vm: &mut Vm, code: Gc<Code>, env: Option<Gc<DeclarativeEnvironme
         caller_realm: vm.realm_id,
     };
     push_frame(vm, frame);
-    vm.native_depth += 1;
+    vm.stack.native_depth += 1;
     let result = run(vm);
-    vm.native_depth -= 1;
+    vm.stack.native_depth -= 1;
     result
 }
 
@@ -448,26 +450,26 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
     let Exception::Throw(value) = exception else {
         // Termination is not catchable: drop frames up to the entry frame.
         while let Some(frame) = pop_frame(vm) {
-            vm.stack.truncate(frame.base);
+            vm.stack.registers.truncate(frame.base);
             if frame.entry {
                 break;
             }
         }
         return Err(exception);
     };
-    if vm.throw_site.as_ref().is_none_or(|(thrown, _)| *thrown != value)
+    if vm.stack.throw_site.as_ref().is_none_or(|(thrown, _)| *thrown != value)
         && let Some(site) = vm.current_site()
     {
-        vm.throw_site = Some((value, site));
+        vm.stack.throw_site = Some((value, site));
     }
     loop {
-        let Some(frame) = vm.frames.last() else { return Err(exception) };
+        let Some(frame) = vm.stack.frames.last() else { return Err(exception) };
         let code = frame.code.borrow(&vm.heap);
-        let pc = vm.pc;
+        let pc = vm.stack.pc;
         if let Some(h) = code.handlers.iter().find(|h| h.start <= pc && pc < h.end) {
             let (target, reg, base) = (h.target, h.exception, frame.base);
-            vm.stack[base + usize::from(reg.0)] = value;
-            vm.pc = target;
+            vm.stack.registers[base + usize::from(reg.0)] = value;
+            vm.stack.pc = target;
             return Ok(None);
         }
         let Some(frame) = pop_frame(vm) else { return Err(exception) };
@@ -475,13 +477,13 @@ fn unwind(vm: &mut Vm, exception: Exception) -> JsResult<Option<Value>> {
             // A throw leaving an async function rejects its promise, which
             // the caller gets as the call's result.
             let settled = async_function::settle(vm, g, Err(value));
-            vm.stack.truncate(frame.base);
+            vm.stack.registers.truncate(frame.base);
             if let Some(promise) = settled? {
                 return Ok(deliver_result(vm, &frame, promise));
             }
             generator::complete(vm, g);
         }
-        vm.stack.truncate(frame.base);
+        vm.stack.registers.truncate(frame.base);
         if frame.entry {
             return Err(exception);
         }
@@ -496,7 +498,7 @@ fn return_from_frame(vm: &mut Vm, value: Value) -> JsResult<Option<Value>> {
     if let Some(g) = frame.generator {
         let settled = async_function::settle(vm, g, Ok(value));
         if settled.is_err() {
-            vm.stack.truncate(frame.base);
+            vm.stack.registers.truncate(frame.base);
         }
         match settled? {
             Some(promise) => result = promise,
@@ -506,41 +508,41 @@ fn return_from_frame(vm: &mut Vm, value: Value) -> JsResult<Option<Value>> {
     if frame.construct && !value.is_object() {
         let derived = matches!(frame.code.borrow(&vm.heap).kind, CodeKind::ClassConstructor { derived: true });
         if derived && !value.is_undefined() {
-            vm.stack.truncate(frame.base);
+            vm.stack.registers.truncate(frame.base);
             return Err(vm.type_error("Derived constructors may only return object or undefined"));
         }
-        result = vm.stack[frame.base];
+        result = vm.stack.registers[frame.base];
         if result.is_hole() {
-            vm.stack.truncate(frame.base);
+            vm.stack.registers.truncate(frame.base);
             return Err(vm.reference_error(
                 "Must call super constructor in derived class before accessing 'this' or returning from derived constructor",
             ));
         }
     }
-    vm.stack.truncate(frame.base);
+    vm.stack.registers.truncate(frame.base);
     Ok(deliver_result(vm, &frame, result))
 }
 
 /// Pops the top frame and returns to the realm its caller runs in.
 #[inline]
 pub(crate) fn pop_frame(vm: &mut Vm) -> Option<Frame> {
-    let mut frame = vm.frames.pop()?;
-    frame.pc = vm.pc;
-    if let Some(caller) = vm.frames.last() {
-        vm.pc = caller.pc;
+    let mut frame = vm.stack.frames.pop()?;
+    frame.pc = vm.stack.pc;
+    if let Some(caller) = vm.stack.frames.last() {
+        vm.stack.pc = caller.pc;
     }
     vm.enter_realm(frame.caller_realm);
     Some(frame)
 }
 
-/// Pushes `frame` over the running one, whose pc (`Vm::pc`) it saves.
+/// Pushes `frame` over the running one, whose pc (`ExecutionStack::pc`) it saves.
 #[inline]
 pub(crate) fn push_frame(vm: &mut Vm, frame: Frame) {
-    if let Some(caller) = vm.frames.last_mut() {
-        caller.pc = vm.pc;
+    if let Some(caller) = vm.stack.frames.last_mut() {
+        caller.pc = vm.stack.pc;
     }
-    vm.pc = frame.pc;
-    vm.frames.push(frame);
+    vm.stack.pc = frame.pc;
+    vm.stack.frames.push(frame);
 }
 
 /// Hands `result` to the caller of the popped `frame`; `Some` when the frame
@@ -549,10 +551,10 @@ fn deliver_result(vm: &mut Vm, frame: &Frame, result: Value) -> Option<Value> {
     if frame.entry {
         return Some(result);
     }
-    if let Some(caller) = vm.frames.last() {
+    if let Some(caller) = vm.stack.frames.last() {
         let dst = caller.base + usize::from(frame.return_dst.0);
-        vm.pc += 1;
-        vm.stack[dst] = result;
+        vm.stack.pc += 1;
+        vm.stack.registers[dst] = result;
     }
     None
 }
@@ -577,14 +579,14 @@ macro_rules! next {
 /// context, its instructions and its pc; `None` when no frame is left.
 #[inline]
 fn top_frame_state(vm: &Vm) -> Option<(FrameContext, Rc<[Instruction]>, usize)> {
-    let frame = vm.frames.last()?;
+    let frame = vm.stack.frames.last()?;
     let c = frame.code.borrow(&vm.heap);
     let cx = FrameContext { code: frame.code, base: frame.base, ic_table: c.ic_table, strict: c.strict };
-    Some((cx, Rc::clone(&c.instructions), vm.pc as usize))
+    Some((cx, Rc::clone(&c.instructions), vm.stack.pc as usize))
 }
 
 /// The dispatch loop over the top frame. Returns when the entry frame
-/// returns; a thrown exception leaves with `Err` and `Vm::pc` at the
+/// returns; a thrown exception leaves with `Err` and `ExecutionStack::pc` at the
 /// faulting instruction. Each arm hands its operands to the opcode's body
 /// in [`ops`], inlined here.
 fn execute(vm: &mut Vm) -> JsResult<Value> {
@@ -594,7 +596,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
         let cx = &cx;
         loop {
             let instruction = &instructions[pc];
-            vm.pc = pc as u32;
+            vm.stack.pc = pc as u32;
             match *instruction {
                 Op::LoadUndefined { dst } => register::load(vm, cx, dst, Value::UNDEFINED),
                 Op::LoadNull { dst } => register::load(vm, cx, dst, Value::NULL),

@@ -92,9 +92,9 @@ pub fn apply_numeric(vm: &mut Vm, op: NumericOp, x: Numeric, y: Numeric) -> JsRe
 pub fn add(vm: &mut Vm, a: Value, b: Value) -> JsResult<Value> {
     // Converting `b` can run user code (and a collection): the primitive
     // made from `a` stays rooted meanwhile.
-    let mark = vm.temp_roots.len();
+    let mark = vm.stack.temp_roots.len();
     let result = add_rooted(vm, a, b);
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     result
 }
 
@@ -128,7 +128,7 @@ pub fn numeric(vm: &mut Vm, a: Value, b: Value, op: NumericOp) -> JsResult<Value
 
 #[inline(never)]
 fn numeric_slow(vm: &mut Vm, a: Value, b: Value, op: NumericOp) -> JsResult<Value> {
-    let mark = vm.temp_roots.len();
+    let mark = vm.stack.temp_roots.len();
     let result = to_numeric(vm, a).and_then(|x| {
         // `ToNumeric(b)` can run user code: a BigInt made by `a`'s
         // `valueOf` stays rooted meanwhile.
@@ -138,7 +138,7 @@ fn numeric_slow(vm: &mut Vm, a: Value, b: Value, op: NumericOp) -> JsResult<Valu
         let y = to_numeric(vm, b)?;
         apply_numeric(vm, op, x, y)
     });
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     result
 }
 

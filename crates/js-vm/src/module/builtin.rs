@@ -21,13 +21,13 @@ pub(crate) fn builtin_name(specifier: &str) -> Option<&'static str> {
 /// Makes the record of built-in module `name` (one of [`builtin_name`]'s).
 pub(crate) fn create(vm: &mut Vm, name: &str) -> ModuleId {
     let object = match name {
-        "process" => vm.host_objects.process.map_or(Value::UNDEFINED, Value::object),
-        "module" => vm.host_objects.module_constructor.map_or(Value::UNDEFINED, Value::object),
+        "process" => vm.runtime.host_objects.process.map_or(Value::UNDEFINED, Value::object),
+        "module" => vm.runtime.host_objects.module_constructor.map_or(Value::UNDEFINED, Value::object),
         _ => crate::host::async_local_storage::async_hooks_module(vm),
     };
     let mut exports: Vec<(String, Value)> = Vec::new();
     // Values read so far stay rooted while getters run.
-    let mark = vm.temp_roots.len();
+    let mark = vm.stack.temp_roots.len();
     if let Some(o) = object.as_object() {
         // A builtin module's object is ordinary: no trap runs.
         let keys = crate::object::internal_methods::own_property_keys(vm, o).unwrap_or_default();
@@ -48,13 +48,13 @@ pub(crate) fn create(vm: &mut Vm, name: &str) -> ModuleId {
             }
             let export = atom.borrow(&vm.heap).flat().to_rust_string();
             let value = crate::object::internal_methods::get(vm, o, key, object).unwrap_or(Value::UNDEFINED);
-            vm.temp_roots.push(value);
+            vm.stack.temp_roots.push(value);
             exports.push((export, value));
         }
     }
     exports.push(("default".to_owned(), object));
     let borrowed: Vec<(&str, Value)> = exports.iter().map(|(n, v)| (n.as_str(), *v)).collect();
     let id = vm.add_synthetic_module(&format!("node:{name}"), &borrowed);
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     id
 }

@@ -40,7 +40,7 @@ unsafe impl Trace for DynamicImportState {
 
 /// `GetActiveScriptOrModule()`: the script or module of the running code.
 fn active_script_or_module(vm: &Vm) -> Option<ScriptOrModule> {
-    let frame = vm.frames.last()?;
+    let frame = vm.stack.frames.last()?;
     Some(frame.code.borrow(&vm.heap).source.script_or_module())
 }
 
@@ -89,7 +89,7 @@ fn check_options(vm: &mut Vm, options: Value) -> JsResult<Value> {
         }
         if key == type_key {
             // Rooted while later attribute getters run.
-            vm.temp_roots.push(value);
+            vm.stack.temp_roots.push(value);
             module_type = value;
         }
     }
@@ -103,10 +103,10 @@ pub(crate) fn import_call(vm: &mut Vm, specifier: Value, options: Value) -> JsRe
     let referrer = active_script_or_module(vm);
     let promise = new_promise(vm);
     // The promise stays rooted while user code (toString, getters) runs.
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.push(Value::object(promise));
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.push(Value::object(promise));
     let result = start_import(vm, promise, specifier, options, referrer);
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     result?;
     Ok(Value::object(promise))
 }
@@ -122,10 +122,10 @@ fn start_import(
         Ok(s) => Value::string(s),
         Err(e) => return reject_with(vm, promise, e),
     };
-    let specifier_root = vm.temp_roots.len();
-    vm.temp_roots.push(specifier);
+    let specifier_root = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.push(specifier);
     let checked = check_options(vm, options);
-    vm.temp_roots.truncate(specifier_root);
+    vm.stack.temp_roots.truncate(specifier_root);
     let module_type = match checked {
         Ok(t) => t,
         Err(e) => return reject_with(vm, promise, e),
@@ -136,7 +136,7 @@ fn start_import(
         None => Value::UNDEFINED,
     };
     let job = Job::new(DYNAMIC_IMPORT, [Value::object(promise), specifier, referrer, module_type]);
-    vm.microtasks.enqueue(job);
+    vm.jobs.microtasks.enqueue(job);
     Ok(())
 }
 

@@ -322,10 +322,10 @@ pub fn set(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey, value: Value, recei
     let existing = if found_on == Some(receiver_obj) {
         Some(own_desc)
     } else {
-        let mark = vm.temp_roots.len();
-        vm.temp_roots.push(value);
+        let mark = vm.stack.temp_roots.len();
+        vm.stack.temp_roots.push(value);
         let existing = get_own_property(vm, receiver_obj, key);
-        vm.temp_roots.truncate(mark);
+        vm.stack.temp_roots.truncate(mark);
         existing?
     };
     match existing {
@@ -751,7 +751,7 @@ pub fn delete(vm: &mut Vm, obj: Gc<JsObject>, key: PropertyKey) -> JsResult<bool
 }
 
 /// `[[OwnPropertyKeys]]`. A proxy's keys may be atoms nothing else holds:
-/// they stay in `vm.temp_roots` for the caller's scope.
+/// they stay in `vm.stack.temp_roots` for the caller's scope.
 pub fn own_property_keys(vm: &mut Vm, obj: Gc<JsObject>) -> JsResult<Vec<PropertyKey>> {
     if obj.borrow(&vm.heap).is_proxy() {
         return proxy::proxy_own_property_keys(vm, obj);
@@ -835,8 +835,8 @@ pub fn ordinary_has_instance(vm: &mut Vm, c: Value, o: Value) -> JsResult<bool> 
         return Err(vm.type_error("Function has non-object prototype in instanceof check"));
     };
     // Proxies on the chain run traps, which may drop `proto` elsewhere.
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.push(Value::object(proto));
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.push(Value::object(proto));
     let found = loop {
         match get_prototype_of(vm, obj) {
             Ok(None) => break Ok(false),
@@ -845,7 +845,7 @@ pub fn ordinary_has_instance(vm: &mut Vm, c: Value, o: Value) -> JsResult<bool> 
             Err(e) => break Err(e),
         }
     };
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     found
 }
 

@@ -173,6 +173,7 @@ impl LookupCache {
     /// an instruction's inline cache keeps. Reads the entry as the last
     /// [`LookupCache::lookup`] of this shape and key left it, so it is
     /// only meaningful right after that lookup answered `Data`.
+    #[inline]
     pub fn inherited_data_slot(&self, shape: Gc<Shape>, key: PropertyKey) -> Option<(Gc<JsObject>, Gc<Shape>, u32)> {
         let entry = &self.entries[slot_index(shape, key)];
         match (entry.receiver_shape == Some(shape) && entry.key == key && entry.depth == 1, entry.outcome) {

@@ -8,7 +8,7 @@
 //! Rooting: a trap is user code, so it may reach a safepoint, and it may
 //! revoke the proxy, which drops the proxy's only references to its target
 //! and handler. Each operation therefore keeps the target, handler, trap,
-//! key and every value it was given or got back in `vm.temp_roots` until it
+//! key and every value it was given or got back in `vm.stack.temp_roots` until it
 //! returns. [`proxy_own_property_keys`] leaves the keys it returns there, as
 //! they may be fresh atoms nothing else holds; the caller's scope (a native
 //! function's return, or an explicit truncation) releases them.
@@ -158,13 +158,13 @@ fn operation<T>(
     if crate::interpreter::native_stack_exhausted(vm) {
         return Err(vm.range_error("Maximum call stack size exceeded"));
     }
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.extend([Value::object(target), Value::object(handler)]);
-    vm.temp_roots.extend_from_slice(roots);
-    vm.native_depth += 1;
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.extend([Value::object(target), Value::object(handler)]);
+    vm.stack.temp_roots.extend_from_slice(roots);
+    vm.stack.native_depth += 1;
     let result = get_trap(vm, handler, trap).and_then(|t| steps(vm, target, handler, t));
-    vm.native_depth -= 1;
-    vm.temp_roots.truncate(mark);
+    vm.stack.native_depth -= 1;
+    vm.stack.temp_roots.truncate(mark);
     result
 }
 
@@ -179,14 +179,14 @@ fn get_trap(vm: &mut Vm, handler: Gc<JsObject>, trap: Trap) -> JsResult<Option<V
         let name = trap.name();
         return Err(vm.type_error(&format!("'{name}' on proxy: trap is not a function")));
     }
-    vm.temp_roots.push(method);
+    vm.stack.temp_roots.push(method);
     Ok(Some(method))
 }
 
 /// Calls a trap with the handler as `this`, keeping the result alive.
 fn call_trap(vm: &mut Vm, trap: Value, handler: Gc<JsObject>, args: &[Value]) -> JsResult<Value> {
     let result = im::call(vm, trap, Value::object(handler), args)?;
-    vm.temp_roots.push(result);
+    vm.stack.temp_roots.push(result);
     Ok(result)
 }
 
@@ -210,7 +210,7 @@ fn invariant_error(vm: &mut Vm, trap: Trap, key: Option<PropertyKey>, detail: &s
 /// `[[GetOwnProperty]]` of the target, keeping the descriptor's values alive.
 fn target_own_property(vm: &mut Vm, target: Gc<JsObject>, key: PropertyKey) -> JsResult<Option<PropertyDescriptor>> {
     let desc = im::get_own_property(vm, target, key)?;
-    vm.temp_roots.extend(descriptor_roots(desc.as_ref()));
+    vm.stack.temp_roots.extend(descriptor_roots(desc.as_ref()));
     Ok(desc)
 }
 
@@ -341,7 +341,7 @@ pub fn proxy_get_own_property(
         }
         let extensible_target = im::is_extensible(vm, target)?;
         let result_desc = to_property_descriptor(vm, result)?.complete();
-        vm.temp_roots.extend(descriptor_roots(Some(&result_desc)));
+        vm.stack.temp_roots.extend(descriptor_roots(Some(&result_desc)));
         if !is_compatible_property_descriptor(vm, extensible_target, &result_desc, target_desc.as_ref()) {
             let detail = "trap returned descriptor for property '{key}' that is incompatible with the existing \
                           property in the proxy target";
@@ -375,7 +375,7 @@ pub fn proxy_define_own_property(
     operation(vm, proxy, TRAP, &[key_root(key), value, get, set], |vm, target, handler, trap| {
         let Some(trap) = trap else { return im::define_own_property(vm, target, key, desc) };
         let desc_object = from_property_descriptor(vm, Some(desc))?;
-        vm.temp_roots.push(desc_object);
+        vm.stack.temp_roots.push(desc_object);
         let key_value = key_to_value(vm, key);
         if !call_boolean_trap(vm, trap, handler, &[Value::object(target), key_value, desc_object])? {
             return Ok(false);
@@ -519,7 +519,7 @@ pub fn proxy_delete(vm: &mut Vm, proxy: Gc<JsObject>, key: PropertyKey) -> JsRes
     })
 }
 
-/// `[[OwnPropertyKeys]]` (§10.5.11). The keys stay in `vm.temp_roots`
+/// `[[OwnPropertyKeys]]` (§10.5.11). The keys stay in `vm.stack.temp_roots`
 /// (see the module docs).
 pub fn proxy_own_property_keys(vm: &mut Vm, proxy: Gc<JsObject>) -> JsResult<Vec<PropertyKey>> {
     let keys = operation(vm, proxy, Trap::OwnKeys, &[], |vm, target, handler, trap| {
@@ -569,7 +569,7 @@ pub fn proxy_own_property_keys(vm: &mut Vm, proxy: Gc<JsObject>) -> JsResult<Vec
         }
         Ok(trap_result)
     })?;
-    vm.temp_roots.extend(keys.iter().map(|&k| key_root(k)));
+    vm.stack.temp_roots.extend(keys.iter().map(|&k| key_root(k)));
     Ok(keys)
 }
 
@@ -590,7 +590,7 @@ fn create_key_list(vm: &mut Vm, list: Value) -> JsResult<Vec<PropertyKey>> {
             return Err(vm.type_error(&format!("{text} is not a valid property name")));
         }
         let key = to_property_key(vm, element)?;
-        vm.temp_roots.push(key_root(key));
+        vm.stack.temp_roots.push(key_root(key));
         keys.push(key);
     }
     Ok(keys)
@@ -607,7 +607,7 @@ pub fn proxy_call(vm: &mut Vm, proxy: Gc<JsObject>, this: Value, args: &[Value])
     operation(vm, proxy, Trap::Apply, &roots, |vm, target, handler, trap| {
         let Some(trap) = trap else { return im::call(vm, Value::object(target), this, args) };
         let arg_array = Value::object(im::array_create(vm, args));
-        vm.temp_roots.push(arg_array);
+        vm.stack.temp_roots.push(arg_array);
         im::call(vm, trap, Value::object(handler), &[Value::object(target), this, arg_array])
     })
 }
@@ -623,7 +623,7 @@ pub fn proxy_construct(vm: &mut Vm, proxy: Gc<JsObject>, args: &[Value], new_tar
     operation(vm, proxy, Trap::Construct, &roots, |vm, target, handler, trap| {
         let Some(trap) = trap else { return im::construct(vm, target, args, Some(new_target)) };
         let arg_array = Value::object(im::array_create(vm, args));
-        vm.temp_roots.push(arg_array);
+        vm.stack.temp_roots.push(arg_array);
         let args = [Value::object(target), arg_array, Value::object(new_target)];
         let result = im::call(vm, trap, Value::object(handler), &args)?;
         if !result.is_object() {

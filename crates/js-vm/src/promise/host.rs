@@ -23,7 +23,7 @@ impl Vm {
             Ok(v) => Ok(v),
             Err(Exception::Throw(v)) => Err(v),
             Err(Exception::Terminated) => {
-                self.terminating = true;
+                self.jobs.terminating = true;
                 Err(Value::UNDEFINED)
             }
         }
@@ -92,7 +92,7 @@ impl Vm {
 
     /// Re-raises a termination recorded by [`Vm::thrown_value`].
     pub(crate) fn take_termination(&mut self) -> JsResult<()> {
-        if std::mem::take(&mut self.terminating) { Err(Exception::Terminated) } else { Ok(()) }
+        if std::mem::take(&mut self.jobs.terminating) { Err(Exception::Terminated) } else { Ok(()) }
     }
 }
 
@@ -125,7 +125,7 @@ fn own_slot(
 
 impl ContextHost<Value> for VmHost<'_> {
     fn context_state(&mut self) -> &mut ContextState<Value> {
-        &mut self.async_context
+        &mut self.jobs.async_context
     }
 }
 
@@ -253,10 +253,10 @@ impl PromiseHost for VmHost<'_> {
     }
 
     fn enqueue_job(&mut self, job: Job<Value>) {
-        self.microtasks.enqueue(job);
+        self.jobs.microtasks.enqueue(job);
     }
 
     fn promise_rejection_tracker(&mut self, promise: Gc<JsObject>, operation: RejectionOperation) {
-        self.rejections.push((promise, operation));
+        self.jobs.rejections.push((promise, operation));
     }
 }

@@ -50,15 +50,15 @@ impl Vm {
     /// [`Vm::run_microtasks`] inside the VM (HTML's "perform a microtask
     /// checkpoint").
     pub(crate) fn perform_microtask_checkpoint(&mut self) -> JsResult<()> {
-        while let Some(job) = self.microtasks.dequeue() {
-            self.running_jobs.push(job);
+        while let Some(job) = self.jobs.microtasks.dequeue() {
+            self.jobs.running.push(job);
             let result = self.run_job(&job);
-            self.running_jobs.pop();
+            self.jobs.running.pop();
             result?;
             self.safepoint()?;
         }
         // ClearKeptObjects: a checkpoint ends the synchronous run.
-        self.kept_alive.clear();
+        self.jobs.kept_alive.clear();
         Ok(())
     }
 
@@ -72,9 +72,9 @@ impl Vm {
         }
         if js_streams::is_stream_job(kind) {
             // Values the stream algorithms root live until the job ends.
-            let mark = self.temp_roots.len();
+            let mark = self.stack.temp_roots.len();
             js_streams::run_stream_job(&mut self.host(), job);
-            self.temp_roots.truncate(mark);
+            self.stack.temp_roots.truncate(mark);
             return self.take_termination();
         }
         if kind == RESUME_ASYNC_FUNCTION {
@@ -122,7 +122,7 @@ impl Vm {
     /// still has none (what Node reports as an unhandled rejection), and
     /// forgets the rejections tracked so far.
     pub(crate) fn take_unhandled_rejection(&mut self) -> Option<Value> {
-        let tracked = std::mem::take(&mut self.rejections);
+        let tracked = std::mem::take(&mut self.jobs.rejections);
         tracked.iter().enumerate().find_map(|(i, &(promise, operation))| {
             let handled_later =
                 tracked[i + 1..].iter().any(|&(p, op)| p == promise && op == js_promise::RejectionOperation::Handle);
@@ -145,6 +145,6 @@ impl Vm {
         if context.is_frame {
             job = job.with_context_frame(context.value);
         }
-        self.microtasks.enqueue(job);
+        self.jobs.microtasks.enqueue(job);
     }
 }

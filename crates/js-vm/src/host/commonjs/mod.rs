@@ -83,8 +83,8 @@ pub(crate) fn coded_error(
         && let Some(o) = v.as_object()
     {
         // The error is rooted while its properties are made.
-        let mark = vm.temp_roots.len();
-        vm.temp_roots.push(v);
+        let mark = vm.stack.temp_roots.len();
+        vm.stack.temp_roots.push(v);
         let code_value = vm.string(code);
         let key = vm.key("code");
         let _ = create_data_property_or_throw(vm, o, key, code_value);
@@ -94,7 +94,7 @@ pub(crate) fn coded_error(
             let key = vm.key("requireStack");
             let _ = create_data_property_or_throw(vm, o, key, Value::object(array));
         }
-        vm.temp_roots.truncate(mark);
+        vm.stack.temp_roots.truncate(mark);
     }
     e
 }
@@ -109,7 +109,7 @@ fn require_stack(vm: &Vm, parent: Option<&str>) -> Vec<String> {
         if stack.contains(&file) {
             break;
         }
-        cursor = vm.commonjs.parents.get(&file).cloned();
+        cursor = vm.runtime.commonjs.parents.get(&file).cloned();
         stack.push(file);
     }
     stack
@@ -118,8 +118,8 @@ fn require_stack(vm: &Vm, parent: Option<&str>) -> Vec<String> {
 /// The object `require` gives for a built-in module.
 fn builtin_exports(vm: &mut Vm, name: &str) -> Value {
     match name {
-        "process" => vm.host_objects.process.map_or(Value::UNDEFINED, Value::object),
-        "module" => vm.host_objects.module_constructor.map_or(Value::UNDEFINED, Value::object),
+        "process" => vm.runtime.host_objects.process.map_or(Value::UNDEFINED, Value::object),
+        "module" => vm.runtime.host_objects.module_constructor.map_or(Value::UNDEFINED, Value::object),
         _ => crate::host::async_local_storage::async_hooks_module(vm),
     }
 }
@@ -128,7 +128,7 @@ fn builtin_exports(vm: &mut Vm, name: &str) -> Value {
 /// `request` names from `parent`.
 pub(crate) fn load(vm: &mut Vm, request: &str, parent: Option<Gc<JsObject>>, is_main: bool) -> JsResult<Value> {
     if let Some(name) = request.strip_prefix("node:")
-        && vm.commonjs.resolver.builtin(name).is_none()
+        && vm.runtime.commonjs.resolver.builtin(name).is_none()
     {
         let message = format!("No such built-in module: {request}");
         return Err(coded_error(vm, ErrorKind::Error, &message, "ERR_UNKNOWN_BUILTIN_MODULE", None));
@@ -146,19 +146,19 @@ pub(crate) fn load(vm: &mut Vm, request: &str, parent: Option<Gc<JsObject>>, is_
         }
         return get_named(vm, module, "exports");
     }
-    let mark = vm.temp_roots.len();
+    let mark = vm.stack.temp_roots.len();
     let module = require::new_module(vm, &filename, parent)?;
-    vm.temp_roots.push(Value::object(module));
+    vm.stack.temp_roots.push(Value::object(module));
     if let Some(p) = parent
         && let Some(parent_file) = module_filename(vm, p)?
     {
-        vm.commonjs.parents.entry(filename.clone()).or_insert(parent_file);
+        vm.runtime.commonjs.parents.entry(filename.clone()).or_insert(parent_file);
     }
     if is_main {
         let id = vm.string(".");
         set_named(vm, module, "id", id)?;
-        vm.host_objects.main_module = Some(module);
-        if let Some(process) = vm.host_objects.process {
+        vm.runtime.host_objects.main_module = Some(module);
+        if let Some(process) = vm.runtime.host_objects.process {
             let key = vm.key("mainModule");
             create_data_property_or_throw(vm, process, key, Value::object(module))?;
         }
@@ -178,7 +178,7 @@ pub(crate) fn load(vm: &mut Vm, request: &str, parent: Option<Gc<JsObject>>, is_
             Err(e)
         }
     };
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     result
 }
 
@@ -189,7 +189,7 @@ fn resolve_filename(vm: &mut Vm, request: &str, parent: Option<Gc<JsObject>>) ->
         None => None,
     };
     let stack = require_stack(vm, parent_file.as_deref());
-    let resolved = vm.commonjs.resolver.resolve_require(request, parent_file.as_deref().map(Path::new), &stack);
+    let resolved = vm.runtime.commonjs.resolver.resolve_require(request, parent_file.as_deref().map(Path::new), &stack);
     resolved.map_err(|e| resolve_error(vm, &e))
 }
 
@@ -202,7 +202,7 @@ fn load_file(vm: &mut Vm, module: Gc<JsObject>, filename: &str) -> JsResult<()> 
     let paths = require::paths_array(vm, &crate::module::node_resolution::node_module_paths(dir));
     set_named(vm, module, "paths", Value::object(paths))?;
     let path = Path::new(filename);
-    match vm.commonjs.resolver.require_format(path) {
+    match vm.runtime.commonjs.resolver.require_format(path) {
         Format::Json => {
             let text = read_source(vm, filename)?;
             let value = match crate::builtins::json::parse_text(vm, &text) {
@@ -262,22 +262,22 @@ fn compile_and_run(vm: &mut Vm, module: Gc<JsObject>, filename: &str, text: &str
     };
     drop(source);
     let wrapper = vm.run_script(code)?;
-    let mark = vm.temp_roots.len();
-    vm.temp_roots.push(wrapper);
+    let mark = vm.stack.temp_roots.len();
+    vm.stack.temp_roots.push(wrapper);
     let result = (|| {
         let exports = get_named(vm, module, "exports")?;
-        vm.temp_roots.push(exports);
+        vm.stack.temp_roots.push(exports);
         let require = require::make_require_function(vm, module);
-        vm.temp_roots.push(Value::object(require));
+        vm.stack.temp_roots.push(Value::object(require));
         let filename_value = vm.string(filename);
-        vm.temp_roots.push(filename_value);
+        vm.stack.temp_roots.push(filename_value);
         let dirname = Path::new(filename).parent().map_or_else(|| filename.to_owned(), |d| d.display().to_string());
         let dirname_value = vm.string(&dirname);
-        vm.temp_roots.push(dirname_value);
+        vm.stack.temp_roots.push(dirname_value);
         let args = [exports, Value::object(require), Value::object(module), filename_value, dirname_value];
         crate::object::internal_methods::call(vm, wrapper, exports, &args)
     })();
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     result.map(drop)
 }
 
@@ -326,9 +326,9 @@ fn cjs_export_names(vm: &mut Vm, filename: &str) -> Vec<String> {
             }
         }
         for specifier in found.reexports {
-            let resolved = vm.commonjs.resolver.resolve_require(&specifier, Some(Path::new(&file)), &[]);
+            let resolved = vm.runtime.commonjs.resolver.resolve_require(&specifier, Some(Path::new(&file)), &[]);
             if let Ok(Resolved::File(path)) = resolved
-                && vm.commonjs.resolver.require_format(&path) == Format::CommonJs
+                && vm.runtime.commonjs.resolver.require_format(&path) == Format::CommonJs
             {
                 work.push(path.to_string_lossy().into_owned());
             }
@@ -359,7 +359,7 @@ pub(crate) fn evaluate_import(vm: &mut Vm, id: ModuleId) -> JsResult<()> {
     let cache = require::cache(vm);
     let key = vm.key(&filename);
     let cached = get(vm, cache, key, Value::object(cache))?;
-    let mark = vm.temp_roots.len();
+    let mark = vm.stack.temp_roots.len();
     let module = if let Some(m) = cached.as_object() {
         m
     } else {
@@ -367,7 +367,7 @@ pub(crate) fn evaluate_import(vm: &mut Vm, id: ModuleId) -> JsResult<()> {
         create_data_property_or_throw(vm, cache, key, Value::object(m))?;
         m
     };
-    vm.temp_roots.push(Value::object(module));
+    vm.stack.temp_roots.push(Value::object(module));
     let result = (|| {
         let loaded = get_named(vm, module, "loaded")?;
         if !crate::abstract_ops::to_boolean(vm, loaded)
@@ -378,7 +378,7 @@ pub(crate) fn evaluate_import(vm: &mut Vm, id: ModuleId) -> JsResult<()> {
             return Err(e);
         }
         let exports = get_named(vm, module, "exports")?;
-        vm.temp_roots.push(exports);
+        vm.stack.temp_roots.push(exports);
         let names: Vec<(String, u32)> = vm.module(id).local_exports.clone();
         for (name, slot) in names {
             let value = if name == "default" {
@@ -398,7 +398,7 @@ pub(crate) fn evaluate_import(vm: &mut Vm, id: ModuleId) -> JsResult<()> {
         }
         Ok(())
     })();
-    vm.temp_roots.truncate(mark);
+    vm.stack.temp_roots.truncate(mark);
     let record = vm.module_mut(id);
     record.status = ModuleStatus::Evaluated;
     if let Err(Exception::Throw(e)) = &result {

@@ -22,11 +22,11 @@ use super::{coded_error, get_named, load, module_filename, resolve_filename};
 /// `require.cache` (`Module._cache`): filename → module object, with no
 /// prototype.
 pub(crate) fn cache(vm: &mut Vm) -> Gc<JsObject> {
-    if let Some(c) = vm.host_objects.module_cache {
+    if let Some(c) = vm.runtime.host_objects.module_cache {
         return c;
     }
     let c = vm.new_object(None);
-    vm.host_objects.module_cache = Some(c);
+    vm.runtime.host_objects.module_cache = Some(c);
     c
 }
 
@@ -45,7 +45,7 @@ pub(crate) fn paths_array(vm: &mut Vm, paths: &[PathBuf]) -> Gc<JsObject> {
 /// `new Module(id, parent)`: `id`, `path`, `exports`, `filename`,
 /// `loaded`, `children` in Node's order, and a place in `parent.children`.
 pub(crate) fn new_module(vm: &mut Vm, id: &str, parent: Option<Gc<JsObject>>) -> JsResult<Gc<JsObject>> {
-    let proto = vm.host_objects.module_prototype;
+    let proto = vm.runtime.host_objects.module_prototype;
     let module = vm.new_object(proto);
     let id_value = vm.string(id);
     data(vm, module, "id", id_value)?;
@@ -113,9 +113,9 @@ pub(crate) fn make_require_function(vm: &mut Vm, module: Gc<JsObject>) -> Gc<JsO
     // Nothing below runs user code: the new objects cannot be collected.
     let _ = data(vm, resolve, "paths", Value::object(paths));
     let _ = data(vm, require, "resolve", Value::object(resolve));
-    let main = vm.host_objects.main_module.map_or(Value::UNDEFINED, Value::object);
+    let main = vm.runtime.host_objects.main_module.map_or(Value::UNDEFINED, Value::object);
     let _ = data(vm, require, "main", main);
-    let extensions = vm.host_objects.module_extensions.map_or(Value::UNDEFINED, Value::object);
+    let extensions = vm.runtime.host_objects.module_extensions.map_or(Value::UNDEFINED, Value::object);
     let _ = data(vm, require, "extensions", extensions);
     let cache = cache(vm);
     let _ = data(vm, require, "cache", Value::object(cache));
@@ -190,7 +190,7 @@ fn resolve_paths(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
         Some(m) => module_filename(vm, m)?,
         None => None,
     };
-    match vm.commonjs.resolver.require_lookup_paths(&request, parent.as_deref().map(Path::new)) {
+    match vm.runtime.commonjs.resolver.require_lookup_paths(&request, parent.as_deref().map(Path::new)) {
         Some(paths) => Ok(Value::object(paths_array(vm, &paths))),
         None => Ok(Value::NULL),
     }
@@ -258,7 +258,7 @@ fn is_builtin(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     }
     let name = vm.rust_string(name)?;
     let bare = name.strip_prefix("node:").unwrap_or(&name);
-    Ok(Value::boolean(vm.commonjs.resolver.builtin(bare).is_some()))
+    Ok(Value::boolean(vm.runtime.commonjs.resolver.builtin(bare).is_some()))
 }
 
 /// `Module._extensions[ext](module, filename)`: loads `filename` into
@@ -276,16 +276,16 @@ fn extension_loader(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 /// Makes `Module`, its prototype, `Module._cache` and `Module._extensions`.
 pub(crate) fn install(vm: &mut Vm) {
     let proto = vm.new_plain_object();
-    vm.host_objects.module_prototype = Some(proto);
+    vm.runtime.host_objects.module_prototype = Some(proto);
     let ctor = native_function(vm, "Module", 0, module_constructor, true);
-    vm.host_objects.module_constructor = Some(ctor);
+    vm.runtime.host_objects.module_constructor = Some(ctor);
     let proto_key = PropertyKey::String(vm.names.prototype);
     define_builtin(vm, ctor, proto_key, Value::object(proto), Attributes::NONE);
     let ctor_key = PropertyKey::String(vm.names.constructor);
     define_builtin(vm, proto, ctor_key, Value::object(ctor), Attributes::METHOD);
     method(vm, proto, "require", 1, module_require);
     let extensions = vm.new_object(None);
-    vm.host_objects.module_extensions = Some(extensions);
+    vm.runtime.host_objects.module_extensions = Some(extensions);
     for ext in [".js", ".json", ".node"] {
         let f = native_function(vm, "", 2, extension_loader, false);
         let _ = data(vm, extensions, ext, Value::object(f));
@@ -300,7 +300,7 @@ pub(crate) fn install(vm: &mut Vm) {
     let _ = data(vm, ctor, "isBuiltin", Value::object(is));
     let _ = data(vm, ctor, "_cache", Value::object(cache));
     let _ = data(vm, ctor, "_extensions", Value::object(extensions));
-    let global_paths = vm.commonjs.resolver.global_paths.clone();
+    let global_paths = vm.runtime.commonjs.resolver.global_paths.clone();
     let global_paths = paths_array(vm, &global_paths);
     let _ = data(vm, ctor, "globalPaths", Value::object(global_paths));
     value_property(vm, ctor, "Module", Value::object(ctor), Attributes::METHOD);

@@ -140,7 +140,7 @@ impl StreamHost for VmHost<'_> {
     }
 
     fn new_stream_object(&mut self, slots: VmStreamSlots) -> Gc<JsObject> {
-        let prototypes = &self.host_objects.streams;
+        let prototypes = &self.runtime.host_objects.streams;
         let proto = match &slots {
             StreamSlots::ReadableStream(_) => prototypes.readable_stream,
             StreamSlots::ReadableStreamDefaultController(_) => prototypes.readable_stream_default_controller,
@@ -203,7 +203,7 @@ impl StreamHost for VmHost<'_> {
             Ok(n) => Ok(n),
             Err(Exception::Throw(v)) => Err(v),
             Err(Exception::Terminated) => {
-                self.terminating = true;
+                self.jobs.terminating = true;
                 Err(Value::UNDEFINED)
             }
         }
@@ -239,7 +239,7 @@ impl StreamHost for VmHost<'_> {
         // Listeners' exceptions are reported inside; only a termination
         // comes back, and is re-raised when the operation returns.
         if abort_signal::signal_abort(self, signal, reason).is_err() {
-            self.terminating = true;
+            self.jobs.terminating = true;
         }
     }
 
@@ -293,7 +293,7 @@ pub(crate) fn branded(vm: &Vm, value: Value, test: fn(&VmStreamSlots) -> bool) -
 /// A thrown value from the algorithms as an exception (a termination
 /// recorded on the way stays a termination).
 pub(crate) fn thrown(vm: &mut Vm, value: Value) -> Exception {
-    if std::mem::take(&mut vm.terminating) { Exception::Terminated } else { Exception::Throw(value) }
+    if std::mem::take(&mut vm.jobs.terminating) { Exception::Terminated } else { Exception::Throw(value) }
 }
 
 /// A promise result, re-raising a termination that happened inside.

@@ -67,14 +67,14 @@ fn byte_length_size_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if branded(vm, info.this, |s| is_kind(s, StrategyKind::ByteLength)).is_none() {
         return Err(vm.type_error("Illegal invocation"));
     }
-    Ok(vm.host_objects.streams.byte_length_size.map_or(Value::UNDEFINED, Value::object))
+    Ok(vm.runtime.host_objects.streams.byte_length_size.map_or(Value::UNDEFINED, Value::object))
 }
 
 fn count_size_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
     if branded(vm, info.this, |s| is_kind(s, StrategyKind::Count)).is_none() {
         return Err(vm.type_error("Illegal invocation"));
     }
-    Ok(vm.host_objects.streams.count_size.map_or(Value::UNDEFINED, Value::object))
+    Ok(vm.runtime.host_objects.streams.count_size.map_or(Value::UNDEFINED, Value::object))
 }
 
 /// The byte-length size function: `chunk.byteLength`.
@@ -94,19 +94,19 @@ fn count_size(_vm: &mut Vm, _info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let size = native_function(vm, "size", 1, byte_length_size, false);
-    vm.host_objects.streams.byte_length_size = Some(size);
+    vm.runtime.host_objects.streams.byte_length_size = Some(size);
     let size = native_function(vm, "size", 0, count_size, false);
-    vm.host_objects.streams.count_size = Some(size);
+    vm.runtime.host_objects.streams.count_size = Some(size);
 
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.byte_length_queuing_strategy = Some(proto);
+    vm.runtime.host_objects.streams.byte_length_queuing_strategy = Some(proto);
     constructor(vm, "ByteLengthQueuingStrategy", 1, byte_length_ctor, proto);
     idl_attribute(vm, proto, "highWaterMark", byte_length_hwm);
     idl_attribute(vm, proto, "size", byte_length_size_getter);
     to_string_tag(vm, proto, "ByteLengthQueuingStrategy");
 
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.count_queuing_strategy = Some(proto);
+    vm.runtime.host_objects.streams.count_queuing_strategy = Some(proto);
     constructor(vm, "CountQueuingStrategy", 1, count_ctor, proto);
     idl_attribute(vm, proto, "highWaterMark", count_hwm);
     idl_attribute(vm, proto, "size", count_size_getter);

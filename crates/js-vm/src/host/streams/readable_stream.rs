@@ -279,7 +279,7 @@ fn from(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.readable_stream = Some(proto);
+    vm.runtime.host_objects.streams.readable_stream = Some(proto);
     let ctor = constructor(vm, "ReadableStream", 0, readable_stream_ctor, proto);
     idl_method(vm, ctor, "from", 1, from);
     idl_attribute(vm, proto, "locked", locked_getter);

@@ -35,7 +35,7 @@ fn return_method(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let async_iterator_prototype = vm.realm.intrinsics.async_iterator_prototype;
     let proto = vm.new_object(Some(async_iterator_prototype));
-    vm.host_objects.streams.readable_stream_async_iterator = Some(proto);
+    vm.runtime.host_objects.streams.readable_stream_async_iterator = Some(proto);
     idl_method(vm, proto, "next", 0, next);
     idl_method(vm, proto, "return", 1, return_method);
     to_string_tag(vm, proto, "ReadableStream AsyncIterator");

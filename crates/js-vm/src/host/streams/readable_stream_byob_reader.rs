@@ -87,7 +87,7 @@ fn cancel(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.readable_stream_byob_reader = Some(proto);
+    vm.runtime.host_objects.streams.readable_stream_byob_reader = Some(proto);
     constructor(vm, "ReadableStreamBYOBReader", 1, reader_ctor, proto);
     idl_attribute(vm, proto, "closed", closed_getter);
     idl_method(vm, proto, "cancel", 0, cancel);

@@ -48,7 +48,7 @@ fn respond_with_new_view(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.readable_stream_byob_request = Some(proto);
+    vm.runtime.host_objects.streams.readable_stream_byob_request = Some(proto);
     constructor(vm, "ReadableStreamBYOBRequest", 0, crate::host::illegal_constructor, proto);
     idl_attribute(vm, proto, "view", view_getter);
     idl_method(vm, proto, "respond", 1, respond);

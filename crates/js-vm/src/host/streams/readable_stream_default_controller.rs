@@ -60,7 +60,7 @@ fn error(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.readable_stream_default_controller = Some(proto);
+    vm.runtime.host_objects.streams.readable_stream_default_controller = Some(proto);
     constructor(vm, "ReadableStreamDefaultController", 0, crate::host::illegal_constructor, proto);
     idl_attribute(vm, proto, "desiredSize", desired_size_getter);
     idl_method(vm, proto, "close", 0, close);

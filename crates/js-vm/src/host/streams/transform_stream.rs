@@ -81,7 +81,7 @@ fn writable_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.transform_stream = Some(proto);
+    vm.runtime.host_objects.streams.transform_stream = Some(proto);
     constructor(vm, "TransformStream", 0, transform_stream_ctor, proto);
     idl_attribute(vm, proto, "readable", readable_getter);
     idl_attribute(vm, proto, "writable", writable_getter);

@@ -54,7 +54,7 @@ fn terminate(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.transform_stream_default_controller = Some(proto);
+    vm.runtime.host_objects.streams.transform_stream_default_controller = Some(proto);
     constructor(vm, "TransformStreamDefaultController", 0, crate::host::illegal_constructor, proto);
     idl_attribute(vm, proto, "desiredSize", desired_size_getter);
     idl_method(vm, proto, "enqueue", 0, enqueue);

@@ -111,7 +111,7 @@ fn get_writer(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.writable_stream = Some(proto);
+    vm.runtime.host_objects.streams.writable_stream = Some(proto);
     constructor(vm, "WritableStream", 0, writable_stream_ctor, proto);
     idl_attribute(vm, proto, "locked", locked_getter);
     idl_method(vm, proto, "abort", 0, abort);

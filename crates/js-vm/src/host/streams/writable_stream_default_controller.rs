@@ -35,7 +35,7 @@ fn signal_getter(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.writable_stream_default_controller = Some(proto);
+    vm.runtime.host_objects.streams.writable_stream_default_controller = Some(proto);
     constructor(vm, "WritableStreamDefaultController", 0, crate::host::illegal_constructor, proto);
     idl_attribute(vm, proto, "signal", signal_getter);
     idl_method(vm, proto, "error", 0, error);

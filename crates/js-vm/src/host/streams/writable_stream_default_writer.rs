@@ -86,7 +86,7 @@ fn write(vm: &mut Vm, info: &CallInfo) -> JsResult<Value> {
 pub(super) fn install(vm: &mut Vm) {
     let object_prototype = vm.realm.intrinsics.object_prototype;
     let proto = vm.new_object(Some(object_prototype));
-    vm.host_objects.streams.writable_stream_default_writer = Some(proto);
+    vm.runtime.host_objects.streams.writable_stream_default_writer = Some(proto);
     constructor(vm, "WritableStreamDefaultWriter", 1, writer_ctor, proto);
     idl_attribute(vm, proto, "closed", closed_getter);
     idl_attribute(vm, proto, "desiredSize", desired_size_getter);

@@ -66,9 +66,9 @@ pub(in crate::interpreter) fn call(
             args_base: cx.index(args),
             argc: usize::from(argc),
         };
-        let roots = vm.temp_roots.len();
+        let roots = vm.stack.temp_roots.len();
         let result = body(vm, &info);
-        vm.temp_roots.truncate(roots);
+        vm.stack.temp_roots.truncate(roots);
         cx.set(vm, dst, result?);
         return Ok(Next::Fall);
     }
@@ -154,13 +154,13 @@ pub(in crate::interpreter) fn call_eval(
     let Some(fobj) = f.as_object().filter(|o| o.borrow(&vm.heap).is_callable()) else {
         return Err(not_callable(vm, cx.code, pc));
     };
-    let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack[cx.index(args) + i]).collect();
+    let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack.registers[cx.index(args) + i]).collect();
     let v = if fobj == vm.realm.intrinsics.eval {
         let x = list.first().copied().unwrap_or_default();
         let direct = crate::builtins::global::DirectEval {
             scope: std::rc::Rc::clone(&cx.code.borrow(&vm.heap).eval_scopes[scope as usize]),
-            env: vm.frames.last().and_then(|f| f.env),
-            this: vm.stack[cx.base],
+            env: vm.stack.frames.last().and_then(|f| f.env),
+            this: vm.stack.registers[cx.base],
         };
         crate::builtins::global::perform_eval(vm, x, Some(direct))?
     } else {

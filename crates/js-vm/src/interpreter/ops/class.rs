@@ -16,14 +16,14 @@ use crate::vm::{JsResult, Vm};
 /// `super(...args)` (§13.3.7.1): constructs the parent with the current
 /// `new.target` and binds `this`.
 fn super_call(vm: &mut Vm, args: &[Value]) -> JsResult<Value> {
-    let Some(frame) = vm.frames.last() else { return Ok(Value::UNDEFINED) };
+    let Some(frame) = vm.stack.frames.last() else { return Ok(Value::UNDEFINED) };
     let (callee, base) = (frame.callee, frame.base);
     let Some(active) = callee else { return Err(vm.syntax_error("'super' keyword unexpected here")) };
     let result = construct_parent(vm, active, args)?;
-    if !vm.stack[base].is_hole() {
+    if !vm.stack.registers[base].is_hole() {
         return Err(vm.reference_error("Super constructor may only be called once"));
     }
-    vm.stack[base] = result;
+    vm.stack.registers[base] = result;
     run_field_initializers(vm, active, result)?;
     Ok(result)
 }
@@ -31,7 +31,7 @@ fn super_call(vm: &mut Vm, args: &[Value]) -> JsResult<Value> {
 /// Steps 2-6 of `super(...)`: `Construct(active.[[Prototype]], args,
 /// new.target)` (GetSuperConstructor of the constructor `active`).
 fn construct_parent(vm: &mut Vm, active: Gc<JsObject>, args: &[Value]) -> JsResult<Value> {
-    let new_target = vm.frames.last().map_or(Value::UNDEFINED, |f| f.new_target);
+    let new_target = vm.stack.frames.last().map_or(Value::UNDEFINED, |f| f.new_target);
     let parent = active.borrow(&vm.heap).proto;
     let Some(parent) = parent.filter(|p| is_constructor(vm, *p)) else {
         return Err(vm.type_error("Super constructor is not a constructor"));
@@ -74,7 +74,7 @@ pub(in crate::interpreter) fn super_construct(
     argc: u16,
 ) -> JsResult<()> {
     let active = super_constructor_operand(vm, cx, func)?;
-    let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack[cx.index(args) + i]).collect();
+    let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack.registers[cx.index(args) + i]).collect();
     let v = construct_parent(vm, active, &list)?;
     cx.set(vm, dst, v);
     Ok(())
@@ -101,10 +101,10 @@ pub(in crate::interpreter) fn super_construct_spread(
 /// reloaded from the environment just before.
 #[inline(always)]
 pub(in crate::interpreter) fn bind_this(vm: &mut Vm, cx: &FrameContext, src: Reg) -> JsResult<()> {
-    if !vm.stack[cx.base].is_hole() {
+    if !vm.stack.registers[cx.base].is_hole() {
         return Err(vm.reference_error("Super constructor may only be called once"));
     }
-    vm.stack[cx.base] = cx.get(vm, src);
+    vm.stack.registers[cx.base] = cx.get(vm, src);
     Ok(())
 }
 
@@ -153,7 +153,7 @@ pub(in crate::interpreter) fn set_class_fields(vm: &mut Vm, cx: &FrameContext, c
 /// defined.
 #[inline(always)]
 pub(in crate::interpreter) fn load_field_key(vm: &mut Vm, cx: &FrameContext, dst: Reg, index: u32) {
-    let keys = vm.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
+    let keys = vm.stack.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
         Some(Function::Closure(cl)) => cl.fields,
         _ => None,
     });
@@ -184,7 +184,7 @@ pub(in crate::interpreter) fn super_call_registers(
     args: Reg,
     argc: u16,
 ) -> JsResult<()> {
-    let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack[cx.index(args) + i]).collect();
+    let list: Vec<Value> = (0..usize::from(argc)).map(|i| vm.stack.registers[cx.index(args) + i]).collect();
     let v = super_call(vm, &list)?;
     cx.set(vm, dst, v);
     Ok(())
@@ -204,7 +204,7 @@ pub(in crate::interpreter) fn super_call_spread(vm: &mut Vm, cx: &FrameContext, 
 /// ReferenceError.
 #[inline(always)]
 pub(in crate::interpreter) fn check_this(vm: &mut Vm, cx: &FrameContext, dst: Reg) -> JsResult<()> {
-    let this = vm.stack[cx.base];
+    let this = vm.stack.registers[cx.base];
     if this.is_hole() {
         return Err(vm.reference_error(
             "Must call super constructor in derived class before accessing 'this' or returning from derived constructor",

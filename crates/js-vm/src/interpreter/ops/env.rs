@@ -13,7 +13,7 @@ use crate::vm::{Exception, JsResult, Vm};
 /// The environment `depth` levels out from the running frame's.
 #[inline(always)]
 fn env_at(vm: &Vm, depth: u16) -> Option<Gc<DeclarativeEnvironment>> {
-    let mut env = vm.frames.last().and_then(|f| f.env);
+    let mut env = vm.stack.frames.last().and_then(|f| f.env);
     for _ in 0..depth {
         env = env.and_then(|e| e.borrow(&vm.heap).outer);
     }
@@ -31,9 +31,9 @@ pub(in crate::interpreter) fn tdz_error(vm: &mut Vm, name: Value) -> Exception {
 /// bindings.
 #[inline(always)]
 pub(in crate::interpreter) fn push(vm: &mut Vm, slots: u32) {
-    let outer = vm.frames.last().and_then(|f| f.env);
+    let outer = vm.stack.frames.last().and_then(|f| f.env);
     let env = vm.heap.alloc(DeclarativeEnvironment { outer, slots: vec![Value::HOLE; slots as usize] });
-    if let Some(f) = vm.frames.last_mut() {
+    if let Some(f) = vm.stack.frames.last_mut() {
         f.env = Some(env);
     }
 }
@@ -41,8 +41,8 @@ pub(in crate::interpreter) fn push(vm: &mut Vm, slots: u32) {
 /// `PopEnv`.
 #[inline(always)]
 pub(in crate::interpreter) fn pop(vm: &mut Vm) {
-    let outer = vm.frames.last().and_then(|f| f.env).and_then(|e| e.borrow(&vm.heap).outer);
-    if let Some(f) = vm.frames.last_mut() {
+    let outer = vm.stack.frames.last().and_then(|f| f.env).and_then(|e| e.borrow(&vm.heap).outer);
+    if let Some(f) = vm.stack.frames.last_mut() {
         f.env = outer;
     }
 }
@@ -51,11 +51,11 @@ pub(in crate::interpreter) fn pop(vm: &mut Vm) {
 /// environment (§14.7.4.4 `CreatePerIterationEnvironment`).
 #[inline(always)]
 pub(in crate::interpreter) fn copy(vm: &mut Vm) {
-    if let Some(env) = vm.frames.last().and_then(|f| f.env) {
+    if let Some(env) = vm.stack.frames.last().and_then(|f| f.env) {
         let e = env.borrow(&vm.heap);
         let copy = DeclarativeEnvironment { outer: e.outer, slots: e.slots.clone() };
         let copy = vm.heap.alloc(copy);
-        if let Some(f) = vm.frames.last_mut() {
+        if let Some(f) = vm.stack.frames.last_mut() {
             f.env = Some(copy);
         }
     }
@@ -64,7 +64,7 @@ pub(in crate::interpreter) fn copy(vm: &mut Vm) {
 /// `SaveEnv`.
 #[inline(always)]
 pub(in crate::interpreter) fn save(vm: &mut Vm, cx: &FrameContext, dst: Reg) {
-    let env = vm.frames.last().and_then(|f| f.env);
+    let env = vm.stack.frames.last().and_then(|f| f.env);
     cx.set(vm, dst, env.map_or(Value::UNDEFINED, |e| Value::internal(e.into())));
 }
 
@@ -72,7 +72,7 @@ pub(in crate::interpreter) fn save(vm: &mut Vm, cx: &FrameContext, dst: Reg) {
 #[inline(always)]
 pub(in crate::interpreter) fn restore(vm: &mut Vm, cx: &FrameContext, src: Reg) {
     let env = cx.get(vm, src).as_internal::<DeclarativeEnvironment>();
-    if let Some(f) = vm.frames.last_mut() {
+    if let Some(f) = vm.stack.frames.last_mut() {
         f.env = env;
     }
 }

@@ -17,9 +17,9 @@ use crate::vm::Vm;
 #[inline(always)]
 pub(in crate::interpreter) fn closure(vm: &mut Vm, cx: &FrameContext, dst: Reg, index: u32) {
     let child = cx.code.borrow(&vm.heap).functions[index as usize];
-    let env = vm.frames.last().and_then(|f| f.env);
-    let (this, new_target) = match vm.frames.last() {
-        Some(f) => (vm.stack[f.base], f.new_target),
+    let env = vm.stack.frames.last().and_then(|f| f.env);
+    let (this, new_target) = match vm.stack.frames.last() {
+        Some(f) => (vm.stack.registers[f.base], f.new_target),
         None => (Value::UNDEFINED, Value::UNDEFINED),
     };
     let is_arrow = child.borrow(&vm.heap).kind == CodeKind::Arrow;
@@ -30,7 +30,7 @@ pub(in crate::interpreter) fn closure(vm: &mut Vm, cx: &FrameContext, dst: Reg, 
     if is_arrow {
         // `super` in an arrow is its enclosing method's (§10.2.1.1: arrows
         // have a lexical [[HomeObject]]).
-        let home = vm.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
+        let home = vm.stack.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
             Some(Function::Closure(cl)) => cl.home_object,
             _ => None,
         });
@@ -46,14 +46,14 @@ pub(in crate::interpreter) fn closure(vm: &mut Vm, cx: &FrameContext, dst: Reg, 
 /// `LoadCallee`: the running function.
 #[inline(always)]
 pub(in crate::interpreter) fn load_callee(vm: &mut Vm, cx: &FrameContext, dst: Reg) {
-    let callee = vm.frames.last().and_then(|f| f.callee);
+    let callee = vm.stack.frames.last().and_then(|f| f.callee);
     cx.set(vm, dst, callee.map_or(Value::UNDEFINED, Value::object));
 }
 
 /// `LoadNewTarget`.
 #[inline(always)]
 pub(in crate::interpreter) fn load_new_target(vm: &mut Vm, cx: &FrameContext, dst: Reg) {
-    let v = vm.frames.last().map_or(Value::UNDEFINED, |f| f.new_target);
+    let v = vm.stack.frames.last().map_or(Value::UNDEFINED, |f| f.new_target);
     cx.set(vm, dst, v);
 }
 

@@ -142,7 +142,7 @@ pub(in crate::interpreter) fn object_rest(
     }
     let mut keys = Vec::with_capacity(usize::from(count));
     for i in 0..usize::from(count) {
-        let k = vm.stack[cx.index(excluded) + i];
+        let k = vm.stack.registers[cx.index(excluded) + i];
         keys.push(to_property_key(vm, k)?);
     }
     let target = vm.new_plain_object();

@@ -55,13 +55,13 @@ pub(super) mod suspend;
 pub(super) mod with;
 
 /// What the dispatch loop keeps of the running frame while it runs: the
-/// code, the register window's start in `vm.stack`, and the code's inline
+/// code, the register window's start in `vm.stack.registers`, and the code's inline
 /// cache table and strictness.
 #[derive(Clone, Copy)]
 pub(super) struct FrameContext {
     /// The running code.
     pub(super) code: Gc<Code>,
-    /// Where register 0 lives in `vm.stack`.
+    /// Where register 0 lives in `vm.stack.registers`.
     pub(super) base: usize,
     /// The code's inline-cache table.
     pub(super) ic_table: u32,
@@ -70,7 +70,7 @@ pub(super) struct FrameContext {
 }
 
 impl FrameContext {
-    /// The index of register `r` in `vm.stack`.
+    /// The index of register `r` in `vm.stack.registers`.
     #[inline(always)]
     pub(super) fn index(&self, r: Reg) -> usize {
         self.base + usize::from(r.0)
@@ -81,7 +81,7 @@ impl FrameContext {
     #[inline(always)]
     pub(super) fn get(&self, vm: &Vm, r: Reg) -> Value {
         let i = self.index(r);
-        debug_assert!(i < vm.stack.len(), "register {} outside the frame", r.0);
+        debug_assert!(i < vm.stack.registers.len(), "register {} outside the frame", r.0);
         // SAFETY: `r` is an operand of the running code, so `r.0 <
         // Code::register_count` (build_code sizes the count past every
         // operand, Instruction::max_register); the frame's `register_count`
@@ -90,17 +90,17 @@ impl FrameContext {
         // truncated to the base of a frame being popped, and a frame above
         // this one starts at or past its end. `self` is the running frame's
         // context (execute reloads it whenever the top frame changes).
-        unsafe { *vm.stack.get_unchecked(i) }
+        unsafe { *vm.stack.registers.get_unchecked(i) }
     }
 
     /// Writes register `r` of the running frame, without a bounds check.
     #[inline(always)]
     pub(super) fn set(&self, vm: &mut Vm, r: Reg, v: Value) {
         let i = self.index(r);
-        debug_assert!(i < vm.stack.len(), "register {} outside the frame", r.0);
+        debug_assert!(i < vm.stack.registers.len(), "register {} outside the frame", r.0);
         // SAFETY: as in `get`: register `r` of the running frame is inside
-        // `vm.stack`.
-        unsafe { *vm.stack.get_unchecked_mut(i) = v };
+        // `vm.stack.registers`.
+        unsafe { *vm.stack.registers.get_unchecked_mut(i) = v };
     }
 
     /// The constant-pool entry `i`.

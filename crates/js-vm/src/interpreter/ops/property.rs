@@ -257,7 +257,7 @@ pub(crate) fn prototypes_have_no_elements(vm: &Vm, o: Gc<JsObject>) -> bool {
 /// (`None` for a null prototype, and for code without a home object).
 #[inline]
 fn super_base(vm: &mut Vm) -> JsResult<Option<Gc<JsObject>>> {
-    let home = vm.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
+    let home = vm.stack.frames.last().and_then(|f| f.callee).and_then(|c| match c.borrow(&vm.heap).as_function() {
         Some(Function::Closure(cl)) => cl.home_object,
         _ => None,
     });
@@ -501,7 +501,7 @@ pub(in crate::interpreter) fn get_super(
     key: Reg,
 ) -> JsResult<()> {
     let k = to_property_key(vm, cx.get(vm, key))?;
-    let this = vm.stack[cx.base];
+    let this = vm.stack.registers[cx.base];
     let v = match cx.get(vm, proto).as_object() {
         Some(p) => get(vm, p, k, this)?,
         None => return Err(vm.type_error("Cannot read properties of null (super)")),
@@ -521,7 +521,7 @@ pub(in crate::interpreter) fn set_super(
     strict: bool,
 ) -> JsResult<()> {
     let k = to_property_key(vm, cx.get(vm, key))?;
-    let (this, value) = (vm.stack[cx.base], cx.get(vm, src));
+    let (this, value) = (vm.stack.registers[cx.base], cx.get(vm, src));
     let Some(p) = cx.get(vm, proto).as_object() else {
         return Err(vm.type_error("Cannot set properties of null (super)"));
     };

@@ -17,7 +17,7 @@ use crate::vm::{Exception, JsResult, Vm};
 /// generator object, which the call returns.
 #[inline(always)]
 pub(in crate::interpreter) fn generator_start(vm: &mut Vm, cx: &FrameContext, pc: usize) -> JsResult<Next> {
-    let callee = vm.frames.last().and_then(|f| f.callee);
+    let callee = vm.stack.frames.last().and_then(|f| f.callee);
     let is_async = cx.code.borrow(&vm.heap).is_async;
     let default =
         if is_async { vm.realm.intrinsics.async_generator_prototype } else { vm.realm.intrinsics.generator_prototype };
@@ -33,10 +33,10 @@ pub(in crate::interpreter) fn generator_start(vm: &mut Vm, cx: &FrameContext, pc
     if frame.entry {
         return Ok(Next::Exit(Value::object(g)));
     }
-    if let Some(caller) = vm.frames.last() {
+    if let Some(caller) = vm.stack.frames.last() {
         let dst = caller.base + usize::from(frame.return_dst.0);
-        vm.pc += 1;
-        vm.stack[dst] = Value::object(g);
+        vm.stack.pc += 1;
+        vm.stack.registers[dst] = Value::object(g);
     }
     Ok(Next::Frame)
 }
@@ -46,7 +46,7 @@ pub(in crate::interpreter) fn generator_start(vm: &mut Vm, cx: &FrameContext, pc
 #[inline(always)]
 pub(in crate::interpreter) fn await_value(vm: &mut Vm, cx: &FrameContext, pc: usize, value: Reg) -> JsResult<Next> {
     let v = cx.get(vm, value);
-    let Some(owner) = vm.frames.last().and_then(|f| f.generator) else {
+    let Some(owner) = vm.stack.frames.last().and_then(|f| f.generator) else {
         return Err(vm.type_error("await outside an async function"));
     };
     let (frame, promise) = async_function::suspend(vm, owner, v, pc as u32)?;
@@ -67,7 +67,7 @@ pub(in crate::interpreter) fn async_yield(
     mode: Reg,
 ) -> JsResult<Next> {
     let v = cx.get(vm, value);
-    let Some(g) = vm.frames.last().and_then(|f| f.generator) else {
+    let Some(g) = vm.stack.frames.last().and_then(|f| f.generator) else {
         return Err(vm.type_error("yield outside a generator"));
     };
     match async_generator::yield_value(vm, g, v)? {
