@@ -372,9 +372,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
                 && leaves_register_alone(&a.right, id.name.as_str())
                 && let Some(r) = self.local_register_target(id)?
             {
-                let rhs = self.expression_any(&a.right)?;
-                self.mark_position(a.span.start);
-                self.emit(binary_instruction(compound_operator(a.operator), r, r, rhs));
+                self.binary_with(compound_operator(a.operator), r, r, &a.right, a.span.start)?;
                 return Ok(());
             }
         }
@@ -1213,6 +1211,28 @@ impl<'a> FunctionCompiler<'_, 'a> {
         Ok(())
     }
 
+    /// Evaluates `right` (unless it is an int32 literal the instruction
+    /// carries) and emits `dst = lhs op right`, positioned at `at`.
+    fn binary_with(
+        &mut self,
+        op: BinaryOperator,
+        dst: Reg,
+        lhs: Reg,
+        right: &'a Expression<'a>,
+        at: u32,
+    ) -> CResult<()> {
+        let instruction = match int_form(op).zip(int32_literal(right)) {
+            Some((make, value)) => make(dst, lhs, value),
+            None => {
+                let rhs = self.expression_any(right)?;
+                binary_instruction(op, dst, lhs, rhs)
+            }
+        };
+        self.mark_position(at);
+        self.emit(instruction);
+        Ok(())
+    }
+
     fn logical(&mut self, l: &'a LogicalExpression<'a>, dst: Reg) -> CResult<()> {
         self.expression(&l.left, dst)?;
         let skip = match l.operator {
@@ -1680,9 +1700,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
             && let Some(r) = self.local_register_target(id)?
         {
             // `x op= y` on a local: one instruction in place.
-            let rhs = self.expression_any(&a.right)?;
-            self.mark_position(a.span.start);
-            self.emit(binary_instruction(compound_operator(a.operator), r, r, rhs));
+            self.binary_with(compound_operator(a.operator), r, r, &a.right, a.span.start)?;
             self.emit(Instruction::Move { dst, src: r });
             self.release(mark);
             return Ok(());
@@ -1711,11 +1729,7 @@ impl<'a> FunctionCompiler<'_, 'a> {
         if logical.is_some() {
             self.expression_named(&a.right, dst, name.as_deref())?;
         } else {
-            let rhs = self.temp()?;
-            self.expression(&a.right, rhs)?;
-            let op = compound_operator(a.operator);
-            self.mark_position(a.span.start);
-            self.emit(binary_instruction(op, dst, dst, rhs));
+            self.binary_with(compound_operator(a.operator), dst, dst, &a.right, a.span.start)?;
         }
         match reference {
             Some(r) => self.set_ref(r, dst),

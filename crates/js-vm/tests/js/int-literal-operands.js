@@ -77,3 +77,23 @@ try {
 } catch (e) {
   console.log(e.constructor.name);
 }
+
+// Compound assignments with an int32 literal: locals, properties, elements
+// and globals, on numbers, strings and objects.
+let local = 5, text = "t";
+local += 3; local -= 1; local *= 2; local %= 9; local <<= 4; local >>= 1; local >>>= 0; local |= 1; local &= 0xff; local ^= 3;
+text += 1; text -= 0;
+const holder = { n: 7, s: "s", o: { valueOf() { log.push("holder.o"); return 2; } } };
+log.length = 0;
+holder.n += 10; holder.n &= 12; holder.s += 2; holder.o *= 3;
+const cells = [1, 2, 3];
+cells[0] += 1; cells[1] <<= 2; cells[2] -= 4;
+globalThis.counter = 0;
+for (let i = 0; i < 4; i++) globalThis.counter += 2;
+console.log(local, text, holder.n, holder.s, holder.o, cells.join(","), globalThis.counter, log.join(","));
+let big = 10n;
+try {
+  big += 1;
+} catch (e) {
+  console.log(e.constructor.name, big);
+}

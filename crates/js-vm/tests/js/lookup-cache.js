@@ -164,3 +164,33 @@ function show(label, f) {
   })();
   setTimeout(() => console.log(log.join("\n")), 0);
 }
+
+// Assignments that add a property the prototype declares: a writable
+// default is shadowed, a read-only one or a setter stops the add — also
+// once the chain's answer is cached, and after the prototype changes.
+function Point(x) { this.x = x; this.label = "p" + x; }
+Point.prototype.x = 0;
+Point.prototype.label = "none";
+const points = [];
+for (let i = 0; i < 5; i++) points.push(new Point(i));
+console.log(points.map((p) => p.x + ":" + Object.hasOwn(p, "x")).join(" "), Point.prototype.x);
+Object.defineProperty(Point.prototype, "label", { value: "fixed", writable: false });
+const frozenLabel = [];
+for (let i = 0; i < 3; i++) {
+  try {
+    new Point(i);
+  } catch (e) {
+    frozenLabel.push(e.constructor.name);
+  }
+}
+// Sloppy code: the same add fails silently.
+const SloppyPoint = Function("x", "this.label = x;");
+SloppyPoint.prototype = Point.prototype;
+for (let i = 0; i < 3; i++) frozenLabel.push(new SloppyPoint(i).label);
+console.log(frozenLabel.join(" "));
+Object.defineProperty(Point.prototype, "label", { value: "open", writable: true });
+let setterCalls = 0;
+Object.defineProperty(Point.prototype, "x", { set(v) { setterCalls++; }, get() { return -1; }, configurable: true });
+const viaSetter = [];
+for (let i = 0; i < 3; i++) { const p = new Point(i); viaSetter.push(p.x + ":" + Object.hasOwn(p, "x")); }
+console.log(viaSetter.join(" "), setterCalls);

@@ -66,19 +66,16 @@ fn add_by_transition(
 /// ordinarily and the first that has `key` (if any) holds a writable data
 /// property (OrdinarySetWithOwnDescriptor then creates the property on the
 /// receiver), not a setter or a read-only property. The lookup cache
-/// answers an absent key with a few pointer compares against the chain it
-/// recorded, instead of a hash probe per prototype.
+/// answers with a few pointer compares against the chain it recorded
+/// (which also fixes the found property's attributes), instead of a hash
+/// probe per prototype: constructors that assign fields their prototype
+/// declares with a default take the same path as fresh names.
 #[inline]
 fn chain_allows_add(vm: &mut Vm, o: Gc<JsObject>, key: PropertyKey) -> bool {
     if LookupCache::is_cacheable_key(key, PropertyKey::String(vm.names.length))
-        && let Some(found) = vm.lookup_cache.lookup(&vm.heap, o, key)
+        && let Some(allowed) = vm.lookup_cache.allows_add(&vm.heap, o, key)
     {
-        match found {
-            CachedProperty::Absent => return true,
-            CachedProperty::Getter(_) => return false,
-            // Writable or not: the walk below tells.
-            CachedProperty::Data(_) => {}
-        }
+        return allowed;
     }
     let mut p = o.borrow(&vm.heap).proto;
     while let Some(proto) = p {
