@@ -1221,12 +1221,11 @@ impl<'a> FunctionCompiler<'_, 'a> {
         right: &'a Expression<'a>,
         at: u32,
     ) -> CResult<()> {
-        let instruction = match int_form(op).zip(int32_literal(right)) {
-            Some((make, value)) => make(dst, lhs, value),
-            None => {
-                let rhs = self.expression_any(right)?;
-                binary_instruction(op, dst, lhs, rhs)
-            }
+        let instruction = if let Some((make, value)) = int_form(op).zip(int32_literal(right)) {
+            make(dst, lhs, value)
+        } else {
+            let rhs = self.expression_any(right)?;
+            binary_instruction(op, dst, lhs, rhs)
         };
         self.mark_position(at);
         self.emit(instruction);
