@@ -89,6 +89,20 @@ impl JsStr<'_> {
     }
 }
 
+/// Whether every unit is at most U+00FF. Fixed-size chunks OR-reduced
+/// (which the compiler vectorizes), leaving at the first chunk with a wide
+/// unit: a plain `all` tests one unit per step, and one OR over the whole
+/// slice would read a long two-byte string to its end.
+fn fits_latin1(units: &[u16]) -> bool {
+    let mut chunks = units.chunks_exact(32);
+    for chunk in &mut chunks {
+        if chunk.iter().fold(0, |acc, &u| acc | u) > 0xFF {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&u| u <= 0xFF)
+}
+
 impl JsString {
     /// A string from Latin-1 bytes.
     pub fn from_latin1(bytes: impl Into<Box<[u8]>>) -> Self {
@@ -97,10 +111,7 @@ impl JsString {
 
     /// A string from UTF-16 code units, stored as Latin-1 if they all fit.
     pub fn from_utf16(units: &[u16]) -> Self {
-        // An OR over every unit, without the early exit `all` would take:
-        // the compiler vectorizes it, and most text here is Latin-1, read
-        // to the end either way.
-        if units.iter().fold(0, |acc, &u| acc | u) <= 0xFF {
+        if fits_latin1(units) {
             Self::from_latin1(units.iter().map(|&u| u as u8).collect::<Box<[u8]>>())
         } else {
             Self { repr: Repr::Utf16(units.into()), atom: Cell::new(false) }
