@@ -340,16 +340,9 @@ pub enum Instruction {
     IteratorCloseOnThrow { iter: Reg },
     /// `dst = GetIterator(src, async)` as an internal iterator record.
     GetAsyncIterator { dst: Reg, src: Reg },
-    /// `dst = Call(iter.[[NextMethod]], iter.[[Iterator]])`, to be awaited.
-    AsyncIteratorNext { dst: Reg, iter: Reg },
-    /// Takes the awaited `result` of an async iterator's `next`: jumps to
-    /// `done` when it is done, else `dst = result.value` (TypeError for a
-    /// non-object).
-    AsyncIteratorStep { dst: Reg, result: Reg, iter: Reg, done: Target },
-    /// Starts AsyncIteratorClose: `dst = Call(return, iterator)`, or jumps
-    /// to `skip` when there is no `return`. When `quiet` (a throw
-    /// completion), errors also jump to `skip`.
-    AsyncIteratorReturn { dst: Reg, iter: Reg, skip: Target, quiet: bool },
+    /// A step of a `for await` loop over an async iterator record (see
+    /// [`AsyncIterationOp`]).
+    AsyncIteration(AsyncIterationOp),
     /// Throws a TypeError unless `src` is an object (the awaited result of
     /// an async iterator's `return`).
     ThrowIfNotObject { src: Reg },
@@ -472,6 +465,35 @@ pub enum Instruction {
     ToObject { dst: Reg, src: Reg },
     /// Does nothing (`debugger`).
     Nop,
+}
+
+/// The instructions of `for await` loops, dispatched in
+/// `interpreter::ops::iteration` (each iteration awaits, so a second
+/// dispatch is nothing beside it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(missing_docs, reason = "operands are named as in Instruction; each variant documents its meaning")]
+pub enum AsyncIterationOp {
+    /// `dst = Call(iter.[[NextMethod]], iter.[[Iterator]])`, to be awaited.
+    Next { dst: Reg, iter: Reg },
+    /// Takes the awaited `result` of an async iterator's `next`: jumps to
+    /// `done` when it is done, else `dst = result.value` (TypeError for a
+    /// non-object).
+    Step { dst: Reg, result: Reg, iter: Reg, done: Target },
+    /// Starts AsyncIteratorClose: `dst = Call(return, iterator)`, or jumps
+    /// to `skip` when there is no `return`. When `quiet` (a throw
+    /// completion), errors also jump to `skip`.
+    Return { dst: Reg, iter: Reg, skip: Target, quiet: bool },
+}
+
+impl AsyncIterationOp {
+    /// The highest register the operation names (see
+    /// [`Instruction::max_register`]).
+    fn max_register(&self) -> Option<u16> {
+        match *self {
+            Self::Next { dst, iter } | Self::Return { dst, iter, .. } => highest(&[dst, iter]),
+            Self::Step { dst, result, iter, .. } => highest(&[dst, result, iter]),
+        }
+    }
 }
 
 /// The instructions of explicit resource management (`using` and
@@ -650,12 +672,9 @@ impl Instruction {
             Self::JumpIfTrue { cond, .. } | Self::JumpIfFalse { cond, .. } => highest(&[cond]),
             Self::JumpUnless { lhs, rhs, .. } => highest(&[lhs, rhs]),
             Self::JumpUnlessInt { lhs, .. } => highest(&[lhs]),
-            Self::IteratorNext { dst, iter, .. }
-            | Self::AsyncIteratorNext { dst, iter, .. }
-            | Self::AsyncIteratorReturn { dst, iter, .. }
-            | Self::ForInNext { dst, iter, .. } => highest(&[dst, iter]),
+            Self::IteratorNext { dst, iter, .. } | Self::ForInNext { dst, iter, .. } => highest(&[dst, iter]),
             Self::IteratorClose { iter, .. } | Self::IteratorCloseOnThrow { iter, .. } => highest(&[iter]),
-            Self::AsyncIteratorStep { dst, result, iter, .. } => highest(&[dst, result, iter]),
+            Self::AsyncIteration(op) => op.max_register(),
             Self::Dispose(op) => op.max_register(),
             Self::CreateClass { dst, proto_dst, heritage, .. } => highest(&[dst, proto_dst, heritage]),
             Self::SetClassFields { ctor, fields, .. } => highest(&[ctor, fields]),

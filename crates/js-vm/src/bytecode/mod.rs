@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use js_gc::{Gc, Trace, Tracer};
 
-pub use instruction::{CompareOp, DisposeOp, IcIndex, Instruction, NumericOp, Reg, Target};
+pub use instruction::{AsyncIterationOp, CompareOp, DisposeOp, IcIndex, Instruction, NumericOp, Reg, Target};
 
 use crate::string::JsString;
 use crate::value::Value;

@@ -15,7 +15,7 @@ use oxc_syntax::symbol::{SymbolFlags, SymbolId};
 use super::control::Control;
 use super::scope::{Analysis, Location};
 use super::{CResult, CompileError, ConstKey, Locations, MAX_COMPILE_DEPTH, THIS_REG, atom_value, build_code};
-use crate::bytecode::{Code, CodeKind, DisposeOp, Handler, IcIndex, Instruction, Reg, Source};
+use crate::bytecode::{AsyncIterationOp, Code, CodeKind, DisposeOp, Handler, IcIndex, Instruction, Reg, Source};
 use crate::value::Value;
 use crate::vm::Vm;
 
@@ -216,9 +216,10 @@ impl<'c, 'a> FunctionCompiler<'c, 'a> {
             | Instruction::WithDelete { found: t, .. }
             | Instruction::WithResolve { found: t, .. }
             | Instruction::ForInNext { done: t, .. }
-            | Instruction::AsyncIteratorStep { done: t, .. }
             | Instruction::Dispose(DisposeOp::Step { done: t, .. })
-            | Instruction::AsyncIteratorReturn { skip: t, .. } => *t = target,
+            | Instruction::AsyncIteration(
+                AsyncIterationOp::Step { done: t, .. } | AsyncIterationOp::Return { skip: t, .. },
+            ) => *t = target,
             _ => {}
         }
     }

@@ -9,7 +9,7 @@ use oxc_ast::ast::{
 use super::control::Control;
 use super::function::{FunctionCompiler, binding_name, offset_of};
 use super::{CResult, CompileError};
-use crate::bytecode::{CodeKind, Handler, Instruction, Reg};
+use crate::bytecode::{AsyncIterationOp, CodeKind, Handler, Instruction, Reg};
 
 /// What an exit statement jumps to.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -681,9 +681,14 @@ impl<'a> FunctionCompiler<'_, 'a> {
         let start = self.here();
         let value = self.temp()?;
         let next = if let Some((scratch, mode)) = async_regs {
-            self.emit(Instruction::AsyncIteratorNext { dst: scratch, iter: record });
+            self.emit(Instruction::AsyncIteration(AsyncIterationOp::Next { dst: scratch, iter: record }));
             self.emit_await(scratch, mode);
-            self.emit(Instruction::AsyncIteratorStep { dst: value, result: scratch, iter: record, done: u32::MAX })
+            self.emit(Instruction::AsyncIteration(AsyncIterationOp::Step {
+                dst: value,
+                result: scratch,
+                iter: record,
+                done: u32::MAX,
+            }))
         } else {
             self.emit(Instruction::IteratorNext { dst: value, iter: record, done: u32::MAX })
         };
@@ -714,12 +719,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
         self.emit(Instruction::RestoreEnv { src: saved_env });
         match async_regs {
             Some((scratch, mode)) => {
-                let skip = self.emit(Instruction::AsyncIteratorReturn {
+                let skip = self.emit(Instruction::AsyncIteration(AsyncIterationOp::Return {
                     dst: scratch,
                     iter: record,
                     skip: u32::MAX,
                     quiet: true,
-                });
+                }));
                 self.emit(Instruction::Await { value: scratch, mode });
                 self.patch_here(skip);
             }
@@ -755,8 +760,12 @@ impl<'a> FunctionCompiler<'_, 'a> {
     /// iterator's `return` (if it has one and is not finished) and checks
     /// that it produced an object.
     pub(crate) fn emit_async_iterator_close(&mut self, record: Reg, scratch: Reg, mode: Reg) {
-        let skip =
-            self.emit(Instruction::AsyncIteratorReturn { dst: scratch, iter: record, skip: u32::MAX, quiet: false });
+        let skip = self.emit(Instruction::AsyncIteration(AsyncIterationOp::Return {
+            dst: scratch,
+            iter: record,
+            skip: u32::MAX,
+            quiet: false,
+        }));
         self.emit_await(scratch, mode);
         self.emit(Instruction::ThrowIfNotObject { src: scratch });
         self.patch_here(skip);

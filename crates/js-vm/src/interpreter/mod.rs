@@ -755,13 +755,7 @@ fn execute(vm: &mut Vm) -> JsResult<Value> {
                 Op::IteratorClose { iter } => iteration::iterator_close(vm, cx, iter)?,
                 Op::IteratorCloseOnThrow { iter } => iteration::iterator_close_on_throw(vm, cx, iter)?,
                 Op::GetAsyncIterator { dst, src } => iteration::get_async_iterator(vm, cx, dst, src)?,
-                Op::AsyncIteratorNext { dst, iter } => iteration::async_next(vm, cx, dst, iter)?,
-                Op::AsyncIteratorStep { dst, result, iter, done } => {
-                    next!(pc, iteration::async_step(vm, cx, dst, result, iter, done)?);
-                }
-                Op::AsyncIteratorReturn { dst, iter, skip, quiet } => {
-                    next!(pc, iteration::async_return(vm, cx, dst, iter, skip, quiet)?);
-                }
+                Op::AsyncIteration(op) => next!(pc, iteration::async_iteration(vm, cx, op)?),
                 Op::ThrowIfNotObject { src } => iteration::throw_if_not_object(vm, cx, src)?,
                 Op::ForInStart { dst, obj } => iteration::for_in_start(vm, cx, dst, obj)?,
                 Op::ForInNext { dst, iter, done } => next!(pc, iteration::for_in_next(vm, cx, dst, iter, done)?),

@@ -3,7 +3,7 @@
 //! records live in registers as internal cells.
 
 use super::{FrameContext, Next};
-use crate::bytecode::{Reg, Target};
+use crate::bytecode::{AsyncIterationOp, Reg, Target};
 use crate::interpreter::{ForInIterator, IteratorRecord};
 use crate::object::PropertyKey;
 use crate::object::internal_methods as im;
@@ -68,9 +68,18 @@ pub(in crate::interpreter) fn get_async_iterator(vm: &mut Vm, cx: &FrameContext,
     Ok(())
 }
 
-/// `AsyncIteratorNext`: calls `next`; the result is awaited next.
+/// Runs one of the [`AsyncIterationOp`] instructions.
+pub(in crate::interpreter) fn async_iteration(vm: &mut Vm, cx: &FrameContext, op: AsyncIterationOp) -> JsResult<Next> {
+    match op {
+        AsyncIterationOp::Next { dst, iter } => async_next(vm, cx, dst, iter).map(|()| Next::Fall),
+        AsyncIterationOp::Step { dst, result, iter, done } => async_step(vm, cx, dst, result, iter, done),
+        AsyncIterationOp::Return { dst, iter, skip, quiet } => async_return(vm, cx, dst, iter, skip, quiet),
+    }
+}
+
+/// `Next`: calls `next`; the result is awaited next.
 #[inline(always)]
-pub(in crate::interpreter) fn async_next(vm: &mut Vm, cx: &FrameContext, dst: Reg, iter: Reg) -> JsResult<()> {
+fn async_next(vm: &mut Vm, cx: &FrameContext, dst: Reg, iter: Reg) -> JsResult<()> {
     let Some(record) = cx.get(vm, iter).as_internal::<IteratorRecord>() else {
         return Err(vm.type_error("for await over a non-iterator"));
     };
@@ -83,16 +92,9 @@ pub(in crate::interpreter) fn async_next(vm: &mut Vm, cx: &FrameContext, dst: Re
     Ok(())
 }
 
-/// `AsyncIteratorStep`: the awaited result of `next`.
+/// `Step`: the awaited result of `next`.
 #[inline(always)]
-pub(in crate::interpreter) fn async_step(
-    vm: &mut Vm,
-    cx: &FrameContext,
-    dst: Reg,
-    result: Reg,
-    iter: Reg,
-    done: Target,
-) -> JsResult<Next> {
+fn async_step(vm: &mut Vm, cx: &FrameContext, dst: Reg, result: Reg, iter: Reg, done: Target) -> JsResult<Next> {
     let Some(record) = cx.get(vm, iter).as_internal::<IteratorRecord>() else {
         return Err(vm.type_error("for await over a non-iterator"));
     };
@@ -106,16 +108,9 @@ pub(in crate::interpreter) fn async_step(
     }
 }
 
-/// `AsyncIteratorReturn`: starts AsyncIteratorClose.
+/// `Return`: starts AsyncIteratorClose.
 #[inline(always)]
-pub(in crate::interpreter) fn async_return(
-    vm: &mut Vm,
-    cx: &FrameContext,
-    dst: Reg,
-    iter: Reg,
-    skip: Target,
-    quiet: bool,
-) -> JsResult<Next> {
+fn async_return(vm: &mut Vm, cx: &FrameContext, dst: Reg, iter: Reg, skip: Target, quiet: bool) -> JsResult<Next> {
     let record = cx.get(vm, iter).as_internal::<IteratorRecord>();
     let Some(record) = record.filter(|r| !r.borrow(&vm.heap).done) else { return Ok(Next::Jump(skip)) };
     let iterator = record.borrow(&vm.heap).iterator;
