@@ -191,13 +191,11 @@ fn enter_function(
             }
             let (body, realm) = (native.call, native.realm);
             let info = CallInfo { callee: f, this, new_target, args_base, argc };
-            let roots = vm.stack.temp_roots.len();
             // A builtin runs in its own realm: the objects and errors it
             // makes come from that realm's intrinsics.
             let caller_realm = vm.enter_realm(realm);
-            let result = body(vm, &info);
+            let result = run_native(vm, body, &info);
             vm.enter_realm(caller_realm);
-            vm.stack.temp_roots.truncate(roots);
             result.map(Entered::Native)
         }
         Function::Bound(bound) => {
@@ -280,6 +278,16 @@ fn enter_function(
             Ok(Entered::Frame)
         }
     }
+}
+
+/// Runs a native function's body; the values it kept alive in the
+/// temporary roots are released when it returns.
+#[inline]
+pub(super) fn run_native(vm: &mut Vm, body: crate::function::NativeFn, info: &CallInfo) -> JsResult<Value> {
+    let roots = vm.stack.temp_roots.len();
+    let result = body(vm, info);
+    vm.stack.temp_roots.truncate(roots);
+    result
 }
 
 /// The `TypeError` of calling a class constructor without `new`, made in

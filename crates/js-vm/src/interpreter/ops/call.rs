@@ -9,7 +9,7 @@ use crate::bytecode::{Code, Reg};
 use crate::function::Function;
 use crate::interpreter::CallInfo;
 use crate::interpreter::{
-    Entered, call_function, construct_function, enter_function, is_constructor, return_from_frame,
+    Entered, call_function, construct_function, enter_function, is_constructor, return_from_frame, run_native,
 };
 use crate::value::Value;
 use crate::vm::{Exception, JsResult, Vm};
@@ -66,10 +66,8 @@ pub(in crate::interpreter) fn call(
             args_base: cx.index(args),
             argc: usize::from(argc),
         };
-        let roots = vm.stack.temp_roots.len();
-        let result = body(vm, &info);
-        vm.stack.temp_roots.truncate(roots);
-        cx.set(vm, dst, result?);
+        let result = run_native(vm, body, &info)?;
+        cx.set(vm, dst, result);
         return Ok(Next::Fall);
     }
     match enter_function(vm, fobj, this_value, cx.index(args), usize::from(argc), None, dst, false)? {
